@@ -1,0 +1,56 @@
+//! Errors the engine reports at its boundary. Inputs are validated once, when a request is decoded,
+//! so that the sampling loops cannot fail.
+
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineError {
+    /// A field of the encoded request is out of its domain (a bug in the caller: the service
+    /// validates requests before they reach the engine).
+    InvalidInput(String),
+    /// Fewer usable returns than the model needs.
+    InsufficientData {
+        observations: usize,
+        required: usize,
+    },
+}
+
+impl EngineError {
+    pub fn invalid(msg: impl Into<String>) -> Self {
+        EngineError::InvalidInput(msg.into())
+    }
+
+    /// Numeric code carried over the flat ABI (0 means success).
+    pub fn code(&self) -> f64 {
+        match self {
+            EngineError::InvalidInput(_) => 1.0,
+            EngineError::InsufficientData { .. } => 2.0,
+        }
+    }
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::InvalidInput(m) => write!(f, "invalid engine input: {m}"),
+            EngineError::InsufficientData {
+                observations,
+                required,
+            } => write!(
+                f,
+                "{observations} usable returns, at least {required} are needed"
+            ),
+        }
+    }
+}
+
+pub type Result<T> = std::result::Result<T, EngineError>;
+
+/// Fails with `InvalidInput(what)` unless `ok`.
+pub fn ensure(ok: bool, what: &str) -> Result<()> {
+    if ok {
+        Ok(())
+    } else {
+        Err(EngineError::invalid(what))
+    }
+}

@@ -1,0 +1,251 @@
+//! Estimation: daily log returns on common dates, mean, covariance (sample or EWMA), Cholesky.
+
+use crate::error::{ensure, EngineError, Result};
+use crate::linalg::cholesky_with_jitter;
+use crate::math::ln;
+
+/// Fewest returns a model is estimated from.
+pub const MIN_OBSERVATIONS: usize = 30;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Covariance {
+    Sample,
+    /// Exponentially weighted with decay λ, centred on the sample mean.
+    Ewma(f64),
+}
+
+#[derive(Clone, Debug)]
+pub struct EstimationInput<'a> {
+    /// Prices, row-major [date][asset], dates ascending; NaN marks a missing price.
+    pub prices: &'a [f64],
+    pub n_dates: usize,
+    pub n_assets: usize,
+    /// Use only the most recent `lookback` returns (0: all).
+    pub lookback: usize,
+    pub zero_drift: bool,
+    pub covariance: Covariance,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimation {
+    pub observations: usize,
+    /// Index (into the input dates) of the first and last price the returns span.
+    pub first_date: usize,
+    pub last_date: usize,
+    /// Daily drift used by the models: the sample mean, or zeros.
+    pub mean: Vec<f64>,
+    /// The sample mean, whatever the drift option (historical simulation centres on it).
+    pub sample_mean: Vec<f64>,
+    pub covariance: Vec<f64>,
+    pub cholesky: Vec<f64>,
+    pub jitter: f64,
+    pub volatility: Vec<f64>,
+    /// Returns, row-major [observation][asset], oldest first.
+    pub returns: Vec<f64>,
+}
+
+fn validate(input: &EstimationInput) -> Result<()> {
+    ensure(input.n_assets >= 1, "at least one asset")?;
+    ensure(
+        input.prices.len() == input.n_dates * input.n_assets,
+        "prices length must be dates × assets",
+    )?;
+    ensure(
+        input
+            .prices
+            .iter()
+            .all(|p| p.is_nan() || (p.is_finite() && *p > 0.0)),
+        "prices must be finite and positive, or NaN for missing",
+    )?;
+    if let Covariance::Ewma(lambda) = input.covariance {
+        ensure(
+            lambda > 0.0 && lambda < 1.0,
+            "ewma lambda must lie in (0, 1)",
+        )?;
+    }
+    Ok(())
+}
+
+/// Log returns between consecutive dates on which every asset has a price.
+fn common_returns(input: &EstimationInput) -> (Vec<f64>, Vec<usize>) {
+    let n = input.n_assets;
+    let complete: Vec<usize> = (0..input.n_dates)
+        .filter(|&d| input.prices[d * n..(d + 1) * n].iter().all(|p| !p.is_nan()))
+        .collect();
+    let mut returns = Vec::with_capacity(complete.len().saturating_sub(1) * n);
+    for pair in complete.windows(2) {
+        let (prev, cur) = (pair[0] * n, pair[1] * n);
+        for i in 0..n {
+            returns.push(ln(input.prices[cur + i] / input.prices[prev + i]));
+        }
+    }
+    (returns, complete)
+}
+
+fn ewma_weights(obs: usize, lambda: f64) -> Vec<f64> {
+    // Weight of observation t (oldest first) ∝ λ^(obs−1−t), normalised to sum to one.
+    let mut w = vec![0.0; obs];
+    let mut v = 1.0;
+    for t in (0..obs).rev() {
+        w[t] = v;
+        v *= lambda;
+    }
+    let total: f64 = w.iter().sum();
+    w.iter_mut().for_each(|x| *x /= total);
+    w
+}
+
+pub fn estimate(input: &EstimationInput) -> Result<Estimation> {
+    validate(input)?;
+    let n = input.n_assets;
+    let (mut returns, complete) = common_returns(input);
+    let mut obs = returns.len() / n;
+    let mut first = 0;
+    if input.lookback > 0 && obs > input.lookback {
+        first = obs - input.lookback;
+        returns.drain(..first * n);
+        obs = input.lookback;
+    }
+    if obs < MIN_OBSERVATIONS {
+        return Err(EngineError::InsufficientData {
+            observations: obs,
+            required: MIN_OBSERVATIONS,
+        });
+    }
+
+    let mut sample_mean = vec![0.0; n];
+    for row in returns.chunks_exact(n) {
+        for (m, r) in sample_mean.iter_mut().zip(row) {
+            *m += r;
+        }
+    }
+    sample_mean.iter_mut().for_each(|m| *m /= obs as f64);
+
+    let weights = match input.covariance {
+        Covariance::Sample => vec![1.0 / (obs as f64 - 1.0); obs],
+        Covariance::Ewma(lambda) => ewma_weights(obs, lambda),
+    };
+    let mut covariance = vec![0.0; n * n];
+    let mut centred = vec![0.0; n];
+    for (row, w) in returns.chunks_exact(n).zip(&weights) {
+        for i in 0..n {
+            centred[i] = row[i] - sample_mean[i];
+        }
+        for i in 0..n {
+            let wi = w * centred[i];
+            let out = &mut covariance[i * n..i * n + i + 1];
+            for (c, x) in out.iter_mut().zip(&centred[..=i]) {
+                *c += wi * x;
+            }
+        }
+    }
+    for i in 0..n {
+        for j in 0..i {
+            covariance[j * n + i] = covariance[i * n + j];
+        }
+    }
+    let (cholesky, jitter) = cholesky_with_jitter(&covariance, n)?;
+    let volatility = (0..n).map(|i| covariance[i * n + i].sqrt()).collect();
+    let mean = if input.zero_drift {
+        vec![0.0; n]
+    } else {
+        sample_mean.clone()
+    };
+    Ok(Estimation {
+        observations: obs,
+        first_date: complete[first],
+        last_date: complete[first + obs],
+        mean,
+        sample_mean,
+        covariance,
+        cholesky,
+        jitter,
+        volatility,
+        returns,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input(prices: &[f64], n_dates: usize, n_assets: usize) -> EstimationInput<'_> {
+        EstimationInput {
+            prices,
+            n_dates,
+            n_assets,
+            lookback: 0,
+            zero_drift: false,
+            covariance: Covariance::Sample,
+        }
+    }
+
+    fn geometric(n_dates: usize) -> Vec<f64> {
+        // Asset 0 never moves (zero variance); asset 1 alternates.
+        let mut p = Vec::new();
+        for d in 0..n_dates {
+            p.push(100.0);
+            p.push(if d % 2 == 0 { 50.0 } else { 55.0 });
+        }
+        p
+    }
+
+    #[test]
+    fn mean_and_covariance_of_known_returns() {
+        let p = geometric(41);
+        let e = estimate(&input(&p, 41, 2)).unwrap();
+        assert_eq!(e.observations, 40);
+        assert_eq!((e.mean[0], e.covariance[0]), (0.0, 0.0));
+        // Asset 1: returns ±ln(1.1), mean 0, variance ln(1.1)² · 40/39.
+        let v = 1.1f64.ln().powi(2) * 40.0 / 39.0;
+        assert!((e.covariance[3] - v).abs() < 1e-15);
+        assert!(e.jitter > 0.0, "asset 0 has zero variance: jitter expected");
+        assert!(e.cholesky.iter().all(|x| x.is_finite()));
+        assert_eq!((e.first_date, e.last_date), (0, 40));
+    }
+
+    #[test]
+    fn missing_prices_drop_dates_and_lookback_keeps_the_latest() {
+        let mut p = geometric(50);
+        p[2 * 2] = f64::NAN; // date 2, asset 0
+        let mut i = input(&p, 50, 2);
+        let e = estimate(&i).unwrap();
+        assert_eq!(e.observations, 48);
+        i.lookback = 30;
+        let e = estimate(&i).unwrap();
+        assert_eq!((e.observations, e.first_date, e.last_date), (30, 19, 49));
+    }
+
+    #[test]
+    fn too_few_returns_is_insufficient_data() {
+        let p = geometric(30);
+        assert_eq!(
+            estimate(&input(&p, 30, 2)).unwrap_err(),
+            EngineError::InsufficientData {
+                observations: 29,
+                required: 30
+            }
+        );
+    }
+
+    #[test]
+    fn ewma_weights_sum_to_one_and_favour_recent_returns() {
+        let w = ewma_weights(100, 0.94);
+        assert!((w.iter().sum::<f64>() - 1.0).abs() < 1e-15);
+        assert!((w[99] / w[98] - 1.0 / 0.94).abs() < 1e-12);
+    }
+
+    #[test]
+    fn rejects_bad_prices_and_options() {
+        let p = [1.0, -1.0];
+        assert!(matches!(
+            estimate(&input(&p, 2, 1)),
+            Err(EngineError::InvalidInput(_))
+        ));
+        let p = geometric(40);
+        let mut i = input(&p, 40, 2);
+        i.covariance = Covariance::Ewma(1.0);
+        assert!(estimate(&i).is_err());
+        assert!(estimate(&input(&p, 41, 2)).is_err());
+    }
+}

@@ -1,0 +1,311 @@
+//! The engine's own elementary functions. Platform `exp`/`ln` differ by an ulp between the WASM and
+//! native builds; these use only +, −, ×, ÷, sqrt and bit operations (never fused multiply-add), so
+//! every build returns the same bits.
+
+#![allow(clippy::excessive_precision)] // published constants (fdlibm) are kept verbatim
+
+const LN2_HI: f64 = 6.931_471_803_691_238_164_90e-01;
+const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10;
+const LOG2_E: f64 = std::f64::consts::LOG2_E;
+/// 1.5 · 2^52: adding it rounds to an integer held in the low mantissa bits.
+const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
+/// Beyond these, e^x over- or underflows; clamping keeps results finite and branch-free.
+const EXP_MAX_ARG: f64 = 709.0;
+const EXP_MIN_ARG: f64 = -708.0;
+
+/// e^r − 1 for |r| ≤ ln2/2: Taylor series to degree 13, error below 1e-17 relative.
+#[inline(always)]
+fn expm1_reduced(r: f64) -> f64 {
+    const C: [f64; 13] = [
+        1.0 / 2.0,
+        1.0 / 6.0,
+        1.0 / 24.0,
+        1.0 / 120.0,
+        1.0 / 720.0,
+        1.0 / 5040.0,
+        1.0 / 40320.0,
+        1.0 / 362_880.0,
+        1.0 / 3_628_800.0,
+        1.0 / 39_916_800.0,
+        1.0 / 479_001_600.0,
+        1.0 / 6_227_020_800.0,
+        1.0 / 87_178_291_200.0,
+    ];
+    let mut p = C[12];
+    p = p * r + C[11];
+    p = p * r + C[10];
+    p = p * r + C[9];
+    p = p * r + C[8];
+    p = p * r + C[7];
+    p = p * r + C[6];
+    p = p * r + C[5];
+    p = p * r + C[4];
+    p = p * r + C[3];
+    p = p * r + C[2];
+    p = p * r + C[1];
+    p = p * r + C[0];
+    r + (r * r) * p
+}
+
+/// Splits x into n·ln2 + r with |r| ≤ ln2/2; returns (r, 2^n).
+#[inline(always)]
+fn reduce(x: f64) -> (f64, f64) {
+    let x = if x > EXP_MAX_ARG { EXP_MAX_ARG } else { x };
+    let x = if x < EXP_MIN_ARG { EXP_MIN_ARG } else { x };
+    let shifted = x * LOG2_E + ROUND_MAGIC;
+    let n = shifted - ROUND_MAGIC;
+    let r = (x - n * LN2_HI) - n * LN2_LO;
+    let n_bits = shifted.to_bits().wrapping_sub(ROUND_MAGIC.to_bits());
+    let scale = f64::from_bits(n_bits.wrapping_add(1023) << 52);
+    (r, scale)
+}
+
+/// e^x, branch-free (vectorises), relative error ≤ 5e-16. Arguments are clamped to [−708, 709].
+#[inline(always)]
+pub fn exp(x: f64) -> f64 {
+    let (r, scale) = reduce(x);
+    scale * (1.0 + expm1_reduced(r))
+}
+
+/// e^x − 1, accurate near zero (where the P&L of a small return lives).
+#[inline(always)]
+pub fn expm1(x: f64) -> f64 {
+    let (r, scale) = reduce(x);
+    scale * expm1_reduced(r) + (scale - 1.0)
+}
+
+/// Natural logarithm, fdlibm's algorithm. ln(0) = −∞, ln(x < 0) = NaN; callers pass x > 0.
+pub fn ln(x: f64) -> f64 {
+    const LG1: f64 = 6.666_666_666_666_735_130e-01;
+    const LG2: f64 = 3.999_999_999_940_941_908e-01;
+    const LG3: f64 = 2.857_142_874_366_239_149e-01;
+    const LG4: f64 = 2.222_219_843_214_978_396e-01;
+    const LG5: f64 = 1.818_357_216_161_805_012e-01;
+    const LG6: f64 = 1.531_383_769_920_937_332e-01;
+    const LG7: f64 = 1.479_819_860_511_658_591e-01;
+
+    let mut bits = x.to_bits();
+    let mut hx = (bits >> 32) as u32;
+    let mut k: i32 = 0;
+    if hx < 0x0010_0000 || hx >> 31 != 0 {
+        if bits << 1 == 0 {
+            return f64::NEG_INFINITY;
+        }
+        if hx >> 31 != 0 {
+            return f64::NAN;
+        }
+        // Subnormal: scale into the normal range.
+        k -= 54;
+        bits = (x * 18_014_398_509_481_984.0).to_bits();
+        hx = (bits >> 32) as u32;
+    } else if hx >= 0x7ff0_0000 {
+        return x;
+    } else if hx == 0x3ff0_0000 && bits << 32 == 0 {
+        return 0.0;
+    }
+    // Reduce x into [sqrt(2)/2, sqrt(2)].
+    hx = hx.wrapping_add(0x3ff0_0000 - 0x3fe6_a09e);
+    k += (hx >> 20) as i32 - 0x3ff;
+    hx = (hx & 0x000f_ffff) + 0x3fe6_a09e;
+    let m = f64::from_bits((u64::from(hx) << 32) | (bits & 0xffff_ffff));
+
+    let f = m - 1.0;
+    let hfsq = 0.5 * f * f;
+    let s = f / (2.0 + f);
+    let z = s * s;
+    let w = z * z;
+    let t1 = w * (LG2 + w * (LG4 + w * LG6));
+    let t2 = z * (LG1 + w * (LG3 + w * (LG5 + w * LG7)));
+    let r = t2 + t1;
+    let dk = f64::from(k);
+    s * (hfsq + r) + dk * LN2_LO - hfsq + f + dk * LN2_HI
+}
+
+/// Standard normal density.
+pub fn normal_pdf(x: f64) -> f64 {
+    const INV_SQRT_2PI: f64 = 0.398_942_280_401_432_7;
+    INV_SQRT_2PI * exp(-0.5 * x * x)
+}
+
+/// Upper tail Q(x) = 1 − Φ(x), accurate in both tails.
+pub fn normal_sf(x: f64) -> f64 {
+    if x < 0.0 {
+        return 1.0 - normal_sf(-x);
+    }
+    if x < 3.0 {
+        // Φ(x) − 1/2 = φ(x) · Σ x^(2n+1) / (2n+1)!!: every term positive, no cancellation.
+        let x2 = x * x;
+        let mut term = x;
+        let mut sum = x;
+        let mut n = 1.0;
+        while term > sum * 1e-17 {
+            n += 2.0;
+            term *= x2 / n;
+            sum += term;
+        }
+        0.5 - normal_pdf(x) * sum
+    } else {
+        // Continued fraction Q(x) = φ(x) / (x + 1/(x + 2/(x + 3/(x + …)))), modified Lentz.
+        let tiny = 1e-300;
+        let mut f = x;
+        let mut c = x;
+        let mut d = 0.0;
+        let mut i = 1.0;
+        loop {
+            d = x + i * d;
+            d = if d.abs() < tiny { tiny } else { d };
+            c = x + i / c;
+            c = if c.abs() < tiny { tiny } else { c };
+            d = 1.0 / d;
+            let delta = c * d;
+            f *= delta;
+            if (delta - 1.0).abs() < 1e-16 || i > 500.0 {
+                break;
+            }
+            i += 1.0;
+        }
+        normal_pdf(x) / f
+    }
+}
+
+/// Standard normal distribution function Φ(x).
+pub fn normal_cdf(x: f64) -> f64 {
+    normal_sf(-x)
+}
+
+/// Φ⁻¹(p) for 0 < p < 1: Acklam's rational start, then Halley steps on the accurate tail.
+pub fn normal_quantile(p: f64) -> f64 {
+    if p < 0.5 {
+        return -normal_quantile(1.0 - p);
+    }
+    if p == 0.5 {
+        return 0.0;
+    }
+    let q = 1.0 - p; // upper-tail probability, what the refinement matches
+    let mut x = acklam_upper(q);
+    for _ in 0..3 {
+        let e = normal_sf(x) - q;
+        let u = e * 2.506_628_274_631_000_5 * exp(0.5 * x * x);
+        x += u / (1.0 + 0.5 * x * u);
+    }
+    x
+}
+
+/// Acklam's approximation of Q⁻¹(q) for 0 < q < 1/2 (relative error ≈ 1.15e-9).
+fn acklam_upper(q: f64) -> f64 {
+    const A: [f64; 6] = [
+        -3.969_683_028_665_376e1,
+        2.209_460_984_245_205e2,
+        -2.759_285_104_469_687e2,
+        1.383_577_518_672_690e2,
+        -3.066_479_806_614_716e1,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -5.447_609_879_822_406e1,
+        1.615_858_368_580_409e2,
+        -1.556_989_798_598_866e2,
+        6.680_131_188_771_972e1,
+        -1.328_068_155_288_572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784_894_002_430_293e-3,
+        -3.223_964_580_411_365e-1,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] = [
+        7.784_695_709_041_462e-3,
+        3.224_671_290_700_398e-1,
+        2.445_134_137_142_996,
+        3.754_408_661_907_416,
+    ];
+    if q < 0.02425 {
+        let t = (-2.0 * ln(q)).sqrt();
+        -(((((C[0] * t + C[1]) * t + C[2]) * t + C[3]) * t + C[4]) * t + C[5])
+            / ((((D[0] * t + D[1]) * t + D[2]) * t + D[3]) * t + 1.0)
+    } else {
+        let p = 1.0 - q;
+        let y = p - 0.5;
+        let r = y * y;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * y
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rel(a: f64, b: f64) -> f64 {
+        ((a - b) / b).abs()
+    }
+
+    #[test]
+    fn exp_matches_platform_within_1e15() {
+        let mut x = -700.0;
+        while x < 700.0 {
+            assert!(rel(exp(x), x.exp()) < 1e-15, "exp({x})");
+            x += 0.137;
+        }
+        assert_eq!(exp(0.0), 1.0);
+        assert!(exp(1e6).is_finite() && exp(-1e6) >= 0.0);
+    }
+
+    #[test]
+    fn expm1_is_accurate_near_zero() {
+        for &x in &[1e-12, -3e-9, 1e-4, -0.01, 0.3, -0.34, 0.5, 2.0, -5.0] {
+            assert!(rel(expm1(x), x.exp_m1()) < 2e-15, "expm1({x})");
+        }
+        assert_eq!(expm1(0.0), 0.0);
+    }
+
+    #[test]
+    fn ln_matches_platform() {
+        let mut x = 1e-300;
+        while x < 1e300 {
+            // fdlibm log is within one ulp.
+            assert!(
+                (ln(x) - x.ln()).abs() <= 2.3e-16 * x.ln().abs().max(1.0),
+                "ln({x})"
+            );
+            x *= 1.37;
+        }
+        assert_eq!(ln(1.0), 0.0);
+        assert!((ln(5e-324) - 5e-324f64.ln()).abs() < 1e-12);
+        assert_eq!(ln(0.0), f64::NEG_INFINITY);
+        assert!(ln(-1.0).is_nan());
+    }
+
+    #[test]
+    fn normal_quantiles_match_reference_values() {
+        // Reference values from 50-digit arithmetic (mpmath).
+        let cases = [
+            (0.95, 1.644_853_626_951_472_2),
+            (0.975, 1.959_963_984_540_054),
+            (0.99, 2.326_347_874_040_840_8),
+            (0.999, 3.090_232_306_167_813_5),
+            (0.999_999, 4.753_424_308_817_088),
+            (0.5, 0.0),
+            (0.6, 0.253_347_103_135_799_7),
+        ];
+        for &(p, z) in &cases {
+            let got = normal_quantile(p);
+            assert!(
+                (got - z).abs() <= 4e-15 * z.abs().max(1.0),
+                "q({p}) = {got}, want {z}"
+            );
+        }
+        assert!((normal_quantile(0.01) + 2.326_347_874_040_840_8).abs() < 1e-14);
+    }
+
+    #[test]
+    fn normal_cdf_reference_values() {
+        assert!((normal_cdf(1.0) - 0.841_344_746_068_542_9).abs() <= 1.2e-16);
+        assert!(rel(normal_sf(5.0), 2.866_515_718_791_939e-7) < 1e-14);
+        assert!(rel(normal_sf(10.0), 7.619_853_024_160_527e-24) < 1e-13);
+        assert!((normal_cdf(-1.5) - 0.066_807_201_268_858_06).abs() <= 3e-17);
+    }
+}

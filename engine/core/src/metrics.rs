@@ -1,0 +1,67 @@
+//! Risk figures of one calculation, shared by every method.
+
+/// Percentile levels of the response, in order p01 … p99.
+pub const PERCENTILE_LEVELS: [f64; 9] = [0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99];
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Metrics {
+    /// Scenarios the figures come from (0 for the closed form).
+    pub scenarios: usize,
+    pub value_at_risk: f64,
+    pub expected_shortfall: f64,
+    pub expected_pnl: f64,
+    pub volatility: f64,
+    pub probability_of_loss: f64,
+    pub worst_loss: f64,
+    pub best_gain: f64,
+    pub value_at_risk_standard_error: f64,
+    pub expected_shortfall_standard_error: f64,
+    /// P&L at PERCENTILE_LEVELS.
+    pub percentiles: [f64; 9],
+    /// Euler contributions to ES per asset; they sum to `expected_shortfall`.
+    pub component_es: Vec<f64>,
+    pub standalone_var: Vec<f64>,
+    pub bin_edges: Vec<f64>,
+    pub counts: Vec<f64>,
+}
+
+impl Metrics {
+    /// Every number a response carries is finite.
+    pub fn all_finite(&self) -> bool {
+        let scalars = [
+            self.value_at_risk,
+            self.expected_shortfall,
+            self.expected_pnl,
+            self.volatility,
+            self.probability_of_loss,
+            self.worst_loss,
+            self.best_gain,
+            self.value_at_risk_standard_error,
+            self.expected_shortfall_standard_error,
+        ];
+        scalars
+            .iter()
+            .chain(&self.percentiles)
+            .chain(&self.component_es)
+            .chain(&self.standalone_var)
+            .chain(&self.bin_edges)
+            .chain(&self.counts)
+            .all(|x| x.is_finite())
+    }
+}
+
+/// Sum with Neumaier's compensation: accurate for millions of terms, and deterministic.
+pub fn compensated_sum(xs: impl Iterator<Item = f64>) -> f64 {
+    let mut sum = 0.0;
+    let mut carry = 0.0;
+    for x in xs {
+        let t = sum + x;
+        if sum.abs() >= x.abs() {
+            carry += (sum - t) + x;
+        } else {
+            carry += (x - t) + sum;
+        }
+        sum = t;
+    }
+    sum + carry
+}

@@ -1,0 +1,91 @@
+//! Order statistics. Values are mapped to order-preserving u64 keys (integer compares are cheaper
+//! than float compares and make the order total); selection is O(N).
+
+/// Maps a finite f64 to a u64 whose unsigned order is the float order.
+#[inline(always)]
+pub fn order_key(x: f64) -> u64 {
+    let b = x.to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | (1 << 63)
+    }
+}
+
+/// Inverse of `order_key`.
+#[inline(always)]
+pub fn from_order_key(k: u64) -> f64 {
+    if k >> 63 == 1 {
+        f64::from_bits(k & !(1 << 63))
+    } else {
+        f64::from_bits(!k)
+    }
+}
+
+/// Rank j (1-based) of a probability level q in a sample of n: j = ⌈q·n⌉, clamped to [1, n].
+/// A product within 1e-9 of an integer counts as that integer, so that decimal levels such as 0.05
+/// (stored as 0.05000000000000004) give the rank a person computes by hand.
+pub fn rank_of_level(q: f64, n: usize) -> usize {
+    let p = q * n as f64;
+    let nearest = p.round();
+    let j = if (p - nearest).abs() <= 1e-9 * p.max(1.0) {
+        nearest
+    } else {
+        p.ceil()
+    };
+    (j as usize).clamp(1, n.max(1))
+}
+
+/// Sorted ascending copy of the `k` smallest keys of `keys` (reorders `keys`).
+pub fn smallest_sorted(keys: &mut [u64], k: usize) -> Vec<u64> {
+    let k = k.min(keys.len());
+    if k == 0 {
+        return Vec::new();
+    }
+    if k < keys.len() {
+        keys.select_nth_unstable(k - 1);
+    }
+    let mut tail = keys[..k].to_vec();
+    tail.sort_unstable();
+    tail
+}
+
+/// The j-th smallest (1-based) key; reorders `keys`.
+pub fn nth_smallest(keys: &mut [u64], j: usize) -> u64 {
+    *keys.select_nth_unstable(j - 1).1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_preserve_order() {
+        let xs = [-1e300, -2.5, -0.0, 0.0, 1e-300, 3.0, 1e300];
+        for w in xs.windows(2) {
+            assert!(order_key(w[0]) <= order_key(w[1]));
+        }
+        for &x in &xs {
+            assert_eq!(from_order_key(order_key(x)).to_bits(), x.to_bits());
+        }
+    }
+
+    #[test]
+    fn ranks_of_decimal_levels() {
+        assert_eq!(rank_of_level(1.0 - 0.95, 10_000), 500);
+        assert_eq!(rank_of_level(1.0 - 0.99, 100), 1);
+        assert_eq!(rank_of_level(0.05, 101), 6);
+        assert_eq!(rank_of_level(0.5, 3), 2);
+        assert_eq!(rank_of_level(1e-9, 10), 1);
+        assert_eq!(rank_of_level(0.999_999, 10), 10);
+    }
+
+    #[test]
+    fn selection_matches_sorting() {
+        let mut v: Vec<u64> = (0..1000u64).map(|i| (i * 7919) % 1009).collect();
+        let mut sorted = v.clone();
+        sorted.sort_unstable();
+        assert_eq!(smallest_sorted(&mut v.clone(), 10), sorted[..10].to_vec());
+        assert_eq!(nth_smallest(&mut v, 500), sorted[499]);
+    }
+}

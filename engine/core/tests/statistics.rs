@@ -1,0 +1,194 @@
+//! Simulated figures against the model they sample and against closed forms.
+mod common;
+
+use common::*;
+use risk_engine_core::kernels::{daily_paths, normal_buy_and_hold, Workspace};
+use risk_engine_core::math::{normal_pdf, normal_quantile};
+use risk_engine_core::parametric::{parametric, ParametricInput};
+use risk_engine_core::rng::Xoshiro256pp;
+use risk_engine_core::spec::{Method, Mode, Spec, BLOCK};
+
+/// Log returns R[asset][sim] recovered from the kernel's per-asset P&L.
+fn simulated_log_returns(spec: &Spec, blocks: usize) -> Vec<Vec<f64>> {
+    let n = spec.n_assets();
+    let sqrt_t = (spec.horizon as f64).sqrt();
+    let chol_t: Vec<f64> = spec.cholesky.iter().map(|l| sqrt_t * l).collect();
+    let mut ws = Workspace::new(n);
+    let mut out = vec![Vec::new(); n];
+    for b in 0..blocks {
+        let mut rng = Xoshiro256pp::for_block(spec.seed, b as u64);
+        if spec.method == Method::MonteCarloNormal && spec.mode == Mode::BuyAndHold {
+            normal_buy_and_hold(spec, &chol_t, &mut ws, &mut rng);
+        } else {
+            daily_paths(spec, &mut ws, &mut rng);
+        }
+        for (i, r) in out.iter_mut().enumerate() {
+            let position = spec.portfolio_value * spec.weights[i];
+            r.extend(
+                ws.asset_pnl[i * BLOCK..(i + 1) * BLOCK]
+                    .iter()
+                    .map(|p| (p / position).ln_1p()),
+            );
+        }
+    }
+    out
+}
+
+fn check_moments(spec: &Spec, cov_scale: f64) {
+    let (mean, cov) = three_assets();
+    let t = spec.horizon as f64;
+    let r = simulated_log_returns(spec, 400);
+    let n_sim = r[0].len() as f64;
+    let means: Vec<f64> = r.iter().map(|x| x.iter().sum::<f64>() / n_sim).collect();
+    for i in 0..3 {
+        let var = cov[i * 3 + i] * t * cov_scale;
+        let se = (var / n_sim).sqrt();
+        assert!(
+            (means[i] - t * mean[i]).abs() < 4.0 * se,
+            "mean of asset {i}"
+        );
+        for j in 0..=i {
+            let c = r[i]
+                .iter()
+                .zip(&r[j])
+                .map(|(a, b)| (a - means[i]) * (b - means[j]))
+                .sum::<f64>()
+                / (n_sim - 1.0);
+            let target = cov[i * 3 + j] * t * cov_scale;
+            // SE of a sample covariance: sqrt((σ_ii σ_jj + σ_ij²) / N).
+            let se = ((cov[i * 3 + i] * cov[j * 3 + j] + cov[i * 3 + j].powi(2)) / n_sim).sqrt()
+                * t
+                * cov_scale;
+            assert!(
+                (c - target).abs() < 4.0 * se * 1.5,
+                "cov[{i}][{j}] = {c}, want {target}"
+            );
+        }
+    }
+}
+
+#[test]
+fn simulated_moments_match_the_model() {
+    check_moments(&spec(Method::MonteCarloNormal, Mode::BuyAndHold, 0), 1.0);
+    // Student-t with ν = 5 is scaled to covariance Σ per day; sums of T days have covariance TΣ.
+    check_moments(&spec(Method::MonteCarloStudentT, Mode::BuyAndHold, 0), 1.0);
+}
+
+#[test]
+fn single_asset_var_matches_the_lognormal_quantile() {
+    let mut s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_000_000);
+    s.weights = vec![1.0];
+    s.mean = vec![0.0003];
+    s.cholesky = vec![0.015];
+    let m = run(&s);
+    let t = s.horizon as f64;
+    let z = normal_quantile(1.0 - s.confidence);
+    let exact = -s.portfolio_value * ((t * 0.0003 + t.sqrt() * 0.015 * z).exp() - 1.0);
+    assert!(
+        (m.value_at_risk - exact).abs() < 4.0 * m.value_at_risk_standard_error,
+        "VaR {} vs exact {exact} (se {})",
+        m.value_at_risk,
+        m.value_at_risk_standard_error
+    );
+    assert!((m.value_at_risk / exact - 1.0).abs() < 0.01);
+    assert!(m.expected_shortfall > m.value_at_risk);
+}
+
+#[test]
+fn parametric_matches_the_closed_forms() {
+    let (mean, cov) = three_assets();
+    let input = ParametricInput {
+        portfolio_value: 1e6,
+        horizon: 10,
+        confidence: 0.99,
+        weights: vec![0.5, 0.3, 0.2],
+        mean: mean.clone(),
+        covariance: cov.clone(),
+    };
+    let m = parametric(&input).unwrap();
+    let w = &input.weights;
+    let mut var_p = 0.0;
+    for i in 0..3 {
+        for j in 0..3 {
+            var_p += w[i] * w[j] * cov[i * 3 + j];
+        }
+    }
+    let mu_p = 1e6 * 10.0 * (0..3).map(|i| w[i] * mean[i]).sum::<f64>();
+    let sigma_p = 1e6 * (10.0 * var_p).sqrt();
+    let z = 2.326_347_874_040_840_8;
+    assert!((m.value_at_risk - (z * sigma_p - mu_p)).abs() < 1e-8);
+    let es = sigma_p * normal_pdf(z) / 0.01 - mu_p;
+    assert!((m.expected_shortfall - es).abs() < 1e-8);
+    let sum: f64 = m.component_es.iter().sum();
+    assert!((sum / m.expected_shortfall - 1.0).abs() < 1e-12);
+    assert!(
+        (m.percentiles[0] + m.value_at_risk).abs() < 1e-8,
+        "p01 = −VaR(99 %)"
+    );
+}
+
+#[test]
+fn component_es_sums_to_es_for_every_method() {
+    let hist = historical_spec(Mode::BuyAndHold, 1_500);
+    let hist_rebalanced = historical_spec(Mode::Rebalanced, 1_500);
+    let cases = [
+        spec(Method::MonteCarloNormal, Mode::BuyAndHold, 50_000),
+        spec(Method::MonteCarloNormal, Mode::Rebalanced, 20_000),
+        spec(Method::MonteCarloStudentT, Mode::BuyAndHold, 20_000),
+        spec(Method::MonteCarloStudentT, Mode::Rebalanced, 20_000),
+        hist,
+        hist_rebalanced,
+    ];
+    for s in &cases {
+        let m = run(s);
+        let sum: f64 = m.component_es.iter().sum();
+        assert!(
+            (sum / m.expected_shortfall - 1.0).abs() < 1e-9,
+            "{:?} {:?}: components {sum} vs ES {}",
+            s.method,
+            s.mode,
+            m.expected_shortfall
+        );
+        assert!(m.all_finite());
+        assert!(m.expected_shortfall >= m.value_at_risk);
+        assert_eq!(m.counts.iter().sum::<f64>() as usize, m.scenarios);
+        assert!(m.percentiles.windows(2).all(|p| p[0] <= p[1]));
+        assert!(m.worst_loss <= m.percentiles[0] && m.best_gain >= m.percentiles[8]);
+        // Standalone VaR of the largest position is positive at 99 %.
+        assert!(m.standalone_var[0] > 0.0);
+    }
+}
+
+#[test]
+fn var_and_es_follow_the_k_worst_definition() {
+    let s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_000);
+    let partial = risk_engine_core::simulate::simulate(
+        &s,
+        risk_engine_core::spec::BlockRange {
+            first: 0,
+            end: s.blocks(),
+        },
+    )
+    .unwrap();
+    let mut sorted = partial.pnl.clone();
+    sorted.sort_by(f64::total_cmp);
+    let m = run(&s);
+    let k = 10; // ⌈0.01 · 1000⌉
+    assert_eq!(m.value_at_risk, -sorted[k - 1]);
+    let es = -sorted[..k].iter().sum::<f64>() / k as f64;
+    assert_eq!(m.expected_shortfall, es);
+    assert_eq!(m.worst_loss, sorted[0]);
+    assert_eq!(m.percentiles[4], sorted[499]); // p50 = x_(500)
+}
+
+#[test]
+fn antithetic_pairs_mirror_the_normals() {
+    let mut s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 256);
+    s.antithetic = true;
+    s.mean = vec![0.0; 3];
+    let r = simulated_log_returns(&s, 1);
+    // R and −R, seen through e^R − 1 and back.
+    for pair in r[0].chunks_exact(2) {
+        assert!(pair[0] != 0.0 && (pair[0] + pair[1]).abs() < 1e-15);
+    }
+}

@@ -1,0 +1,107 @@
+import {
+  decodeEstimation,
+  decodeMetrics,
+  encodeEstimation,
+  encodeFinalize,
+  encodeParametric,
+  encodeSpec,
+  type EngineMetrics,
+  type Estimation,
+  type SimulatedMethod,
+  type SimulationSpec,
+} from '../engine/codec.js';
+import { Op, type EngineExecutor } from '../engine/ops.js';
+import { planBatches } from './plan.js';
+
+export type Method = SimulatedMethod | 'parametric_normal';
+
+export interface EstimationOptions {
+  lookback: number; // 0 = all returns
+  zeroDrift: boolean;
+  ewmaLambda: number | null;
+}
+
+export interface ModelInput {
+  method: Method;
+  rebalanced: boolean;
+  portfolioValue: number;
+  weights: Float64Array;
+  horizon: number;
+  confidence: number;
+  simulations: number;
+  degreesOfFreedom: number;
+  seed: number;
+  antithetic: boolean;
+  zeroDrift: boolean;
+  histogramBins: number;
+}
+
+/** Estimates μ, Σ and its factor from prices [date][asset] (NaN = missing). */
+export async function estimateModel(
+  exec: EngineExecutor,
+  prices: Float64Array,
+  nDates: number,
+  nAssets: number,
+  options: EstimationOptions,
+  signal?: AbortSignal,
+): Promise<Estimation> {
+  const input = encodeEstimation({ prices, nDates, nAssets, ...options });
+  return decodeEstimation(await exec.run(Op.estimate, input, signal), nAssets);
+}
+
+/** Scenarios the method draws: simulations, or the number of overlapping T-day windows. */
+export function scenarioCount(model: ModelInput, estimation: Estimation): number {
+  if (model.method === 'historical') return estimation.observations - model.horizon + 1;
+  if (model.method === 'parametric_normal') return 0;
+  return model.simulations;
+}
+
+export function simulationSpec(model: ModelInput, est: Estimation): SimulationSpec {
+  const method = model.method as SimulatedMethod;
+  const historical = method === 'historical';
+  return {
+    method,
+    rebalanced: model.rebalanced,
+    portfolioValue: model.portfolioValue,
+    weights: model.weights,
+    horizon: model.horizon,
+    degreesOfFreedom: model.degreesOfFreedom,
+    seed: model.seed,
+    antithetic: model.antithetic,
+    scenarios: scenarioCount(model, est),
+    confidence: model.confidence,
+    histogramBins: model.histogramBins,
+    // Historical with zero drift removes each asset's sample mean from its returns.
+    mean: historical ? (model.zeroDrift ? est.sampleMean : new Float64Array(est.mean.length)) : est.mean,
+    cholesky: historical ? new Float64Array(0) : est.cholesky,
+    returns: historical ? est.returns : new Float64Array(0),
+  };
+}
+
+/**
+ * Runs the model on the executor. Monte Carlo and historical work is split into up to
+ * `maxBatches` tasks whose partials merge exactly: the answer is the same for any split.
+ */
+export async function runModel(
+  exec: EngineExecutor,
+  model: ModelInput,
+  est: Estimation,
+  maxBatches: number,
+  signal?: AbortSignal,
+): Promise<EngineMetrics> {
+  if (model.method === 'parametric_normal') {
+    const input = encodeParametric({ ...model, mean: est.mean, covariance: est.covariance });
+    return decodeMetrics(await exec.run(Op.parametric, input, signal));
+  }
+  const spec = simulationSpec(model, est);
+  const batches = planBatches(spec.scenarios, maxBatches);
+  if (batches.length === 1) {
+    const only = batches[0]!;
+    return decodeMetrics(await exec.run(Op.run, encodeSpec(spec, only.first, only.end), signal));
+  }
+  const partials = await Promise.all(batches.map((b) => exec.run(Op.simulate, encodeSpec(spec, b.first, b.end), signal)));
+  partials.forEach((p) => {
+    if (p[0] !== 0) decodeMetrics(p); // throws the engine's error
+  });
+  return decodeMetrics(await exec.run(Op.finalize, encodeFinalize(partials), signal));
+}

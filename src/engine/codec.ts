@@ -1,0 +1,212 @@
+/**
+ * Flat f64 encodings of engine requests and results; the layouts mirror engine/core/src/codec.rs.
+ * Every result starts with a status word: 0 on success, else an EngineError code.
+ */
+
+export const METHOD_CODES = {
+  monte_carlo_normal: 0,
+  monte_carlo_student_t: 1,
+  historical: 2,
+} as const;
+export type SimulatedMethod = keyof typeof METHOD_CODES;
+
+export class EngineFailure extends Error {
+  constructor(
+    readonly code: number,
+    readonly detail: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Throws the engine's error if `out` is not a success result. */
+export function checkStatus(out: Float64Array): Float64Array {
+  if (out[0] === 0) return out;
+  const len = out[2] ?? 0;
+  const message = Buffer.from(Array.from(out.subarray(3, 3 + len))).toString('utf8');
+  throw new EngineFailure(out[0] ?? -1, out[1] ?? 0, message);
+}
+
+export interface EstimationRequest {
+  prices: Float64Array; // [date][asset], NaN for missing
+  nDates: number;
+  nAssets: number;
+  lookback: number; // 0 = all
+  zeroDrift: boolean;
+  ewmaLambda: number | null;
+}
+
+export function encodeEstimation(r: EstimationRequest): Float64Array {
+  const out = new Float64Array(6 + r.prices.length);
+  out.set([r.nDates, r.nAssets, r.lookback, r.zeroDrift ? 1 : 0, r.ewmaLambda === null ? 0 : 1, r.ewmaLambda ?? 0]);
+  out.set(r.prices, 6);
+  return out;
+}
+
+export interface Estimation {
+  observations: number;
+  firstDate: number;
+  lastDate: number;
+  jitter: number;
+  mean: Float64Array;
+  sampleMean: Float64Array;
+  covariance: Float64Array;
+  cholesky: Float64Array;
+  volatility: Float64Array;
+  returns: Float64Array;
+}
+
+export function decodeEstimation(out: Float64Array, n: number): Estimation {
+  checkStatus(out);
+  const [, observations = 0, firstDate = 0, lastDate = 0, jitter = 0] = out;
+  let at = 5;
+  const take = (len: number) => out.slice(at, (at += len));
+  return {
+    observations,
+    firstDate,
+    lastDate,
+    jitter,
+    mean: take(n),
+    sampleMean: take(n),
+    covariance: take(n * n),
+    cholesky: take(n * n),
+    volatility: take(n),
+    returns: take(observations * n),
+  };
+}
+
+export interface SimulationSpec {
+  method: SimulatedMethod;
+  rebalanced: boolean;
+  portfolioValue: number;
+  weights: Float64Array;
+  horizon: number;
+  degreesOfFreedom: number;
+  seed: number;
+  antithetic: boolean;
+  scenarios: number;
+  confidence: number;
+  histogramBins: number;
+  /** Daily drift (historical: the amount subtracted from each return). */
+  mean: Float64Array;
+  /** Monte Carlo: Cholesky factor n×n. */
+  cholesky: Float64Array;
+  /** Historical: returns [observation][asset]. */
+  returns: Float64Array;
+}
+
+/** Encodes the spec for blocks [first, end). */
+export function encodeSpec(s: SimulationSpec, first: number, end: number): Float64Array {
+  const n = s.weights.length;
+  const historical = s.method === 'historical';
+  const tail = historical ? 1 + s.returns.length : s.cholesky.length;
+  const out = new Float64Array(13 + 2 * n + tail);
+  out.set([
+    METHOD_CODES[s.method],
+    s.rebalanced ? 1 : 0,
+    n,
+    s.portfolioValue,
+    s.horizon,
+    s.degreesOfFreedom,
+    s.seed,
+    s.antithetic ? 1 : 0,
+    s.scenarios,
+    s.confidence,
+    s.histogramBins,
+    first,
+    end,
+  ]);
+  out.set(s.weights, 13);
+  out.set(s.mean, 13 + n);
+  if (historical) {
+    out[13 + 2 * n] = s.returns.length / n;
+    out.set(s.returns, 14 + 2 * n);
+  } else {
+    out.set(s.cholesky, 13 + 2 * n);
+  }
+  return out;
+}
+
+/** Finalize input: [count, partial…]. */
+export function encodeFinalize(partials: Float64Array[]): Float64Array {
+  const out = new Float64Array(1 + partials.reduce((a, p) => a + p.length, 0));
+  out[0] = partials.length;
+  let at = 1;
+  for (const p of partials) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+export interface ParametricRequest {
+  portfolioValue: number;
+  horizon: number;
+  confidence: number;
+  weights: Float64Array;
+  mean: Float64Array;
+  covariance: Float64Array;
+}
+
+export function encodeParametric(r: ParametricRequest): Float64Array {
+  const n = r.weights.length;
+  const out = new Float64Array(4 + 2 * n + n * n);
+  out.set([n, r.portfolioValue, r.horizon, r.confidence]);
+  out.set(r.weights, 4);
+  out.set(r.mean, 4 + n);
+  out.set(r.covariance, 4 + 2 * n);
+  return out;
+}
+
+export interface EngineMetrics {
+  scenarios: number;
+  valueAtRisk: number;
+  expectedShortfall: number;
+  expectedPnl: number;
+  volatility: number;
+  probabilityOfLoss: number;
+  worstLoss: number;
+  bestGain: number;
+  valueAtRiskStandardError: number;
+  expectedShortfallStandardError: number;
+  percentiles: number[]; // p01 … p99
+  componentEs: number[];
+  standaloneVar: number[];
+  binEdges: number[];
+  counts: number[];
+}
+
+export function decodeMetrics(out: Float64Array): EngineMetrics {
+  checkStatus(out);
+  let at = 1;
+  const next = () => out[at++] ?? NaN;
+  const take = (len: number) => Array.from(out.subarray(at, (at += len)));
+  const scalars = take(10);
+  const percentiles = take(9);
+  const n = next();
+  const componentEs = take(n);
+  const standaloneVar = take(n);
+  const bins = next();
+  const binEdges = take(bins > 0 ? bins + 1 : 0);
+  const counts = take(bins);
+  const [scenarios, valueAtRisk, expectedShortfall, expectedPnl, volatility, probabilityOfLoss, worstLoss, bestGain, varSe, esSe] =
+    scalars as [number, number, number, number, number, number, number, number, number, number];
+  return {
+    scenarios,
+    valueAtRisk,
+    expectedShortfall,
+    expectedPnl,
+    volatility,
+    probabilityOfLoss,
+    worstLoss,
+    bestGain,
+    valueAtRiskStandardError: varSe,
+    expectedShortfallStandardError: esSe,
+    percentiles,
+    componentEs,
+    standaloneVar,
+    binEdges,
+    counts,
+  };
+}

@@ -1,0 +1,30 @@
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { type Engine, type OpCode } from './ops.js';
+import { NATIVE_PATH } from './paths.js';
+
+interface NativeAddon {
+  engineCall(op: number, input: Float64Array): Float64Array;
+  engineVersion(): string;
+  engineBuild(): string;
+}
+
+export function nativeAvailable(): boolean {
+  return existsSync(NATIVE_PATH);
+}
+
+export class NativeEngine implements Engine {
+  readonly build: string;
+  readonly version: string;
+  private readonly addon: NativeAddon;
+
+  constructor() {
+    this.addon = createRequire(import.meta.url)(NATIVE_PATH) as NativeAddon;
+    this.build = this.addon.engineBuild();
+    this.version = this.addon.engineVersion();
+  }
+
+  call(op: OpCode, input: Float64Array): Float64Array {
+    return this.addon.engineCall(op, input);
+  }
+}

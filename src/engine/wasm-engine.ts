@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { type Engine, type OpCode } from './ops.js';
+import { WASM_PATHS } from './paths.js';
+
+export type WasmVariant = keyof typeof WASM_PATHS;
+
+interface EngineExports {
+  memory: WebAssembly.Memory;
+  engine_alloc(len: number): number;
+  engine_free(ptr: number, len: number): void;
+  engine_call(op: number, ptr: number, len: number): number;
+  engine_result_ptr(): number;
+  engine_result_clear(): void;
+}
+
+/** Compiles the engine once; the Module is shared with workers, which only instantiate it. */
+export function compileWasm(variant: WasmVariant = 'simd'): WebAssembly.Module {
+  return new WebAssembly.Module(readFileSync(WASM_PATHS[variant]));
+}
+
+/** Bytes reserved in the engine's allocator at start-up so that early tasks do not grow memory. */
+const PREGROW_BYTES = 64 * 1024 * 1024;
+
+export class WasmEngine implements Engine {
+  readonly version: string;
+  private readonly exports: EngineExports;
+  private heap: Float64Array;
+  private inputPtr = 0;
+  private inputCapacity = 0;
+
+  constructor(
+    module: WebAssembly.Module,
+    readonly build: string,
+    version: string,
+  ) {
+    this.version = version;
+    this.exports = new WebAssembly.Instance(module, {}).exports as unknown as EngineExports;
+    const pregrow = this.exports.engine_alloc(PREGROW_BYTES / 8);
+    this.exports.engine_free(pregrow, PREGROW_BYTES / 8);
+    this.heap = new Float64Array(this.exports.memory.buffer);
+  }
+
+  call(op: OpCode, input: Float64Array): Float64Array {
+    const e = this.exports;
+    if (input.length > this.inputCapacity) {
+      if (this.inputCapacity > 0) e.engine_free(this.inputPtr, this.inputCapacity);
+      this.inputCapacity = Math.max(input.length, 4096);
+      this.inputPtr = e.engine_alloc(this.inputCapacity);
+    }
+    this.refreshHeap();
+    this.heap.set(input, this.inputPtr / 8);
+    const len = e.engine_call(op, this.inputPtr, input.length);
+    this.refreshHeap(); // the call may have grown (and so detached) memory
+    const at = e.engine_result_ptr() / 8;
+    const out = this.heap.slice(at, at + len);
+    e.engine_result_clear();
+    return out;
+  }
+
+  private refreshHeap(): void {
+    if (this.heap.buffer !== this.exports.memory.buffer) {
+      this.heap = new Float64Array(this.exports.memory.buffer);
+    }
+  }
+}
