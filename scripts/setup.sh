@@ -13,7 +13,11 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >&2
 }
 # Content hash of the given paths: a build step reruns only when its inputs change.
-fingerprint() { find "$@" -type f ! -path '*/target/*' -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16; }
+fingerprint() {
+  local existing=() p
+  for p in "$@"; do [ -e "$p" ] && existing+=("$p"); done
+  find "${existing[@]}" -type f ! -path '*/target/*' -print0 | sort -z | xargs -0 -r sha256sum | sha256sum | cut -c1-16
+}
 stale() { [ ! -f "$1" ] || [ "$(cat "$1")" != "$2" ]; }
 
 # --- WASM toolchain: rustup's when it has (or can add) the target, else Debian's rustc 1.63 ---

@@ -3,7 +3,9 @@
 
 use crate::error::{ensure, Result};
 use crate::metrics::{compensated_sum, Metrics, PERCENTILE_LEVELS};
-use crate::select::{from_order_key, nth_smallest, order_key, rank_of_level, smallest_sorted};
+use crate::select::{
+    from_order_key, multi_select, nth_smallest, order_key, rank_of_level, smallest_sorted,
+};
 use crate::simulate::Partial;
 
 /// Independent batches the standard errors come from.
@@ -43,9 +45,18 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Met
     let n_scen = pnl.len();
     let k = rank_of_level(1.0 - params.confidence, n_scen);
     let mut keys: Vec<u64> = pnl.iter().map(|&x| order_key(x)).collect();
-
-    let (var, es) = var_es(&mut keys.clone(), k);
-    let tail = tail_indices(&pnl, &mut keys.clone(), k);
+    let percentile_ranks = PERCENTILE_LEVELS.map(|level| rank_of_level(level, n_scen));
+    let mut ranks: Vec<usize> = percentile_ranks.iter().copied().chain([k]).collect();
+    ranks.sort_unstable();
+    ranks.dedup();
+    multi_select(&mut keys, &ranks);
+    let mut percentiles = [0.0; 9];
+    for (out, rank) in percentiles.iter_mut().zip(percentile_ranks) {
+        *out = from_order_key(keys[rank - 1]);
+    }
+    // Every key before index k − 1 is no larger than the k-th: the tail is keys[..k].
+    let (var, es) = var_es(&mut keys[..k], k);
+    let tail = tail_indices(&pnl, from_order_key(keys[k - 1]), k);
     let component_es = component_es(params.n_assets, partials, &tail, k);
     let standalone_var = (0..params.n_assets)
         .map(|i| {
@@ -57,10 +68,6 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Met
         })
         .collect();
 
-    let mut percentiles = [0.0; 9];
-    for (out, level) in percentiles.iter_mut().zip(PERCENTILE_LEVELS) {
-        *out = from_order_key(nth_smallest(&mut keys, rank_of_level(level, n_scen)));
-    }
     let mean = compensated_sum(pnl.iter().copied()) / n_scen as f64;
     let volatility = if n_scen > 1 {
         (compensated_sum(pnl.iter().map(|x| (x - mean) * (x - mean))) / (n_scen as f64 - 1.0))
@@ -99,9 +106,9 @@ fn var_es(keys: &mut [u64], k: usize) -> (f64, f64) {
     (-from_order_key(tail[k - 1]), -sum / k as f64)
 }
 
-/// Indices of the k worst scenarios by (P&L, index), in that order.
-fn tail_indices(pnl: &[f64], keys: &mut [u64], k: usize) -> Vec<usize> {
-    let threshold = nth_smallest(keys, k);
+/// Indices of the k worst scenarios by (P&L, index), in that order; `var_pnl` is the k-th worst.
+fn tail_indices(pnl: &[f64], var_pnl: f64, k: usize) -> Vec<usize> {
+    let threshold = order_key(var_pnl);
     let below = pnl.iter().filter(|&&x| order_key(x) < threshold).count();
     let mut at_threshold = k - below;
     let mut tail: Vec<usize> = Vec::with_capacity(k);

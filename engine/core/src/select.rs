@@ -50,6 +50,23 @@ pub fn smallest_sorted(keys: &mut [u64], k: usize) -> Vec<u64> {
     tail
 }
 
+/// Places the key of every rank in `ranks` (1-based, ascending, distinct) at index rank − 1, with
+/// smaller keys before it and larger after, in O(N log m): select the middle rank, then recurse
+/// into each side with the ranks that fall there.
+pub fn multi_select(keys: &mut [u64], ranks: &[usize]) {
+    if ranks.is_empty() || keys.is_empty() {
+        return;
+    }
+    let mid = ranks.len() / 2;
+    let pos = ranks[mid] - 1;
+    keys.select_nth_unstable(pos);
+    let (left, right) = keys.split_at_mut(pos);
+    multi_select(left, &ranks[..mid]);
+    let offset = pos + 1;
+    let upper: Vec<usize> = ranks[mid + 1..].iter().map(|r| r - offset).collect();
+    multi_select(&mut right[1..], &upper);
+}
+
 /// The j-th smallest (1-based) key; reorders `keys`.
 pub fn nth_smallest(keys: &mut [u64], j: usize) -> u64 {
     *keys.select_nth_unstable(j - 1).1
@@ -78,6 +95,19 @@ mod tests {
         assert_eq!(rank_of_level(0.5, 3), 2);
         assert_eq!(rank_of_level(1e-9, 10), 1);
         assert_eq!(rank_of_level(0.999_999, 10), 10);
+    }
+
+    #[test]
+    fn multi_select_places_every_rank() {
+        let mut v: Vec<u64> = (0..10_000u64).map(|i| (i * 7919) % 10_007).collect();
+        let mut sorted = v.clone();
+        sorted.sort_unstable();
+        let ranks = [1, 100, 500, 2500, 5000, 5001, 9000, 10_000];
+        multi_select(&mut v, &ranks);
+        for r in ranks {
+            assert_eq!(v[r - 1], sorted[r - 1]);
+        }
+        assert!(v[..99].iter().all(|&x| x <= sorted[99]));
     }
 
     #[test]

@@ -1,0 +1,165 @@
+//! Every input the engine refuses, refused at the boundary with InvalidInput (never a panic).
+mod common;
+
+use common::*;
+use risk_engine_core::api::{call, OP_ESTIMATE, OP_FINALIZE, OP_PARAMETRIC, OP_RUN, OP_SIMULATE};
+use risk_engine_core::spec::{Method, Mode};
+
+const INVALID: f64 = 1.0;
+const INSUFFICIENT: f64 = 2.0;
+
+fn valid_input() -> Vec<f64> {
+    encode_spec(
+        &spec(Method::MonteCarloStudentT, Mode::BuyAndHold, 1_000),
+        0,
+        4,
+    )
+}
+
+fn message(out: &[f64]) -> String {
+    let len = out[2] as usize;
+    out[3..3 + len].iter().map(|&b| b as u8 as char).collect()
+}
+
+fn assert_refused(input: &[f64], what: &str) {
+    let out = call(OP_RUN, input);
+    assert_eq!(out[0], INVALID, "{what} was accepted");
+    assert!(
+        message(&out).starts_with("invalid engine input"),
+        "{what}: {}",
+        message(&out)
+    );
+}
+
+#[test]
+fn every_spec_field_is_checked() {
+    assert_eq!(call(OP_RUN, &valid_input())[0], 0.0);
+    // (index in the header, bad value, what)
+    let cases: &[(usize, f64, &str)] = &[
+        (0, 7.0, "unknown method"),
+        (0, 0.5, "fractional method"),
+        (2, 0.0, "no assets"),
+        (2, 4.0, "asset count longer than the data"),
+        (3, 0.0, "zero portfolio value"),
+        (3, f64::INFINITY, "infinite portfolio value"),
+        (3, f64::NAN, "NaN portfolio value"),
+        (4, 0.0, "zero horizon"),
+        (4, 1001.0, "horizon over 1000"),
+        (5, 2.0, "2 degrees of freedom"),
+        (5, 5.5, "fractional degrees of freedom"),
+        (6, -1.0, "negative seed"),
+        (6, 1e300, "seed beyond 2^53"),
+        (8, 0.0, "no scenarios"),
+        (8, 2e8, "too many scenarios"),
+        (9, 0.4, "confidence below 0.5"),
+        (9, 1.0, "confidence of 1"),
+        (10, 0.0, "no histogram bins"),
+        (11, 3.0, "range not starting at 0 for run"),
+        (12, 5.0, "range past the last block"),
+        (13, f64::NAN, "NaN weight"),
+        (16, f64::INFINITY, "infinite mean"),
+        (19, f64::NAN, "NaN in the Cholesky factor"),
+    ];
+    for &(at, bad, what) in cases {
+        let mut input = valid_input();
+        input[at] = bad;
+        assert_refused(&input, what);
+    }
+    let mut short = valid_input();
+    short.pop();
+    assert_refused(&short, "truncated input");
+    let mut long = valid_input();
+    long.push(0.0);
+    assert_refused(&long, "trailing values");
+    assert_refused(&[], "empty input");
+}
+
+#[test]
+fn tail_memory_is_bounded() {
+    let mut s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 100_000_000);
+    s.confidence = 0.5;
+    s.weights = vec![1.0 / 3.0; 3];
+    let input = encode_spec_unchecked(&s);
+    let out = call(OP_SIMULATE, &input);
+    assert_eq!(out[0], INVALID);
+    assert!(message(&out).contains("too large"), "{}", message(&out));
+}
+
+/// The header and arrays of a spec without running its validation.
+fn encode_spec_unchecked(s: &risk_engine_core::spec::Spec) -> Vec<f64> {
+    let mut out = vec![
+        0.0,
+        0.0,
+        3.0,
+        s.portfolio_value,
+        s.horizon as f64,
+        5.0,
+        1.0,
+        0.0,
+    ];
+    out.extend([s.scenarios as f64, s.confidence, 50.0, 0.0, 1.0]);
+    out.extend_from_slice(&s.weights);
+    out.extend_from_slice(&s.mean);
+    out.extend_from_slice(&s.cholesky);
+    out
+}
+
+#[test]
+fn historical_scenarios_must_match_the_windows() {
+    let s = historical_spec(Mode::BuyAndHold, 100);
+    let mut input = encode_spec(&s, 0, s.blocks());
+    input[8] = 50.0;
+    assert_refused(&input, "wrong window count");
+    let mut t = s.clone();
+    t.horizon = 100; // one window only
+    t.scenarios = 1;
+    assert_eq!(call(OP_RUN, &encode_spec(&t, 0, 1))[0], 0.0);
+}
+
+#[test]
+fn estimation_input_is_checked() {
+    let ok = |prices: Vec<f64>, dates: usize| {
+        let mut v = vec![dates as f64, 1.0, 0.0, 0.0, 0.0, 0.0];
+        v.extend(prices);
+        v
+    };
+    let good: Vec<f64> = (0..40).map(|d| 100.0 + (d % 3) as f64).collect();
+    assert_eq!(call(OP_ESTIMATE, &ok(good.clone(), 40))[0], 0.0);
+    let mut zero = good.clone();
+    zero[5] = 0.0;
+    assert_eq!(call(OP_ESTIMATE, &ok(zero, 40))[0], INVALID);
+    let mut inf = good.clone();
+    inf[5] = f64::INFINITY;
+    assert_eq!(call(OP_ESTIMATE, &ok(inf, 40))[0], INVALID);
+    let few = call(OP_ESTIMATE, &ok(good[..20].to_vec(), 20));
+    assert_eq!((few[0], few[1]), (INSUFFICIENT, 19.0));
+    let mut ewma = ok(good, 40);
+    ewma[4] = 1.0;
+    ewma[5] = 1.5;
+    assert_eq!(call(OP_ESTIMATE, &ewma)[0], INVALID);
+}
+
+#[test]
+fn parametric_and_finalize_inputs_are_checked() {
+    let (mean, cov) = three_assets();
+    let mut p = vec![3.0, 1e6, 10.0, 0.99, 0.5, 0.3, 0.2];
+    p.extend(mean);
+    p.extend(cov);
+    assert_eq!(call(OP_PARAMETRIC, &p)[0], 0.0);
+    for (at, bad) in [(0, 0.0), (1, -1.0), (2, 0.0), (3, 1.0), (4, f64::NAN)] {
+        let mut q = p.clone();
+        q[at] = bad;
+        assert_eq!(call(OP_PARAMETRIC, &q)[0], INVALID, "parametric field {at}");
+    }
+    assert_eq!(call(OP_FINALIZE, &[0.0])[0], INVALID, "no partials");
+    let s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_000);
+    let partial = call(OP_SIMULATE, &encode_spec(&s, 0, 2));
+    let mut input = vec![1.0];
+    input.extend(&partial);
+    assert_eq!(
+        call(OP_FINALIZE, &input)[0],
+        INVALID,
+        "a gap: blocks 2..4 missing"
+    );
+    assert_eq!(call(99, &[])[0], INVALID, "unknown operation");
+}
