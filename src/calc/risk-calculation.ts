@@ -10,7 +10,7 @@ import {
   type SimulatedMethod,
   type SimulationSpec,
 } from '../engine/codec.js';
-import { Op, type EngineExecutor } from '../engine/ops.js';
+import { Op, type EngineExecutor, type EngineReply } from '../engine/ops.js';
 import { planBatches } from './plan.js';
 
 export type Method = SimulatedMethod | 'parametric_normal';
@@ -36,6 +36,18 @@ export interface ModelInput {
   histogramBins: number;
 }
 
+/** Where a calculation's time went: the slowest task of each phase, phases added up. */
+export interface PhaseTiming {
+  queueMs: number;
+  computeMs: number;
+  batches: number;
+}
+
+function addPhase(timing: PhaseTiming, replies: EngineReply[]): void {
+  timing.queueMs += Math.max(...replies.map((r) => r.queueMs));
+  timing.computeMs += Math.max(...replies.map((r) => r.computeMs));
+}
+
 /** Estimates μ, Σ and its factor from prices [date][asset] (NaN = missing). */
 export async function estimateModel(
   exec: EngineExecutor,
@@ -46,7 +58,7 @@ export async function estimateModel(
   signal?: AbortSignal,
 ): Promise<Estimation> {
   const input = encodeEstimation({ prices, nDates, nAssets, ...options });
-  return decodeEstimation(await exec.run(Op.estimate, input, signal), nAssets);
+  return decodeEstimation((await exec.run(Op.estimate, input, signal)).output, nAssets);
 }
 
 /** Scenarios the method draws: simulations, or the number of overlapping T-day windows. */
@@ -88,20 +100,28 @@ export async function runModel(
   est: Estimation,
   maxBatches: number,
   signal?: AbortSignal,
+  timing: PhaseTiming = { queueMs: 0, computeMs: 0, batches: 0 },
 ): Promise<EngineMetrics> {
   if (model.method === 'parametric_normal') {
     const input = encodeParametric({ ...model, mean: est.mean, covariance: est.covariance });
-    return decodeMetrics(await exec.run(Op.parametric, input, signal));
+    const reply = await exec.run(Op.parametric, input, signal);
+    addPhase(timing, [reply]);
+    timing.batches = 1;
+    return decodeMetrics(reply.output);
   }
   const spec = simulationSpec(model, est);
   const batches = planBatches(spec.scenarios, maxBatches);
+  timing.batches = batches.length;
   if (batches.length === 1) {
     const only = batches[0]!;
-    return decodeMetrics(await exec.run(Op.run, encodeSpec(spec, only.first, only.end), signal));
+    const reply = await exec.run(Op.run, encodeSpec(spec, only.first, only.end), signal);
+    addPhase(timing, [reply]);
+    return decodeMetrics(reply.output);
   }
-  const partials = await Promise.all(batches.map((b) => exec.run(Op.simulate, encodeSpec(spec, b.first, b.end), signal)));
-  partials.forEach((p) => {
-    if (p[0] !== 0) decodeMetrics(p); // throws the engine's error
-  });
-  return decodeMetrics(await exec.run(Op.finalize, encodeFinalize(partials), signal));
+  const replies = await Promise.all(batches.map((b) => exec.run(Op.simulate, encodeSpec(spec, b.first, b.end), signal)));
+  addPhase(timing, replies);
+  for (const r of replies) if (r.output[0] !== 0) decodeMetrics(r.output); // throws the engine's error
+  const final = await exec.run(Op.finalize, encodeFinalize(replies.map((r) => r.output)), signal);
+  addPhase(timing, [final]);
+  return decodeMetrics(final.output);
 }

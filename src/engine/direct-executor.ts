@@ -1,10 +1,12 @@
-import { type Engine, type EngineExecutor, type OpCode } from './ops.js';
+import { type Engine, type EngineExecutor, type EngineReply, type OpCode } from './ops.js';
 
 /** Runs engine calls in the calling thread (tests, benchmarks, tools). */
 export class DirectExecutor implements EngineExecutor {
   constructor(readonly engine: Engine) {}
 
-  run(op: OpCode, input: Float64Array): Promise<Float64Array> {
-    return Promise.resolve(this.engine.call(op, input));
+  run(op: OpCode, input: Float64Array): Promise<EngineReply> {
+    const start = performance.now();
+    const output = this.engine.call(op, input);
+    return Promise.resolve({ output, queueMs: 0, computeMs: performance.now() - start });
   }
 }

@@ -13,13 +13,22 @@ export function nativeAvailable(): boolean {
   return existsSync(NATIVE_PATH);
 }
 
+function loadAddon(): NativeAddon {
+  return createRequire(import.meta.url)(NATIVE_PATH) as NativeAddon;
+}
+
+/** The instruction set the addon was built for. */
+export function nativeBuild(): string {
+  return loadAddon().engineBuild();
+}
+
 export class NativeEngine implements Engine {
   readonly build: string;
   readonly version: string;
   private readonly addon: NativeAddon;
 
   constructor() {
-    this.addon = createRequire(import.meta.url)(NATIVE_PATH) as NativeAddon;
+    this.addon = loadAddon();
     this.build = this.addon.engineBuild();
     this.version = this.addon.engineVersion();
   }

@@ -18,7 +18,19 @@ export interface Engine {
   call(op: OpCode, input: Float64Array): Float64Array;
 }
 
+/** An engine call's result with where its time went. */
+export interface EngineReply {
+  output: Float64Array;
+  queueMs: number;
+  computeMs: number;
+}
+
 /** Runs engine operations somewhere: in this thread, or on a worker pool. */
 export interface EngineExecutor {
-  run(op: OpCode, input: Float64Array, signal?: AbortSignal): Promise<Float64Array>;
+  run(op: OpCode, input: Float64Array, signal?: AbortSignal): Promise<EngineReply>;
+}
+
+/** Wall-clock milliseconds comparable across worker threads. */
+export function absoluteNow(): number {
+  return performance.timeOrigin + performance.now();
 }

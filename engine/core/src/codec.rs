@@ -63,7 +63,7 @@ impl<'a> Reader<'a> {
 pub fn encode_error(e: &EngineError) -> Vec<f64> {
     let detail = match e {
         EngineError::InsufficientData { observations, .. } => *observations as f64,
-        EngineError::InvalidInput(_) => 0.0,
+        EngineError::InvalidInput(_) | EngineError::LimitExceeded(_) => 0.0,
     };
     let msg = e.to_string();
     let mut out = vec![e.code(), detail, msg.len() as f64];

@@ -13,6 +13,8 @@ pub enum EngineError {
         observations: usize,
         required: usize,
     },
+    /// A valid request beyond what the engine computes exactly within its memory bound.
+    LimitExceeded(String),
 }
 
 impl EngineError {
@@ -25,6 +27,7 @@ impl EngineError {
         match self {
             EngineError::InvalidInput(_) => 1.0,
             EngineError::InsufficientData { .. } => 2.0,
+            EngineError::LimitExceeded(_) => 3.0,
         }
     }
 }
@@ -33,6 +36,7 @@ impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EngineError::InvalidInput(m) => write!(f, "invalid engine input: {m}"),
+            EngineError::LimitExceeded(m) => write!(f, "{m}"),
             EngineError::InsufficientData {
                 observations,
                 required,

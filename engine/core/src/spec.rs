@@ -1,6 +1,6 @@
 //! What one simulation task computes, validated once so that the kernels cannot fail.
 
-use crate::error::{ensure, Result};
+use crate::error::{ensure, EngineError, Result};
 use crate::select::rank_of_level;
 
 /// Simulations per block: the unit of seeding (see `rng`) and of work splitting.
@@ -90,10 +90,15 @@ impl Spec {
             "mean must hold one finite value per asset",
         )?;
         let tail_bytes = self.tail_count() as f64 * (2 * n + 2) as f64 * 12.0;
-        ensure(
-            tail_bytes <= MAX_TAIL_BYTES,
-            "simulations × assets × (1 − confidence) too large for exact tail statistics",
-        )?;
+        if tail_bytes > MAX_TAIL_BYTES {
+            return Err(EngineError::LimitExceeded(format!(
+                "simulations × (1 − confidence_level) × assets too large: the exact tail of {} \
+                 scenarios × {n} assets needs {:.0} MiB, the limit is {:.0} MiB",
+                self.tail_count(),
+                tail_bytes / 1048576.0,
+                MAX_TAIL_BYTES / 1048576.0
+            )));
+        }
         match self.method {
             Method::MonteCarloNormal | Method::MonteCarloStudentT => {
                 ensure(

@@ -1,0 +1,63 @@
+import os from 'node:os';
+import path from 'node:path';
+import { type EngineChoice } from './engine/load.js';
+
+/** Service configuration: environment variables over embedded defaults (see README). */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  secretFile: string;
+  workers: number;
+  engine: EngineChoice;
+  maxUploadBytes: number;
+  maxSymbols: number;
+  maxSimulations: number;
+  maxQueue: number;
+  calcTimeoutMs: number;
+  uploadPerMin: number;
+  calculatePerMin: number;
+  authFailuresPerMin: number;
+  logLevel: string;
+  shutdownGraceMs: number;
+  keyReloadMs: number;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be an integer in [${min}, ${max}], got "${raw}"`);
+  }
+  return value;
+}
+
+const ENGINES: EngineChoice[] = ['auto', 'wasm', 'native', 'wasm-scalar'];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const engine = (env.ENGINE ?? 'auto') as EngineChoice;
+  if (!ENGINES.includes(engine)) throw new Error(`ENGINE must be one of ${ENGINES.join(', ')}`);
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  const workers = int(env, 'WORKERS', Math.max(1, os.availableParallelism()), 1, 256);
+  return {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    // The HMAC secret lives outside DATA_DIR, so a copy of the data cannot be checked offline.
+    secretFile: path.resolve(env.SECRET_FILE ?? path.join(path.dirname(dataDir), '.secrets', 'api-key-hmac')),
+    workers,
+    engine,
+    maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1, 2 ** 31),
+    maxSymbols: int(env, 'MAX_SYMBOLS', 5000, 1, 100_000),
+    maxSimulations: int(env, 'MAX_SIMULATIONS', 10_000_000, 100, 100_000_000),
+    maxQueue: int(env, 'MAX_QUEUE', 64, 1, 100_000),
+    calcTimeoutMs: int(env, 'CALC_TIMEOUT_MS', 30_000, 1, 3_600_000),
+    uploadPerMin: int(env, 'RATE_LIMIT_UPLOAD_PER_MIN', 2, 1, 1_000_000),
+    calculatePerMin: int(env, 'RATE_LIMIT_CALCULATE_PER_MIN', 10, 1, 1_000_000),
+    authFailuresPerMin: int(env, 'AUTH_FAILURES_PER_MIN', 20, 1, 1_000_000),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),
+    keyReloadMs: int(env, 'KEY_RELOAD_MS', 500, 50, 60_000),
+  };
+}

@@ -1,0 +1,92 @@
+import { parse, type Parser } from 'csv-parse';
+import { CsvError } from './csv-error.js';
+import { detectDelimiter } from './csv-values.js';
+import { DatasetBuilder, type BuilderLimits } from './dataset-builder.js';
+import { type Dataset } from './dataset.js';
+
+/** Longest record accepted: a line beyond this is not a price row (and would hold memory). */
+const MAX_RECORD_BYTES = 1024 * 1024;
+
+interface ParsedRecord {
+  record: string[];
+  info: { lines: number };
+}
+
+/**
+ * Reads a CSV price history from a stream of bytes: UTF-8 (BOM allowed), LF or CRLF, RFC 4180
+ * quoting, delimiter from the header line. Throws CsvError with the line (and column) at fault.
+ */
+export async function readCsv(chunks: AsyncIterable<Buffer>, limits: BuilderLimits): Promise<Dataset> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let head = '';
+  let parser: Parser | null = null;
+  let builder: DatasetBuilder | null = null;
+  let failure: unknown = null;
+  let lastLine = 1;
+  let finished: Promise<void> = Promise.resolve();
+
+  const start = (headerLine: string) => {
+    const delimiter = detectDelimiter(headerLine);
+    builder = new DatasetBuilder(limits, delimiter === ';');
+    const p = parse({ delimiter, info: true, relax_column_count: true, max_record_size: MAX_RECORD_BYTES });
+    p.on('data', ({ record, info }: ParsedRecord) => {
+      if (failure) return;
+      lastLine = info.lines;
+      try {
+        builder!.add(record, info.lines);
+      } catch (e) {
+        failure = e;
+      }
+    });
+    finished = new Promise((resolve, reject) => {
+      p.on('end', resolve);
+      p.on('error', reject);
+    });
+    parser = p;
+  };
+
+  const feed = async (text: string) => {
+    if (text.includes('\u0000')) throw new CsvError('BINARY_CONTENT', 'the file holds binary data, not CSV text', lastLine);
+    if (!parser) {
+      head += text;
+      const newline = head.indexOf('\n');
+      if (newline < 0 && head.length < MAX_RECORD_BYTES) return;
+      start(newline < 0 ? head : head.slice(0, newline));
+      text = head;
+      head = '';
+    }
+    if (!parser!.write(text)) await new Promise((resolve) => parser!.once('drain', resolve));
+    if (failure) throw failure;
+  };
+
+  try {
+    for await (const chunk of chunks) await feed(decoder.decode(chunk, { stream: true }));
+    await feed(decoder.decode());
+    if (!parser) {
+      if (head.trim() === '') throw new CsvError('EMPTY_FILE', 'the file is empty', 1);
+      start(head);
+      parser!.write(head);
+    }
+    parser!.end();
+    await finished;
+  } catch (e) {
+    (parser as Parser | null)?.destroy();
+    throw toCsvError(e, lastLine);
+  }
+  if (failure) throw failure;
+  return builder!.finish(lastLine);
+}
+
+function toCsvError(e: unknown, line: number): unknown {
+  if (e instanceof CsvError) return e;
+  if (e instanceof TypeError && /encoded data was not valid/i.test(e.message)) {
+    return new CsvError('INVALID_ENCODING', 'the file is not valid UTF-8 text', line);
+  }
+  const err = e as { code?: string; lines?: number; message?: string };
+  if (typeof err.code === 'string' && err.code.startsWith('CSV_')) {
+    const where = typeof err.lines === 'number' ? err.lines : line;
+    const what = err.code === 'CSV_MAX_RECORD_SIZE' ? 'a record longer than 1 MiB' : err.code === 'CSV_QUOTE_NOT_CLOSED' ? 'an unterminated quote' : 'malformed quoting';
+    return new CsvError('MALFORMED_CSV', `the CSV has ${what} near line ${where}`, where);
+  }
+  return e;
+}

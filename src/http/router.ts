@@ -1,0 +1,34 @@
+import { type Handler } from './context.js';
+
+interface Route {
+  pattern: RegExp;
+  name: string;
+  handlers: Partial<Record<string, Handler>>;
+}
+
+export type RouteMatch =
+  | { kind: 'found'; name: string; handler: Handler; params: Record<string, string> }
+  | { kind: 'method'; name: string; allow: string[] }
+  | { kind: 'none' };
+
+/** Exact paths with `:name` segments; 404 for unknown paths, 405 (with Allow) for wrong methods. */
+export class Router {
+  private readonly routes: Route[] = [];
+
+  add(path: string, handlers: Partial<Record<string, Handler>>): this {
+    const pattern = new RegExp('^' + path.replace(/:(\w+)/g, '(?<$1>[^/]+)') + '$');
+    this.routes.push({ pattern, name: path, handlers });
+    return this;
+  }
+
+  match(method: string, path: string): RouteMatch {
+    for (const r of this.routes) {
+      const m = r.pattern.exec(path);
+      if (!m) continue;
+      const handler = r.handlers[method];
+      if (!handler) return { kind: 'method', name: r.name, allow: Object.keys(r.handlers) };
+      return { kind: 'found', name: r.name, handler, params: { ...m.groups } };
+    }
+    return { kind: 'none' };
+  }
+}

@@ -1,0 +1,22 @@
+import { summarize } from '../../dataset/dataset.js';
+import { type Handler } from '../context.js';
+import { ApiError } from '../errors.js';
+
+/** GET /api/v1/risk/datasets/{id} */
+export const getDatasetRoute: Handler = async (ctx, ex, params) => {
+  const key = ctx.guard.authenticate(ex.head);
+  const id = params.id ?? '';
+  const stored = await ctx.datasets.load(id, key.owner);
+  if (!stored) throw new ApiError('DATASET_NOT_FOUND', `No dataset ${id.slice(0, 64)}.`);
+  ex.json(200, { status: 'success', dataset_id: stored.id, dataset: summarize(stored.dataset) });
+};
+
+/** DELETE /api/v1/risk/datasets/{id} */
+export const deleteDatasetRoute: Handler = async (ctx, ex, params) => {
+  const key = ctx.guard.authenticate(ex.head);
+  const id = params.id ?? '';
+  if (!(await ctx.datasets.delete(id, key.owner))) throw new ApiError('DATASET_NOT_FOUND', `No dataset ${id.slice(0, 64)}.`);
+  ctx.calculator.estimates.forgetDataset(id);
+  ctx.log.info({ key_id: key.id, dataset_id: id }, 'dataset deleted');
+  ex.json(200, { status: 'success', dataset_id: id });
+};

@@ -1,0 +1,82 @@
+import uWS from 'uWebSockets.js';
+import { type AppContext } from './context.js';
+import { ApiError } from './errors.js';
+import { Exchange, readHead } from './exchange.js';
+import { Router } from './router.js';
+import { calculateRoute } from './routes/calculate-route.js';
+import { deleteDatasetRoute, getDatasetRoute } from './routes/dataset-route.js';
+import { healthRoute, metricsRoute, openapiRoute, readyRoute } from './routes/ops-routes.js';
+import { uploadRoute } from './routes/upload-route.js';
+
+export function buildRouter(): Router {
+  return new Router()
+    .add('/healthz', { GET: healthRoute })
+    .add('/readyz', { GET: readyRoute })
+    .add('/metrics', { GET: metricsRoute })
+    .add('/api/v1/openapi.json', { GET: openapiRoute })
+    .add('/api/v1/risk/datasets/upload', { POST: uploadRoute })
+    .add('/api/v1/risk/calculate', { POST: calculateRoute })
+    .add('/api/v1/risk/datasets/:id', { GET: getDatasetRoute, DELETE: deleteDatasetRoute });
+}
+
+export interface HttpServer {
+  port: number;
+  /** Requests being handled now. */
+  inFlight(): number;
+  /** Stops accepting connections (in-flight requests go on). */
+  stopListening(): void;
+}
+
+/** The uWS app: one dispatcher for every path, so 404/405/errors share one shape. */
+export function startHttpServer(ctx: AppContext): Promise<HttpServer> {
+  const router = buildRouter();
+  const app = uWS.App();
+  let inFlight = 0;
+
+  app.any('/*', (res, req) => {
+    const started = performance.now();
+    const head = readHead(req, res); // every header, before any await
+    const ex = new Exchange(res, head);
+    const match = router.match(head.method, head.path);
+    const route = match.kind === 'none' ? 'unmatched' : match.name;
+    inFlight++;
+    const finish = () => {
+      inFlight--;
+      if (!ex.responded) ex.error(new ApiError('INTERNAL_ERROR'));
+      ctx.metrics.requests.inc({ route, method: head.method, status: String(ex.status) });
+      ctx.metrics.latency.observe({ route }, (performance.now() - started) / 1000);
+      ctx.log.debug({ method: head.method, route, status: ex.status, ms: performance.now() - started }, 'request');
+    };
+    const fail = (e: unknown) => {
+      if (e instanceof ApiError) ex.error(e);
+      else if (!ex.aborted) {
+        ctx.log.error({ err: e, route }, 'unhandled error');
+        ex.error(new ApiError('INTERNAL_ERROR'));
+      }
+    };
+    try {
+      if (match.kind === 'none') throw new ApiError('NOT_FOUND', `No route ${head.method} ${head.path.slice(0, 200)}.`);
+      if (match.kind === 'method') throw new ApiError('METHOD_NOT_ALLOWED', undefined, {}, { Allow: match.allow.join(', ') });
+      if (ctx.draining() && route !== '/healthz') throw new ApiError('SERVER_BUSY', 'The server is shutting down.', {}, { 'Retry-After': '1' });
+      const result = match.handler(ctx, ex, match.params);
+      if (result instanceof Promise) {
+        result.catch(fail).finally(finish);
+        return;
+      }
+    } catch (e) {
+      fail(e);
+    }
+    finish();
+  });
+
+  return new Promise((resolve, reject) => {
+    app.listen(ctx.config.host, ctx.config.port, (socket) => {
+      if (!socket) return reject(new Error(`cannot listen on ${ctx.config.host}:${ctx.config.port}`));
+      resolve({
+        port: uWS.us_socket_local_port(socket),
+        inFlight: () => inFlight,
+        stopListening: () => uWS.us_listen_socket_close(socket),
+      });
+    });
+  });
+}

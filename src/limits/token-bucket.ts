@@ -1,0 +1,55 @@
+/** Outcome of one request against a bucket. */
+export interface Decision {
+  allowed: boolean;
+  /** Whole tokens left after this request. */
+  remaining: number;
+  /** Seconds until a token is available (≥ 1), for Retry-After. */
+  retryAfter: number;
+  /** Seconds until the bucket is full again. */
+  reset: number;
+}
+
+interface Bucket {
+  tokens: number;
+  updated: number;
+}
+
+/**
+ * Token buckets: capacity = the per-minute limit, refilled continuously at limit / 60 s. A decision
+ * is synchronous, so concurrent requests in one process cannot race.
+ */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  take(id: string, perMinute: number): Decision {
+    const now = this.now();
+    const rate = perMinute / 60_000; // tokens per ms
+    const bucket = this.buckets.get(id) ?? { tokens: perMinute, updated: now };
+    bucket.tokens = Math.min(perMinute, bucket.tokens + (now - bucket.updated) * rate);
+    bucket.updated = now;
+    const allowed = bucket.tokens >= 1;
+    if (allowed) bucket.tokens -= 1;
+    this.buckets.set(id, bucket);
+    if (this.buckets.size > 100_000) this.evictFull(now);
+    return {
+      allowed,
+      remaining: Math.floor(bucket.tokens),
+      retryAfter: Math.max(1, Math.ceil((1 - bucket.tokens) / rate / 1000)),
+      reset: Math.max(0, Math.ceil((perMinute - bucket.tokens) / rate / 1000)),
+    };
+  }
+
+  /** Whether a request would be allowed, without taking a token. */
+  peek(id: string, perMinute: number): boolean {
+    const bucket = this.buckets.get(id);
+    if (!bucket) return true;
+    return bucket.tokens + (this.now() - bucket.updated) * (perMinute / 60_000) >= 1;
+  }
+
+  /** Buckets idle long enough to be full again carry no state. */
+  private evictFull(now: number): void {
+    for (const [id, b] of this.buckets) if (now - b.updated > 60_000) this.buckets.delete(id);
+  }
+}

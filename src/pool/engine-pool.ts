@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { type EngineSource } from '../engine/load.js';
+import { absoluteNow, type EngineExecutor, type EngineReply, type OpCode } from '../engine/ops.js';
+import { type EngineTask, type EngineWorkerData } from '../worker/messages.js';
+
+const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../worker/engine-worker.js');
+
+/** Why a task did not run: the queue was full, or the pool is closing. */
+export class PoolBusyError extends Error {}
+
+/** The engine on a fixed pool of worker threads. */
+export class EnginePool implements EngineExecutor {
+  private readonly pool: Piscina;
+
+  constructor(source: EngineSource, threads: number, maxQueue: number) {
+    const workerData: EngineWorkerData = { source };
+    this.pool = new Piscina({
+      filename: WORKER_FILE,
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: 24 * 3600 * 1000,
+      maxQueue,
+      concurrentTasksPerWorker: 1,
+      atomics: 'sync',
+      workerData,
+    });
+  }
+
+  get threads(): number {
+    return this.pool.threads.length;
+  }
+
+  get queueSize(): number {
+    return this.pool.queueSize;
+  }
+
+  async run(op: OpCode, input: Float64Array, signal?: AbortSignal): Promise<EngineReply> {
+    const task: EngineTask = { op, input, submittedAt: absoluteNow() };
+    try {
+      return (await this.pool.run(task, { signal: signal ?? null, transferList: [input.buffer as ArrayBuffer] })) as EngineReply;
+    } catch (e) {
+      if (e instanceof Error && /queue is at limit|terminated|closed/i.test(e.message)) throw new PoolBusyError(e.message);
+      throw e;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}

@@ -1,0 +1,81 @@
+import { promises as fs } from 'node:fs';
+import { pino, type Logger } from 'pino';
+import { KeyRegistry } from './auth/key-registry.js';
+import { FileKeyStore } from './auth/key-store.js';
+import { loadKeySecret } from './auth/secret.js';
+import { EstimateCache } from './calc/estimate-cache.js';
+import { type Config } from './config.js';
+import { engineVersion, resolveEngineSource } from './engine/load.js';
+import { AccessGuard } from './http/access-guard.js';
+import { type AppContext } from './http/context.js';
+import { buildOpenApi } from './http/openapi.js';
+import { calculateRequestSchema } from './http/schemas.js';
+import { startHttpServer, type HttpServer } from './http/server.js';
+import { ServiceMetrics } from './http/service-metrics.js';
+import { compileValidator } from './http/validator.js';
+import { TokenBuckets } from './limits/token-bucket.js';
+import { EnginePool } from './pool/engine-pool.js';
+import { FileDatasetStore } from './storage/dataset-store.js';
+
+export interface RunningService {
+  port: number;
+  log: Logger;
+  keys: FileKeyStore;
+  /** Stops accepting, finishes in-flight requests (up to the grace period), stops the pool. */
+  shutdown(): Promise<void>;
+}
+
+export async function startService(config: Config, log: Logger = pino({ level: config.logLevel })): Promise<RunningService> {
+  await fs.mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const secret = loadKeySecret(config.secretFile);
+  const keys = new FileKeyStore(config.dataDir, secret);
+  const registry = new KeyRegistry(keys, secret);
+  await registry.start(config.keyReloadMs);
+  const datasets = new FileDatasetStore(config.dataDir);
+  const swept = await datasets.open();
+  if (swept > 0) log.warn({ swept }, 'removed temp files left by an earlier crash');
+
+  const source = resolveEngineSource(config.engine);
+  const pool = new EnginePool(source, config.workers, config.maxQueue);
+  const build = source.kind === 'native' ? (await import('./engine/native-engine.js')).nativeBuild() : source.variant === 'simd' ? 'wasm-simd128' : 'wasm-scalar';
+  const requestSchema = calculateRequestSchema(config.maxSimulations);
+  let draining = false;
+  const ctx: AppContext = {
+    config,
+    log,
+    guard: new AccessGuard(registry, new TokenBuckets(), config),
+    datasets,
+    calculator: {
+      datasets,
+      executor: pool,
+      estimates: new EstimateCache(),
+      engine: { build, version: engineVersion(), threads: config.workers },
+      maxBatches: config.workers,
+    },
+    metrics: new ServiceMetrics(
+      () => pool.queueSize,
+      () => pool.threads,
+    ),
+    validateCalculate: compileValidator(requestSchema),
+    openapi: buildOpenApi(requestSchema, engineVersion()),
+    ready: () => pool.threads > 0,
+    draining: () => draining,
+  };
+  const server: HttpServer = await startHttpServer(ctx);
+  log.info({ port: server.port, engine: build, workers: config.workers, data_dir: config.dataDir }, 'listening');
+
+  return {
+    port: server.port,
+    log,
+    keys,
+    async shutdown() {
+      draining = true;
+      server.stopListening();
+      const deadline = Date.now() + config.shutdownGraceMs;
+      while (server.inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      registry.stop();
+      await pool.close();
+      log.info({ unfinished: server.inFlight() }, 'stopped');
+    },
+  };
+}

@@ -1,0 +1,31 @@
+// The subset of uWebSockets.js used here (the npm republish ships no type definitions).
+declare module 'uWebSockets.js' {
+  export interface HttpResponse {
+    writeStatus(status: string): HttpResponse;
+    writeHeader(key: string, value: string): HttpResponse;
+    end(body?: string | Uint8Array, closeConnection?: boolean): HttpResponse;
+    onAborted(handler: () => void): HttpResponse;
+    onData(handler: (chunk: ArrayBuffer, isLast: boolean) => void): void;
+    cork(cb: () => void): HttpResponse;
+    close(): HttpResponse;
+    pause(): void;
+    resume(): void;
+    getRemoteAddressAsText(): ArrayBuffer;
+  }
+  export interface HttpRequest {
+    getHeader(lowerCaseKey: string): string;
+    getUrl(): string;
+    getMethod(): string;
+    getQuery(): string | undefined;
+    forEach(cb: (key: string, value: string) => void): void;
+  }
+  export type us_listen_socket = object;
+  export interface TemplatedApp {
+    any(pattern: string, handler: (res: HttpResponse, req: HttpRequest) => void): TemplatedApp;
+    listen(host: string, port: number, cb: (listenSocket: us_listen_socket | false) => void): TemplatedApp;
+    close(): TemplatedApp;
+  }
+  export function App(options?: Record<string, unknown>): TemplatedApp;
+  export function us_listen_socket_close(listenSocket: us_listen_socket): void;
+  export function us_socket_local_port(listenSocket: us_listen_socket): number;
+}

@@ -1,0 +1,15 @@
+import { type OpCode } from '../engine/ops.js';
+import { type EngineSource } from '../engine/load.js';
+
+/** A task sent to an engine worker: one engine call. */
+export interface EngineTask {
+  op: OpCode;
+  input: Float64Array;
+  /** absoluteNow() when the task was submitted, to measure its wait in the queue. */
+  submittedAt: number;
+}
+
+/** What a worker is started with. */
+export interface EngineWorkerData {
+  source: EngineSource;
+}
