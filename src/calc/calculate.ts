@@ -98,7 +98,7 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
         histogramBins: o.histogram_bins ?? DEFAULT_BINS,
       },
       est,
-      deps.maxBatches,
+      { maxBatches: deps.maxBatches },
       signal,
       timing,
     );

@@ -11,7 +11,13 @@ import {
   type SimulationSpec,
 } from '../engine/codec.js';
 import { Op, type EngineExecutor, type EngineReply } from '../engine/ops.js';
-import { planBatches } from './plan.js';
+import { MIN_BLOCKS_PER_BATCH, planBatches } from './plan.js';
+
+export interface BatchPolicy {
+  maxBatches: number;
+  /** Fewest 256-simulation blocks per batch (tests lower it to force splits). */
+  minBlocksPerBatch?: number;
+}
 
 export type Method = SimulatedMethod | 'parametric_normal';
 
@@ -98,7 +104,7 @@ export async function runModel(
   exec: EngineExecutor,
   model: ModelInput,
   est: Estimation,
-  maxBatches: number,
+  policy: BatchPolicy,
   signal?: AbortSignal,
   timing: PhaseTiming = { queueMs: 0, computeMs: 0, batches: 0 },
 ): Promise<EngineMetrics> {
@@ -110,7 +116,7 @@ export async function runModel(
     return decodeMetrics(reply.output);
   }
   const spec = simulationSpec(model, est);
-  const batches = planBatches(spec.scenarios, maxBatches);
+  const batches = planBatches(spec.scenarios, policy.maxBatches, policy.minBlocksPerBatch ?? MIN_BLOCKS_PER_BATCH);
   timing.batches = batches.length;
   if (batches.length === 1) {
     const only = batches[0]!;

@@ -38,9 +38,15 @@ export async function readCsv(chunks: AsyncIterable<Buffer>, limits: BuilderLimi
         failure = e;
       }
     });
-    finished = new Promise((resolve, reject) => {
+    // Parse errors end the parse; they are reported through `failure`, never as a rejection
+    // nobody awaits.
+    finished = new Promise((resolve) => {
       p.on('end', resolve);
-      p.on('error', reject);
+      p.on('close', resolve);
+      p.on('error', (e) => {
+        failure ??= e;
+        resolve();
+      });
     });
     parser = p;
   };
@@ -55,7 +61,7 @@ export async function readCsv(chunks: AsyncIterable<Buffer>, limits: BuilderLimi
       text = head;
       head = '';
     }
-    if (!parser!.write(text)) await new Promise((resolve) => parser!.once('drain', resolve));
+    if (!parser!.write(text)) await Promise.race([new Promise((resolve) => parser!.once('drain', resolve)), finished]);
     if (failure) throw failure;
   };
 
@@ -69,11 +75,11 @@ export async function readCsv(chunks: AsyncIterable<Buffer>, limits: BuilderLimi
     }
     parser!.end();
     await finished;
+    if (failure) throw failure;
   } catch (e) {
     (parser as Parser | null)?.destroy();
     throw toCsvError(e, lastLine);
   }
-  if (failure) throw failure;
   return builder!.finish(lastLine);
 }
 

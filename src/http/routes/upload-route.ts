@@ -28,15 +28,16 @@ function receiveDataset(ctx: AppContext, ex: Exchange): Promise<Dataset> {
     const fail = (e: unknown) => {
       if (settled) return;
       settled = true;
-      parser.destroy();
-      file?.destroy();
+      // Not destroyed here: this may run inside busboy's own callbacks. Nothing more is fed to it.
+      setImmediate(() => file?.destroy());
       reject(e);
     };
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers: { 'content-type': ex.head.contentType },
-        limits: { fileSize: max, files: 1, parts: MAX_PARTS, fields: MAX_PARTS, fieldSize: 4096, fieldNameSize: 200, headerPairs: 20 },
+        // busboy signals "limit" on reaching fileSize, so a file of exactly `max` bytes needs max + 1.
+        limits: { fileSize: max + 1, files: 1, parts: MAX_PARTS, fields: MAX_PARTS, fieldSize: 4096, fieldNameSize: 200, headerPairs: 20 },
       });
     } catch {
       reject(new ApiError('MALFORMED_MULTIPART', 'Content-Type multipart/form-data needs a boundary.'));
@@ -47,6 +48,8 @@ function receiveDataset(ctx: AppContext, ex: Exchange): Promise<Dataset> {
     let truncated = false;
 
     parser.on('file', (name, stream) => {
+      // A truncated body errors the part's stream too; every stream gets a handler.
+      stream.on('error', (e: Error) => fail(new ApiError('MALFORMED_MULTIPART', `The multipart body is malformed: ${e.message.slice(0, 100)}.`)));
       if (name !== 'file') {
         stream.resume(); // drain: not the part we want
         return;

@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  text: string;
+}
+
+export async function call(base: string, method: string, path: string, opts: { key?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}): Promise<Reply> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.key !== undefined) headers['X-API-Key'] = opts.key;
+  let body = opts.body;
+  if (opts.json !== undefined) {
+    body = JSON.stringify(opts.json);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const res = await fetch(base + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+export function csvForm(content: string | Buffer, field = 'file', filename = 'prices.csv'): FormData {
+  const form = new FormData();
+  form.set(field, new Blob([typeof content === "string" ? content : new Uint8Array(content)]), filename);
+  return form;
+}
+
+export async function upload(base: string, key: string, content: string | Buffer): Promise<Reply> {
+  return call(base, 'POST', '/api/v1/risk/datasets/upload', { key, body: csvForm(content) });
+}
+
+export async function uploadFile(base: string, key: string, file: string): Promise<Reply> {
+  return upload(base, key, readFileSync(file));
+}
+
+export function calcBody(datasetId: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    dataset_id: datasetId,
+    method: 'monte_carlo_normal',
+    method_options: { seed: 42 },
+    portfolio_value: 1_000_000,
+    currency: 'USD',
+    portfolio: [
+      { symbol: 'AAPL', weight: 0.4 },
+      { symbol: 'MSFT', weight: 0.3 },
+      { symbol: 'KHC', weight: 0.3 },
+    ],
+    portfolio_mode: 'buy_and_hold',
+    confidence_level: 0.99,
+    time_horizon: 10,
+    simulations: 20_000,
+    ...overrides,
+  };
+}
+
+export async function calculate(base: string, key: string, body: unknown): Promise<Reply> {
+  return call(base, 'POST', '/api/v1/risk/calculate', { key, json: body });
+}
