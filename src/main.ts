@@ -1,19 +1,24 @@
-import { loadConfig } from './config.js';
+import { FileKeyStore } from './auth/key-store.js';
+import { loadKeySecret } from './auth/secret.js';
+import { loadConfig, type Config } from './config.js';
 import { startService } from './service.js';
+
+/** Creates a key when none exists and shows it once, like a reveal page. */
+async function ensureFirstKey(config: Config): Promise<void> {
+  const keys = new FileKeyStore(config.dataDir, loadKeySecret(config.secretFile));
+  if ((await keys.list()).length > 0) return;
+  const { record, key } = await keys.create({ name: 'default' });
+  process.stdout.write(
+    `\nNo API key existed, so one was created (id ${record.id}, owner ${record.owner}).\n` +
+      `Store it now; only its keyed hash is kept and it cannot be shown again:\n\n  ${key}\n\n`,
+  );
+}
 
 /** `npm start`: serve with the environment over embedded defaults; SIGTERM drains and exits 0. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  await ensureFirstKey(config);
   const service = await startService(config);
-  if ((await service.keys.list()).length === 0) {
-    const { record, key } = await service.keys.create({ name: 'default' });
-    // Shown once, like a reveal page: only its keyed hash is stored.
-    process.stdout.write(
-      `\nNo API key existed, so one was created (id ${record.id}, owner ${record.owner}).\n` +
-        `Store it now; it cannot be shown again:\n\n  ${key}\n\n` +
-        `Try: curl -H "X-API-Key: ${key}" -F file=@../shared/data/prices_wide_sample.csv http://localhost:${service.port}/api/v1/risk/datasets/upload\n\n`,
-    );
-  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

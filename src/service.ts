@@ -37,7 +37,8 @@ export async function startService(config: Config, log: Logger = pino({ level: c
 
   const source = resolveEngineSource(config.engine);
   const pool = new EnginePool(source, config.workers, config.maxQueue);
-  const build = source.kind === 'native' ? (await import('./engine/native-engine.js')).nativeBuild() : source.variant === 'simd' ? 'wasm-simd128' : 'wasm-scalar';
+  const build =
+    source.kind === 'native' ? (await import('./engine/native-engine.js')).nativeBuild() : source.variant === 'simd' ? 'wasm-simd128' : 'wasm-scalar';
   const requestSchema = calculateRequestSchema(config.maxSimulations);
   let draining = false;
   const ctx: AppContext = {
@@ -63,6 +64,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   };
   const server: HttpServer = await startHttpServer(ctx);
   log.info({ port: server.port, engine: build, workers: config.workers, data_dir: config.dataDir }, 'listening');
+  if (registry.size === 0) log.warn('no API keys exist: create one with `npm run keys -- create --name NAME`');
 
   return {
     port: server.port,

@@ -1,6 +1,6 @@
 // Every row of the contract's status/error table, against the real server.
 import t from 'tap';
-import { calcBody, calculate, call, csvForm, upload, uploadFile } from './helpers/http.js';
+import { calcBody, calculate, call, csvForm, upload, uploadFile, type Reply } from './helpers/http.js';
 import { startTestService, WIDE_SAMPLE } from './helpers/service.js';
 import { syntheticCsv } from './helpers/csv.js';
 
@@ -13,7 +13,7 @@ t.test('error contract', async (t) => {
   t.equal(up.status, 200, 'upload 200');
   const ds = up.body.dataset_id as string;
 
-  const expectError = (t: Tap, r: { status: number; body: any; headers: Headers }, status: number, code: string) => {
+  const expectError = (t: Tap, r: Reply, status: number, code: string) => {
     t.equal(r.status, status, `${code}: status ${status}`);
     t.equal(r.body?.detail?.code, code, `${code}: code`);
     t.type(r.body?.detail?.message, 'string', `${code}: message`);
@@ -30,19 +30,38 @@ t.test('error contract', async (t) => {
   });
 
   t.test('400', async (t) => {
-    expectError(t, await call(s.base, 'POST', '/api/v1/risk/calculate', { key: s.key, body: '{"a":', headers: { 'Content-Type': 'application/json' } }), 400, 'MALFORMED_JSON');
+    expectError(
+      t,
+      await call(s.base, 'POST', '/api/v1/risk/calculate', { key: s.key, body: '{"a":', headers: { 'Content-Type': 'application/json' } }),
+      400,
+      'MALFORMED_JSON',
+    );
     for (const bad of ['{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', '{"a":{"__proto__":1}}']) {
-      expectError(t, await call(s.base, 'POST', '/api/v1/risk/calculate', { key: s.key, body: bad, headers: { 'Content-Type': 'application/json' } }), 400, 'MALFORMED_JSON');
+      expectError(
+        t,
+        await call(s.base, 'POST', '/api/v1/risk/calculate', { key: s.key, body: bad, headers: { 'Content-Type': 'application/json' } }),
+        400,
+        'MALFORMED_JSON',
+      );
     }
     t.equal(({} as Record<string, unknown>).x, undefined, 'no prototype pollution');
     const noClose = '--XYZ\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\ndate,A\n2020-01-01,1\n';
     expectError(
       t,
-      await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: noClose, headers: { 'Content-Type': 'multipart/form-data; boundary=XYZ' } }),
+      await call(s.base, 'POST', '/api/v1/risk/datasets/upload', {
+        key: s.key,
+        body: noClose,
+        headers: { 'Content-Type': 'multipart/form-data; boundary=XYZ' },
+      }),
       400,
       'MALFORMED_MULTIPART',
     );
-    expectError(t, await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: 'x', headers: { 'Content-Type': 'multipart/form-data' } }), 400, 'MALFORMED_MULTIPART');
+    expectError(
+      t,
+      await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: 'x', headers: { 'Content-Type': 'multipart/form-data' } }),
+      400,
+      'MALFORMED_MULTIPART',
+    );
   });
 
   t.test('401', async (t) => {
@@ -84,7 +103,12 @@ t.test('error contract', async (t) => {
 
   t.test('413', async (t) => {
     const big = '{"x":"' + 'a'.repeat(1024 * 1024) + '"}';
-    expectError(t, await call(s.base, 'POST', '/api/v1/risk/calculate', { key: s.key, body: big, headers: { 'Content-Type': 'application/json' } }), 413, 'PAYLOAD_TOO_LARGE');
+    expectError(
+      t,
+      await call(s.base, 'POST', '/api/v1/risk/calculate', { key: s.key, body: big, headers: { 'Content-Type': 'application/json' } }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
     // A valid CSV of exactly MAX_UPLOAD_BYTES passes; one byte more does not.
     const base = syntheticCsv(['A', 'B'], 40);
     const exact = base.replace(/\n$/, '') + ' '.repeat(MAX_UPLOAD - base.length) + '\n';
@@ -98,8 +122,18 @@ t.test('error contract', async (t) => {
   });
 
   t.test('415', async (t) => {
-    expectError(t, await call(s.base, 'POST', '/api/v1/risk/calculate', { key: s.key, body: JSON.stringify(calcBody(ds)), headers: { 'Content-Type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    expectError(t, await call(s.base, 'POST', '/api/v1/risk/calculate', { key: s.key, json: calcBody(ds), headers: { 'Content-Encoding': 'gzip' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(
+      t,
+      await call(s.base, 'POST', '/api/v1/risk/calculate', { key: s.key, body: JSON.stringify(calcBody(ds)), headers: { 'Content-Type': 'text/plain' } }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    expectError(
+      t,
+      await call(s.base, 'POST', '/api/v1/risk/calculate', { key: s.key, json: calcBody(ds), headers: { 'Content-Encoding': 'gzip' } }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     expectError(t, await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, json: {} }), 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
@@ -114,9 +148,27 @@ t.test('error contract', async (t) => {
     expectError(t, await calculate(s.base, s.key, calcBody(ds, { currency: 'XYZ' })), 422, 'VALIDATION_ERROR');
     expectError(t, await calculate(s.base, s.key, calcBody(ds, { simulations: undefined })), 422, 'VALIDATION_ERROR');
     expectError(t, await calculate(s.base, s.key, calcBody(ds, { confidence_level: 1 })), 422, 'VALIDATION_ERROR');
-    const w = await calculate(s.base, s.key, calcBody(ds, { portfolio: [{ symbol: 'AAPL', weight: 0.5 }, { symbol: 'MSFT', weight: 0.4 }] }));
+    const w = await calculate(
+      s.base,
+      s.key,
+      calcBody(ds, {
+        portfolio: [
+          { symbol: 'AAPL', weight: 0.5 },
+          { symbol: 'MSFT', weight: 0.4 },
+        ],
+      }),
+    );
     expectError(t, w, 422, 'WEIGHTS_DO_NOT_SUM_TO_ONE');
-    const sym = await calculate(s.base, s.key, calcBody(ds, { portfolio: [{ symbol: 'AAPL', weight: 0.5 }, { symbol: 'NOPE', weight: 0.5 }] }));
+    const sym = await calculate(
+      s.base,
+      s.key,
+      calcBody(ds, {
+        portfolio: [
+          { symbol: 'AAPL', weight: 0.5 },
+          { symbol: 'NOPE', weight: 0.5 },
+        ],
+      }),
+    );
     expectError(t, sym, 422, 'UNKNOWN_SYMBOL');
     t.same(sym.body.detail.symbols, ['NOPE'], 'names the unknown symbols');
     const short = await upload(s.base, s.key, syntheticCsv(['A', 'B'], 20));
@@ -124,7 +176,11 @@ t.test('error contract', async (t) => {
     expectError(t, few, 422, 'INSUFFICIENT_DATA');
     t.equal(few.body.detail.observations, 19, `19 returns from 20 dates: ${few.text}`);
     const sixty = await upload(s.base, s.key, syntheticCsv(['A', 'B'], 60));
-    const windows = await calculate(s.base, s.key, calcBody(sixty.body.dataset_id, { method: 'historical', time_horizon: 100, portfolio: [{ symbol: 'A', weight: 1 }] }));
+    const windows = await calculate(
+      s.base,
+      s.key,
+      calcBody(sixty.body.dataset_id, { method: 'historical', time_horizon: 100, portfolio: [{ symbol: 'A', weight: 1 }] }),
+    );
     expectError(t, windows, 422, 'INSUFFICIENT_DATA');
     t.match(windows.body.detail.message, /time_horizon/, 'historical: horizon longer than the history');
     expectError(t, await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: csvForm('date,A\n', 'data') }), 422, 'MISSING_FILE');

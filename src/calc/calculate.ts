@@ -77,9 +77,13 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
       ),
     );
     if (req.method === 'historical' && est.observations < req.time_horizon) {
-      throw new ApiError('INSUFFICIENT_DATA', `Historical simulation needs at least time_horizon (${req.time_horizon}) returns; ${est.observations} are available.`, {
-        observations: est.observations,
-      });
+      throw new ApiError(
+        'INSUFFICIENT_DATA',
+        `Historical simulation needs at least time_horizon (${req.time_horizon}) returns; ${est.observations} are available.`,
+        {
+          observations: est.observations,
+        },
+      );
     }
     const metrics = await runModel(
       deps.executor,

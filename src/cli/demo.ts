@@ -31,7 +31,9 @@ async function demo(): Promise<void> {
     const up = (await (await fetch(`${base}/datasets/upload`, { method: 'POST', headers: { 'X-API-Key': key }, body: form })).json()) as {
       dataset_id: string;
     };
-    console.log(`Uploaded ${path.basename(SAMPLE)} as ${up.dataset_id}. Portfolio $1,000,000: ${PORTFOLIO.map((p) => `${p.symbol} ${p.weight * 100}%`).join(', ')}\n`);
+    console.log(
+      `Uploaded ${path.basename(SAMPLE)} as ${up.dataset_id}. Portfolio $1,000,000: ${PORTFOLIO.map((p) => `${p.symbol} ${p.weight * 100}%`).join(', ')}\n`,
+    );
     console.log('method                   mode          VaR 99% 10d     ES 99% 10d   exp. P&L   ms');
     for (const method of ['parametric_normal', 'historical', 'monte_carlo_normal', 'monte_carlo_student_t']) {
       for (const mode of ['buy_and_hold', 'rebalanced']) {
@@ -48,10 +50,16 @@ async function demo(): Promise<void> {
           time_horizon: 10,
           simulations: 200_000,
         };
-        const res = await fetch(`${base}/calculate`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+        const res = await fetch(`${base}/calculate`, {
+          method: 'POST',
+          headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         const json = (await res.json()) as { meta: { metrics: Record<string, number>; timing_ms: { total: number } } };
         const m = json.meta.metrics;
-        console.log(`${method.padEnd(24)} ${mode.padEnd(12)} ${money(m.value_at_risk!)}  ${money(m.expected_shortfall!)} ${money(m.expected_pnl!)} ${json.meta.timing_ms.total.toFixed(0).padStart(4)}`);
+        console.log(
+          `${method.padEnd(24)} ${mode.padEnd(12)} ${money(m.value_at_risk!)}  ${money(m.expected_shortfall!)} ${money(m.expected_pnl!)} ${json.meta.timing_ms.total.toFixed(0).padStart(4)}`,
+        );
       }
     }
   } finally {

@@ -91,7 +91,8 @@ function toCsvError(e: unknown, line: number): unknown {
   const err = e as { code?: string; lines?: number; message?: string };
   if (typeof err.code === 'string' && err.code.startsWith('CSV_')) {
     const where = typeof err.lines === 'number' ? err.lines : line;
-    const what = err.code === 'CSV_MAX_RECORD_SIZE' ? 'a record longer than 1 MiB' : err.code === 'CSV_QUOTE_NOT_CLOSED' ? 'an unterminated quote' : 'malformed quoting';
+    const what =
+      err.code === 'CSV_MAX_RECORD_SIZE' ? 'a record longer than 1 MiB' : err.code === 'CSV_QUOTE_NOT_CLOSED' ? 'an unterminated quote' : 'malformed quoting';
     return new CsvError('MALFORMED_CSV', `the CSV has ${what} near line ${where}`, where);
   }
   return e;

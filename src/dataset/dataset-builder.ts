@@ -48,7 +48,11 @@ export class DatasetBuilder {
   ) {}
 
   add(record: string[], line: number): void {
-    if (this.header === null) return this.setHeader(record.map((c) => c.trim()), line);
+    if (this.header === null)
+      return this.setHeader(
+        record.map((c) => c.trim()),
+        line,
+      );
     if (record.length === 1 && record[0]!.trim() === '') return; // blank line
     if (record.length !== this.header.length) {
       throw new CsvError('COLUMN_COUNT', `line ${line} has ${record.length} fields, the header has ${this.header.length}`, line);

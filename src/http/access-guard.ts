@@ -41,8 +41,7 @@ export class AccessGuard {
 
   /** Takes a token for the endpoint; returns the rate-limit headers, or throws 429 with them. */
   admit(key: KeyRecord, endpoint: LimitedEndpoint): Record<string, string> {
-    const limit =
-      endpoint === 'upload' ? (key.upload_limit ?? this.limits.uploadPerMin) : (key.calculate_limit ?? this.limits.calculatePerMin);
+    const limit = endpoint === 'upload' ? (key.upload_limit ?? this.limits.uploadPerMin) : (key.calculate_limit ?? this.limits.calculatePerMin);
     const d = this.buckets.take(`${endpoint}:${key.id}`, limit);
     const headers = {
       'RateLimit-Policy': `"${endpoint}";q=${limit};w=60`,

@@ -46,7 +46,16 @@ export function buildOpenApi(calculateRequest: TSchema, version: string): string
           requestBody: { required: true, content: { 'multipart/form-data': { schema: plain(UploadForm) } } },
           responses: {
             '200': { description: 'Stored', ...json('UploadResponse') },
-            ...errorResponses([...common, 'MALFORMED_MULTIPART', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'MISSING_FILE', 'INVALID_CSV', 'VALIDATION_ERROR', 'SERVER_BUSY']),
+            ...errorResponses([
+              ...common,
+              'MALFORMED_MULTIPART',
+              'PAYLOAD_TOO_LARGE',
+              'UNSUPPORTED_MEDIA_TYPE',
+              'MISSING_FILE',
+              'INVALID_CSV',
+              'VALIDATION_ERROR',
+              'SERVER_BUSY',
+            ]),
           },
         },
       },
@@ -74,13 +83,33 @@ export function buildOpenApi(calculateRequest: TSchema, version: string): string
       },
       '/api/v1/risk/datasets/{id}': {
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-        get: { operationId: 'getDataset', responses: { '200': { description: 'The dataset', ...json('DatasetResponse') }, ...errorResponses([...common, 'DATASET_NOT_FOUND']) } },
-        delete: { operationId: 'deleteDataset', responses: { '200': { description: 'Deleted', ...json('DatasetResponse') }, ...errorResponses([...common, 'DATASET_NOT_FOUND']) } },
+        get: {
+          operationId: 'getDataset',
+          responses: { '200': { description: 'The dataset', ...json('DatasetResponse') }, ...errorResponses([...common, 'DATASET_NOT_FOUND']) },
+        },
+        delete: {
+          operationId: 'deleteDataset',
+          responses: { '200': { description: 'Deleted', ...json('DatasetResponse') }, ...errorResponses([...common, 'DATASET_NOT_FOUND']) },
+        },
       },
       '/healthz': { get: { operationId: 'health', security: [], responses: { '200': { description: 'Alive', ...json('Health') } } } },
-      '/readyz': { get: { operationId: 'ready', security: [], responses: { '200': { description: 'Ready', ...json('Health') }, ...errorResponses(['SERVER_BUSY']) } } },
-      '/metrics': { get: { operationId: 'metrics', security: [], responses: { '200': { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } } } },
-      '/api/v1/openapi.json': { get: { operationId: 'openapi', security: [], responses: { '200': { description: 'This document', content: { 'application/json': { schema: { type: 'object' } } } } } } },
+      '/readyz': {
+        get: { operationId: 'ready', security: [], responses: { '200': { description: 'Ready', ...json('Health') }, ...errorResponses(['SERVER_BUSY']) } },
+      },
+      '/metrics': {
+        get: {
+          operationId: 'metrics',
+          security: [],
+          responses: { '200': { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } } },
+        },
+      },
+      '/api/v1/openapi.json': {
+        get: {
+          operationId: 'openapi',
+          security: [],
+          responses: { '200': { description: 'This document', content: { 'application/json': { schema: { type: 'object' } } } } },
+        },
+      },
     },
   };
   return JSON.stringify(doc);

@@ -7,9 +7,7 @@ interface Route {
 }
 
 export type RouteMatch =
-  | { kind: 'found'; name: string; handler: Handler; params: Record<string, string> }
-  | { kind: 'method'; name: string; allow: string[] }
-  | { kind: 'none' };
+  { kind: 'found'; name: string; handler: Handler; params: Record<string, string> } | { kind: 'method'; name: string; allow: string[] } | { kind: 'none' };
 
 /** Exact paths with `:name` segments; 404 for unknown paths, 405 (with Allow) for wrong methods. */
 export class Router {

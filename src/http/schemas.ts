@@ -13,7 +13,9 @@ const literals = <T extends string>(values: readonly T[], description: string) =
 
 export const MethodOptions = Type.Object(
   {
-    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Seed: the same request and seed give bit-identical results.' })),
+    seed: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Seed: the same request and seed give bit-identical results.' }),
+    ),
     antithetic: Type.Optional(Type.Boolean({ description: 'Pair each simulation with its mirror (−z). Default false.' })),
     drift: Type.Optional(literals(['sample', 'zero'], 'Daily drift μ: the sample mean (default) or zero.')),
     lookback: Type.Optional(Type.Integer({ minimum: 30, maximum: 1_000_000, description: 'Use only the most recent N returns.' })),
@@ -54,7 +56,9 @@ export function calculateRequestSchema(maxSimulations: number) {
 export type CalculateRequest = Static<ReturnType<typeof calculateRequestSchema>>;
 
 const Num = Type.Number();
-export const Percentiles = Type.Object(Object.fromEntries(['p01', 'p05', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99'].map((k) => [k, Num])) as Record<string, typeof Num>);
+export const Percentiles = Type.Object(
+  Object.fromEntries(['p01', 'p05', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99'].map((k) => [k, Num])) as Record<string, typeof Num>,
+);
 
 export const MetricsSchema = Type.Object({
   value_at_risk: Num,
@@ -86,9 +90,7 @@ export const CalculateResponse = Type.Object({
     degrees_of_freedom: Type.Union([Type.Integer(), Type.Null()]),
     seed: Type.Union([Type.Integer(), Type.Null()], { description: 'Seed used (Monte Carlo), else null.' }),
     metrics: MetricsSchema,
-    contributions: Type.Array(
-      Type.Object({ symbol: Type.String(), weight: Num, component_es: Num, component_es_pct: Num, standalone_var: Num }),
-    ),
+    contributions: Type.Array(Type.Object({ symbol: Type.String(), weight: Num, component_es: Num, component_es_pct: Num, standalone_var: Num })),
     distribution: Type.Object({ bin_edges: Type.Array(Num), counts: Type.Array(Type.Integer()) }),
     estimation: Type.Object({
       observations: Type.Integer(),

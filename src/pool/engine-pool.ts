@@ -10,18 +10,22 @@ const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../
 /** Why a task did not run: the queue was full, or the pool is closing. */
 export class PoolBusyError extends Error {}
 
-/** The engine on a fixed pool of worker threads. */
+/** The engine on a fixed pool of worker threads, with at most `maxQueue` tasks waiting. */
 export class EnginePool implements EngineExecutor {
   private readonly pool: Piscina;
+  private outstanding = 0;
 
-  constructor(source: EngineSource, threads: number, maxQueue: number) {
+  constructor(
+    source: EngineSource,
+    private readonly threadCount: number,
+    private readonly maxQueue: number,
+  ) {
     const workerData: EngineWorkerData = { source };
     this.pool = new Piscina({
       filename: WORKER_FILE,
-      minThreads: threads,
-      maxThreads: threads,
+      minThreads: threadCount,
+      maxThreads: threadCount,
       idleTimeout: 24 * 3600 * 1000,
-      maxQueue,
       concurrentTasksPerWorker: 1,
       atomics: 'sync',
       workerData,
@@ -32,17 +36,23 @@ export class EnginePool implements EngineExecutor {
     return this.pool.threads.length;
   }
 
+  /** Tasks submitted and not yet started. */
   get queueSize(): number {
-    return this.pool.queueSize;
+    return Math.max(0, this.outstanding - this.threadCount);
   }
 
   async run(op: OpCode, input: Float64Array, signal?: AbortSignal): Promise<EngineReply> {
+    // Admission is counted here, synchronously, so a burst cannot overshoot the bound.
+    if (this.outstanding >= this.threadCount + this.maxQueue) throw new PoolBusyError('engine queue is full');
+    this.outstanding++;
     const task: EngineTask = { op, input, submittedAt: absoluteNow() };
     try {
       return (await this.pool.run(task, { signal: signal ?? null, transferList: [input.buffer as ArrayBuffer] })) as EngineReply;
     } catch (e) {
       if (e instanceof Error && /queue is at limit|terminated|closed/i.test(e.message)) throw new PoolBusyError(e.message);
       throw e;
+    } finally {
+      this.outstanding--;
     }
   }
 

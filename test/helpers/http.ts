@@ -7,7 +7,12 @@ export interface Reply {
   text: string;
 }
 
-export async function call(base: string, method: string, path: string, opts: { key?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {}): Promise<Reply> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: { key?: string; json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
+): Promise<Reply> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.key !== undefined) headers['X-API-Key'] = opts.key;
   let body = opts.body;
@@ -28,7 +33,7 @@ export async function call(base: string, method: string, path: string, opts: { k
 
 export function csvForm(content: string | Buffer, field = 'file', filename = 'prices.csv'): FormData {
   const form = new FormData();
-  form.set(field, new Blob([typeof content === "string" ? content : new Uint8Array(content)]), filename);
+  form.set(field, new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), filename);
   return form;
 }
 

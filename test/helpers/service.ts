@@ -17,7 +17,7 @@ export interface TestService {
   config: Config;
   service: RunningService;
   keys: FileKeyStore;
-  /** A key with generous limits, owner "alice". */
+  /** A key with generous limits, owner "alice" (also the default owner of newKey). */
   key: string;
   newKey(opts?: { owner?: string; upload?: number; calculate?: number }): Promise<{ id: string; key: string }>;
   stop(): Promise<void>;
@@ -52,7 +52,7 @@ export async function startTestService(extra: Record<string, string> = {}): Prom
   const newKey = async (opts: { owner?: string; upload?: number; calculate?: number } = {}) => {
     const created = await keys.create({
       name: `k${Math.random().toString(36).slice(2, 8)}`,
-      ...(opts.owner !== undefined ? { owner: opts.owner } : {}),
+      owner: opts.owner ?? 'alice',
       ...(opts.upload !== undefined ? { uploadLimit: opts.upload } : {}),
       ...(opts.calculate !== undefined ? { calculateLimit: opts.calculate } : {}),
     });

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Everything `npm test` runs, after scripts/setup.sh has built the project.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SAY_PREFIX=test
+source scripts/lib.sh
+detect_wasm_cargo
+
+say "Rust: formatting and lints (cargo fmt, clippy -D warnings)"
+if cargo fmt --version >/dev/null 2>&1; then
+  cargo fmt --all --check
+  (cd engine/core && cargo fmt --check)
+else
+  say "WARNING: rustfmt is not installed; formatting not checked"
+fi
+if cargo clippy --version >/dev/null 2>&1; then
+  cargo clippy --quiet --release -p risk-engine-native -- -D warnings
+  (cd engine/core && CARGO_TARGET_DIR=target/clippy cargo clippy --quiet --all-targets --release -- -D warnings)
+else
+  say "WARNING: clippy is not installed; lints not checked"
+fi
+
+say "Rust: engine core tests, on the toolchain that builds the WASM"
+(cd engine/core && CARGO_TARGET_DIR=target/host-tests "${WASM_CARGO[@]}" test --release)
+
+say "TypeScript: eslint and prettier"
+npx --no-install eslint --no-error-on-unmatched-pattern src test bench
+npx --no-install prettier --check --no-error-on-unmatched-pattern src test bench
+
+say "tap: the service, against the real server"
+log=$(mktemp)
+status=0
+npx --no-install tap dist/test/*.test.js 2>&1 | tee "$log" || status=$?
+summary=$(grep -E '^# \{ total: [0-9]+' "$log" | tail -1)
+pass=$(sed -nE 's/.*pass: ([0-9]+).*/\1/p' <<<"$summary")
+fail=$(sed -nE 's/.*fail: ([0-9]+).*/\1/p' <<<"$summary")
+rm -f "$log"
+echo "tap: ${pass:-0} passed, ${fail:-0} failed"
+exit "$status"

@@ -1,0 +1,39 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { ROOT } from '../../src/engine/paths.js';
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  port: number;
+  stdout: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Runs `node dist/src/main.js` (what `npm start` serves) and waits until it listens. */
+export async function spawnService(env: NodeJS.ProcessEnv, t?: { teardown(fn: () => void): void }): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/main.js')], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  t?.teardown(() => child.kill('SIGKILL'));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 20_000);
+    const check = () => {
+      const m = /"port":(\d+)[^\n]*"msg":"listening"/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    };
+    child.stdout!.on('data', check);
+    void exited.then(() => reject(new Error(`service exited:\n${out}`)));
+  });
+  return { child, port, stdout: () => out, exited };
+}
+
+/** Runs the keys CLI with the service's environment. */
+export function keysCli(env: NodeJS.ProcessEnv, args: string[]): { code: number | null; stdout: string } {
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/src/cli/keys.js'), ...args], { env, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout + r.stderr };
+}

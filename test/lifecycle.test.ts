@@ -1,0 +1,85 @@
+// The service as `npm start` runs it: first-start key, keys CLI, restart, SIGTERM, storage hygiene.
+import t from 'tap';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { calcBody, calculate, call, uploadFile } from './helpers/http.js';
+import { keysCli, spawnService } from './helpers/process.js';
+import { tempDir, testEnv, WIDE_SAMPLE } from './helpers/service.js';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+t.test('first start creates and prints one key; restart keeps keys and datasets', async (t) => {
+  const dir = tempDir();
+  const env = testEnv(dir);
+  const first = await spawnService(env, t);
+  const printed = /prk_live_[0-9A-Za-z]{32}/.exec(first.stdout());
+  t.ok(printed, 'a key is printed when none exists');
+  const key = printed![0];
+  const base = `http://127.0.0.1:${first.port}`;
+  const up = await uploadFile(base, key, WIDE_SAMPLE);
+  t.equal(up.status, 200);
+  const before = await calculate(base, key, calcBody(up.body.dataset_id));
+  t.equal(before.status, 200);
+
+  const created = keysCli(env, ['create', '--name', 'ops', '--owner', 'default', '--json']);
+  t.equal(created.code, 0);
+  const made = JSON.parse(created.stdout.trim()) as { id: string; key: string; owner: string; name: string; created_at: string };
+  t.same(Object.keys(made).sort(), ['created_at', 'id', 'key', 'name', 'owner']);
+  await new Promise((r) => setTimeout(r, 1000));
+  t.equal(
+    (await call(base, 'GET', `/api/v1/risk/datasets/${up.body.dataset_id}`, { key: made.key })).status,
+    200,
+    'a CLI key works within a second, same owner sees the dataset',
+  );
+  const listed = keysCli(env, ['list', '--json'])
+    .stdout.trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  t.equal(listed.length, 2);
+  t.ok(
+    listed.every((k) => !('key' in k) && !('hash' in k)),
+    'list never shows keys',
+  );
+  t.equal(keysCli(env, ['revoke', made.id]).code, 0);
+  await new Promise((r) => setTimeout(r, 1000));
+  t.equal((await call(base, 'GET', `/api/v1/risk/datasets/${up.body.dataset_id}`, { key: made.key })).status, 401, 'revoked within a second');
+
+  first.child.kill('SIGTERM');
+  t.equal(await first.exited, 0, 'SIGTERM exits 0');
+
+  const second = await spawnService(env, t);
+  t.notMatch(second.stdout(), /prk_live_/, 'no new key printed when one exists');
+  const base2 = `http://127.0.0.1:${second.port}`;
+  const after = await calculate(base2, key, calcBody(up.body.dataset_id));
+  t.equal(after.status, 200, 'key and dataset survive a restart');
+  t.same(after.body.meta.metrics, before.body.meta.metrics, 'same seeded answer after restart');
+
+  // No key string anywhere under DATA_DIR: only keyed hashes are stored.
+  for (const file of filesUnder(env.DATA_DIR!)) {
+    const content = readFileSync(file);
+    t.notOk(content.includes(key) || content.includes(made.key), `no key in ${path.basename(file)}`);
+  }
+  t.notOk(second.stdout().includes(made.key), 'no key in the logs');
+  second.child.kill('SIGTERM');
+  t.equal(await second.exited, 0);
+});
+
+t.test('SIGTERM during a calculation: it still answers 200, then the process exits 0', async (t) => {
+  const dir = tempDir();
+  const env = testEnv(dir, { WORKERS: '1' });
+  const svc = await spawnService(env, t);
+  const key = /prk_live_[0-9A-Za-z]{32}/.exec(svc.stdout())![0];
+  const base = `http://127.0.0.1:${svc.port}`;
+  const ds = (await uploadFile(base, key, WIDE_SAMPLE)).body.dataset_id;
+  const pending = calculate(base, key, calcBody(ds, { method: 'monte_carlo_student_t', simulations: 400_000, time_horizon: 20 }));
+  await new Promise((r) => setTimeout(r, 150));
+  svc.child.kill('SIGTERM');
+  const r = await pending;
+  t.equal(r.status, 200, 'in-flight calculation completes');
+  t.equal(await svc.exited, 0);
+});

@@ -1,0 +1,33 @@
+// Back-pressure and deadlines of the engine pool: 503 SERVER_BUSY and 503 CALCULATION_TIMEOUT.
+import t from 'tap';
+import { calcBody, calculate, uploadFile } from './helpers/http.js';
+import { startTestService, WIDE_SAMPLE } from './helpers/service.js';
+
+t.test('queue full: 503 SERVER_BUSY with Retry-After', async (t) => {
+  const s = await startTestService({ WORKERS: '1', MAX_QUEUE: '1' });
+  t.teardown(() => s.stop());
+  const ds = (await uploadFile(s.base, s.key, WIDE_SAMPLE)).body.dataset_id;
+  await calculate(s.base, s.key, calcBody(ds, { simulations: 1000 })); // estimate cached
+  const heavy = calcBody(ds, { method: 'monte_carlo_student_t', simulations: 200_000, time_horizon: 10 });
+  const replies = await Promise.all(Array.from({ length: 5 }, () => calculate(s.base, s.key, heavy)));
+  const busy = replies.filter((r) => r.status === 503);
+  t.ok(busy.length >= 1, `${busy.length} of 5 refused: ${replies.map((r) => r.status).join(' ')}`);
+  t.ok(
+    replies.some((r) => r.status === 200),
+    'the admitted ones succeed',
+  );
+  t.equal(busy[0]?.body.detail.code, 'SERVER_BUSY');
+  t.equal(busy[0]?.headers.get('retry-after'), '1');
+  t.equal((await calculate(s.base, s.key, calcBody(ds, { simulations: 1000 }))).status, 200, 'served again once the queue drains');
+});
+
+t.test('deadline passed: 503 CALCULATION_TIMEOUT, and the pool recovers', async (t) => {
+  const s = await startTestService({ WORKERS: '1', CALC_TIMEOUT_MS: '300' });
+  t.teardown(() => s.stop());
+  const ds = (await uploadFile(s.base, s.key, WIDE_SAMPLE)).body.dataset_id;
+  await calculate(s.base, s.key, calcBody(ds, { simulations: 1000 }));
+  const slow = await calculate(s.base, s.key, calcBody(ds, { method: 'monte_carlo_student_t', simulations: 2_000_000, time_horizon: 50 }));
+  t.equal(slow.status, 503);
+  t.equal(slow.body.detail.code, 'CALCULATION_TIMEOUT');
+  t.equal((await calculate(s.base, s.key, calcBody(ds, { simulations: 1000 }))).status, 200, 'the worker was replaced; next request succeeds');
+});
