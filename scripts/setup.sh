@@ -37,8 +37,7 @@ native_fp=$(fingerprint engine/core/src engine/core/Cargo.toml engine/native Car
 if stale build/native/stamp "$native_fp" || [ ! -f build/native/index.node ]; then
   if command -v cargo >/dev/null && cargo --version >/dev/null 2>&1; then
     say "building the native addon"
-    if npx --no-install napi build --release --manifest-path engine/native/Cargo.toml \
-      --output-dir build/native --package-json-path package.json >&2; then
+    if npx --no-install napi build --release --cargo-cwd engine/native build/native >&2; then
       echo "$native_fp" > build/native/stamp
     else
       say "WARNING: native addon build failed; the service will use WASM"
