@@ -20,7 +20,7 @@ const SYMBOLS = ['AAPL', 'MSFT', 'AMZN', 'GOOGL', 'JPM', 'XOM', 'JNJ', 'PG', 'KO
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function main(): Promise<void> {
-  const dataset = await readCsv(createReadStream(path.resolve(ROOT, '../shared/data/prices_wide_sample.csv')), { maxSymbols: 5000 });
+  const dataset = await readCsv(createReadStream(path.join(ROOT, 'test/fixtures/prices_wide_sample.csv')), { maxSymbols: 5000 });
   const builds: [string, EngineChoice][] = [
     ['wasm-simd128', 'wasm'],
     ['wasm-scalar', 'wasm-scalar'],

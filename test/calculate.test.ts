@@ -105,13 +105,13 @@ t.test('seeded results are identical with WORKERS=1 and WORKERS=2', async (t) =>
   const results = [];
   for (const workers of ['1', '2']) {
     const s = await startTestService({ WORKERS: workers });
+    t.teardown(() => s.stop());
     const ds = (await uploadFile(s.base, s.key, WIDE_SAMPLE)).body.dataset_id;
     // 300,000 simulations: several 64k-simulation batches when there are two workers.
     const r = await calculate(s.base, s.key, calcBody(ds, { simulations: 300_000, method_options: { seed: 77 } }));
     t.equal(r.status, 200);
     t.equal(r.body.meta.engine.batches, Number(workers), `${workers} worker(s): ${workers} batch(es)`);
     results.push(r.body.meta);
-    await s.stop();
   }
   t.same(results[1].metrics, results[0].metrics, 'metrics bit-identical');
   t.same(results[1].contributions, results[0].contributions);

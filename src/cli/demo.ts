@@ -6,7 +6,7 @@ import { loadConfig } from '../config.js';
 import { ROOT } from '../engine/paths.js';
 import { startService } from '../service.js';
 
-const SAMPLE = path.resolve(ROOT, '../shared/data/prices_wide_sample.csv');
+const SAMPLE = path.join(ROOT, 'test/fixtures/prices_wide_sample.csv');
 const PORTFOLIO = [
   { symbol: 'AAPL', weight: 0.25 },
   { symbol: 'MSFT', weight: 0.25 },

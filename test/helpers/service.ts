@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { ROOT } from '../../src/engine/paths.js';
 import { startService, type RunningService } from '../../src/service.js';
 
-export const SHARED_DATA = path.resolve(ROOT, '../shared/data');
+export const SHARED_DATA = path.join(ROOT, 'test/fixtures');
 export const WIDE_SAMPLE = path.join(SHARED_DATA, 'prices_wide_sample.csv');
 export const LONG_SAMPLE = path.join(SHARED_DATA, 'prices_long_sample.csv');
 
