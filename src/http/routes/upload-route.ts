@@ -62,7 +62,9 @@ function receiveDataset(ctx: AppContext, ex: Exchange): Promise<Dataset> {
       });
       stream.pipe(pipe);
       dataset = readCsv(pipe, { maxSymbols: ctx.config.maxSymbols });
-      dataset.catch((e: unknown) => fail(e instanceof CsvError ? csvFailure(e) : e));
+      // Size comes before content: a CSV error is reported once the whole body is in, unless the
+      // file turns out too large (413). Meanwhile the rest of the file is drained.
+      dataset.catch(() => pipe.resume());
     });
     parser.on('partsLimit', () => fail(new ApiError('PAYLOAD_TOO_LARGE', `At most ${MAX_PARTS} parts.`)));
     parser.on('filesLimit', () => fail(validationError([{ loc: ['body', 'file'], msg: 'exactly one file part is allowed', type: 'value_error' }])));
@@ -79,7 +81,7 @@ function receiveDataset(ctx: AppContext, ex: Exchange): Promise<Dataset> {
             resolve(d);
           }
         },
-        () => undefined, // already reported through fail()
+        (e: unknown) => fail(e instanceof CsvError ? csvFailure(e) : e),
       );
     });
 
