@@ -27,6 +27,9 @@ say "TypeScript: eslint and prettier"
 npx --no-install eslint --no-error-on-unmatched-pattern src test bench
 npx --no-install prettier --check --no-error-on-unmatched-pattern src test bench
 
+say "bench:check: quick benchmarks against bench/floors.json"
+node dist/bench/check.js
+
 say "tap: the service, against the real server"
 log=$(mktemp)
 status=0

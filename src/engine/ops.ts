@@ -5,6 +5,7 @@ export const Op = {
   finalize: 3,
   parametric: 4,
   run: 5,
+  normals: 6,
 } as const;
 export type OpCode = (typeof Op)[keyof typeof Op];
 

@@ -17,6 +17,8 @@ pub const OP_FINALIZE: u32 = 3;
 pub const OP_PARAMETRIC: u32 = 4;
 /// Simulate and finalize in one step (one task holds every block).
 pub const OP_RUN: u32 = 5;
+/// Benchmark: draw `count` normals of `seed`'s block streams; returns [0, their sum].
+pub const OP_NORMALS: u32 = 6;
 
 fn or_error(result: Result<Vec<f64>>) -> Vec<f64> {
     result.unwrap_or_else(|e| encode_error(&e))
@@ -34,6 +36,7 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
             .and_then(|i| parametric(&i))
             .map(|m| encode_metrics(&m)),
         OP_RUN => run_encoded(input),
+        OP_NORMALS => normals_encoded(input),
         _ => Err(crate::error::EngineError::invalid("unknown operation")),
     })
 }
@@ -86,4 +89,23 @@ fn run_encoded(input: &[f64]) -> Result<Vec<f64>> {
         histogram_bins: spec.histogram_bins,
     };
     finalize(&params, &mut [partial]).map(|m| encode_metrics(&m))
+}
+
+/// Input: [seed, count]. Draws through the same block streams the kernels use.
+fn normals_encoded(input: &[f64]) -> Result<Vec<f64>> {
+    let mut r = Reader::new(input);
+    let seed = r.count()? as u64;
+    let count = r.count()?;
+    r.end()?;
+    ensure(count <= 1_000_000_000, "at most 1e9 normals")?;
+    let mut sum = 0.0;
+    let blocks = (count + crate::spec::BLOCK - 1) / crate::spec::BLOCK;
+    for block in 0..blocks {
+        let mut rng = crate::rng::Xoshiro256pp::for_block(seed, block as u64);
+        let n = crate::spec::BLOCK.min(count - block * crate::spec::BLOCK);
+        for _ in 0..n {
+            sum += crate::ziggurat::standard_normal(&mut rng);
+        }
+    }
+    Ok(vec![0.0, sum])
 }

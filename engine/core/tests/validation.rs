@@ -162,4 +162,11 @@ fn parametric_and_finalize_inputs_are_checked() {
         "a gap: blocks 2..4 missing"
     );
     assert_eq!(call(99, &[])[0], INVALID, "unknown operation");
+    let normals = call(risk_engine_core::api::OP_NORMALS, &[7.0, 1000.0]);
+    assert_eq!(normals[0], 0.0);
+    assert!(
+        normals[1].abs() < 4.0 * 1000f64.sqrt(),
+        "sum of 1000 normals"
+    );
+    assert_eq!(call(risk_engine_core::api::OP_NORMALS, &[7.0])[0], INVALID);
 }

@@ -1,0 +1,51 @@
+// `npm run bench:check` (run by `npm test`): quick engine benchmarks against bench/floors.json.
+// Each benchmark first checks its answer (builds bit-identical, VaR against the plain TS oracle),
+// so a fast wrong engine fails too. Exits 1 when a ratio falls below its floor.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { DirectExecutor } from '../src/engine/direct-executor.js';
+import { ROOT } from '../src/engine/paths.js';
+import { benchWorkload, engines, normalsNs } from './lib/engine-bench.js';
+import { ensureNumpy, runNumpy } from './lib/numpy.js';
+import { prepare, workloads } from './lib/workloads.js';
+
+const ORACLE_TOLERANCE = 0.1;
+
+async function main(): Promise<void> {
+  const floors = JSON.parse(readFileSync(path.join(ROOT, 'bench/floors.json'), 'utf8')) as Record<string, number>;
+  const es = engines();
+  const exec = new DirectExecutor(es['wasm-simd128']);
+  // W1 at full size (100k simulations; the plain TS on 20k, scaled), W2 at quick size.
+  const w1 = workloads(false)[0];
+  const w2 = workloads(true)[1];
+  const small = await benchWorkload(es, await prepare(exec, w1!), 5, 20_000);
+  const large = await benchWorkload(es, await prepare(exec, w2!), 5, 0);
+  if (Math.abs(small.oracle!.var / small.var - 1) > ORACLE_TOLERANCE)
+    throw new Error(`VaR ${small.var} disagrees with the plain TS oracle ${small.oracle!.var}`);
+  const measured: Record<string, number | null> = {
+    wasm_scalar_over_wasm_simd: large.ms['wasm-scalar']! / large.ms['wasm-simd128']!,
+    plain_ts_over_wasm_simd: small.oracle!.ms / small.ms['wasm-simd128']!,
+    native_over_wasm_simd: large.ms.native! / large.ms['wasm-simd128']!,
+    wasm_simd_over_numpy_per_normal: null,
+  };
+  if (ensureNumpy()) {
+    const ns = normalsNs(es, 2_000_000);
+    measured.wasm_simd_over_numpy_per_normal = runNumpy(await prepare(exec, w1!), 1, 2_000_000).normal_ns! / ns['wasm-simd128']!;
+  }
+  let failed = 0;
+  for (const [name, floor] of Object.entries(floors)) {
+    if (name.startsWith('_')) continue;
+    const value = measured[name];
+    if (value === undefined) throw new Error(`floor ${name} has no measurement`);
+    const verdict = value === null ? 'skipped (NumPy missing)' : value >= floor ? 'ok' : 'BELOW FLOOR';
+    if (value !== null && value < floor) failed++;
+    console.log(`${name.padEnd(34)} ${value === null ? '—' : value.toFixed(2).padStart(6)}  floor ${floor}  ${verdict}`);
+  }
+  console.log(`bench:check: ${Object.keys(floors).length - 1 - failed} passed, ${failed} failed`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

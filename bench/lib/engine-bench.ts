@@ -1,0 +1,115 @@
+import { encodeSpec, decodeMetrics } from '../../src/engine/codec.js';
+import { DirectExecutor } from '../../src/engine/direct-executor.js';
+import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
+import { Op, type Engine } from '../../src/engine/ops.js';
+import { blockCount } from '../../src/calc/plan.js';
+import { runModel, simulationSpec } from '../../src/calc/risk-calculation.js';
+import { EnginePool } from '../../src/pool/engine-pool.js';
+import { plainVarEs } from '../plain-ts-engine.js';
+import { interleaved } from './stats.js';
+import { prepare, type PreparedWorkload, type Workload } from './workloads.js';
+
+export const BUILDS = { 'wasm-simd128': 'wasm', 'wasm-scalar': 'wasm-scalar', native: 'native' } as const;
+export type BuildName = keyof typeof BUILDS;
+
+/** Every build, each warmed up (the first calls of a fresh instance run slower: tier-up, memory growth). */
+export function engines(): Record<BuildName, Engine> {
+  const es = Object.fromEntries(Object.entries(BUILDS).map(([name, choice]) => [name, instantiateEngine(resolveEngineSource(choice))])) as Record<
+    BuildName,
+    Engine
+  >;
+  for (const e of Object.values(es)) for (let i = 0; i < 3; i++) e.call(Op.normals, new Float64Array([i, 2_000_000]));
+  return es;
+}
+
+export interface EngineFigures {
+  ms: Record<string, number>;
+  var: number;
+  es: number;
+  oracle?: { var: number; ms: number; simulations: number };
+}
+
+/** One workload on every build (single thread, interleaved), answers checked across builds. */
+export async function benchWorkload(es: Record<BuildName, Engine>, p: PreparedWorkload, repeats: number, plainSims: number): Promise<EngineFigures> {
+  const input = encodeSpec(simulationSpec(p.model, p.estimation), 0, blockCount(p.model.simulations));
+  const tasks = Object.fromEntries(Object.entries(es).map(([name, e]) => [name, () => e.call(Op.run, input)]));
+  const { ms, last } = await interleaved(tasks, repeats);
+  const reference = last['wasm-simd128']!;
+  for (const [name, out] of Object.entries(last)) {
+    if (out.length !== reference.length || out.some((x, i) => !Object.is(x, reference[i])))
+      throw new Error(`${p.workload.id}: ${name} disagrees with wasm-simd128`);
+  }
+  const m = decodeMetrics(reference);
+  const figures: EngineFigures = { ms, var: m.valueAtRisk, es: m.expectedShortfall };
+  if (plainSims > 0) {
+    const model = {
+      mean: Array.from(p.estimation.mean),
+      cholesky: Array.from(p.estimation.cholesky),
+      weights: Array.from(p.model.weights),
+      portfolioValue: p.model.portfolioValue,
+      horizon: p.model.horizon,
+      simulations: plainSims,
+      confidence: p.model.confidence,
+      rebalanced: p.model.rebalanced,
+      studentDof: p.model.method === 'monte_carlo_student_t' ? p.model.degreesOfFreedom : null,
+      seed: 99,
+    };
+    plainVarEs({ ...model, simulations: Math.min(plainSims, 2_000) }); // JIT warm-up
+    const { ms: plainMs, last: plainLast } = await interleaved({ plain: () => plainVarEs(model) }, 3);
+    // Time per simulation scaled to the workload's simulations (the plain code is linear in them).
+    figures.oracle = { var: plainLast.plain!.valueAtRisk, ms: (plainMs.plain! * p.model.simulations) / plainSims, simulations: plainSims };
+  }
+  return figures;
+}
+
+/** ns per normal in each build (the engine's block streams, no storage). */
+export function normalsNs(es: Record<BuildName, Engine>, count: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, e] of Object.entries(es)) {
+    if (name === 'wasm-scalar') continue;
+    e.call(Op.normals, new Float64Array([1, 1e5]));
+    const times = [];
+    for (let r = 0; r < 5; r++) {
+      const start = performance.now();
+      e.call(Op.normals, new Float64Array([r + 1, count]));
+      times.push(((performance.now() - start) * 1e6) / count);
+    }
+    out[name] = times.sort((a, b) => a - b)[2]!;
+  }
+  return out;
+}
+
+/** Time against one parameter, on the WASM simd build, single thread. */
+export async function scalingCurve(
+  e: Engine,
+  base: Workload,
+  key: 'simulations' | 'horizon' | 'assets',
+  values: number[],
+  repeats: number,
+): Promise<[number, number][]> {
+  const exec = new DirectExecutor(e);
+  const points: [number, number][] = [];
+  for (const v of values) {
+    const p = await prepare(exec, base, { [key]: v });
+    const input = encodeSpec(simulationSpec(p.model, p.estimation), 0, blockCount(p.model.simulations));
+    const { ms } = await interleaved({ run: () => e.call(Op.run, input) }, repeats);
+    points.push([v, ms.run!]);
+  }
+  return points;
+}
+
+/** W2 on a real worker pool with 1 and 2 threads (batches = threads). */
+export async function workerScaling(p: PreparedWorkload, repeats: number): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  const source = resolveEngineSource('wasm');
+  for (const threads of [1, 2]) {
+    const pool = new EnginePool(source, threads, 64);
+    // Batches of ≥ 64 blocks, so that the quick run's smaller W2 still splits over two workers.
+    const policy = { maxBatches: threads, minBlocksPerBatch: 64 };
+    await runModel(pool, p.model, p.estimation, policy);
+    const { ms } = await interleaved({ run: () => runModel(pool, p.model, p.estimation, policy) }, repeats);
+    out[String(threads)] = ms.run!;
+    await pool.close();
+  }
+  return out;
+}

@@ -1,0 +1,44 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { ROOT } from '../../src/engine/paths.js';
+import { type PreparedWorkload } from './workloads.js';
+
+export interface NumpyResult {
+  median_ms: number;
+  var: number;
+  es: number;
+  normal_ns: number | null;
+  numpy: string;
+}
+
+/** Whether `python3` has NumPy; tries pip, then Debian's python3-numpy, once. */
+export function ensureNumpy(): boolean {
+  const has = () => spawnSync('python3', ['-c', 'import numpy'], { stdio: 'ignore' }).status === 0;
+  if (has()) return true;
+  spawnSync('python3', ['-m', 'pip', 'install', '--quiet', 'numpy'], { stdio: 'ignore' });
+  if (!has()) spawnSync('bash', ['-c', 'apt-get install -y -qq python3-numpy'], { stdio: 'ignore' });
+  return has();
+}
+
+export function runNumpy(p: PreparedWorkload, repeats: number, normals = 0): NumpyResult {
+  const n = p.symbols.length;
+  const L = Array.from({ length: n }, (_, i) => Array.from(p.estimation.cholesky.subarray(i * n, (i + 1) * n)));
+  const job = {
+    mean: Array.from(p.estimation.mean),
+    cholesky: L,
+    weights: Array.from(p.model.weights),
+    portfolio_value: p.model.portfolioValue,
+    horizon: p.model.horizon,
+    simulations: p.model.simulations,
+    confidence: p.model.confidence,
+    rebalanced: p.model.rebalanced,
+    dof: p.model.method === 'monte_carlo_student_t' ? p.model.degreesOfFreedom : null,
+    repeats,
+    normals,
+  };
+  // One thread, like the engine's single-thread figures.
+  const env = { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1' };
+  const r = spawnSync('python3', [path.join(ROOT, 'bench/numpy_baseline.py')], { input: JSON.stringify(job), encoding: 'utf8', env, maxBuffer: 1 << 24 });
+  if (r.status !== 0) throw new Error(`numpy baseline failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as NumpyResult;
+}

@@ -1,0 +1,121 @@
+import autocannon from 'autocannon';
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { FileKeyStore } from '../../src/auth/key-store.js';
+import { loadKeySecret } from '../../src/auth/secret.js';
+import { ROOT } from '../../src/engine/paths.js';
+import { spawnService } from '../../test/helpers/process.js';
+import { tempDir, testEnv } from '../../test/helpers/service.js';
+import { generateWide461 } from '../generate-prices.js';
+import { median } from './stats.js';
+
+export interface ServiceFigures {
+  latency_ms: Record<string, number>;
+  engine_ms: Record<string, number>;
+  load: { connections: number; seconds: number; requests_per_s: number; p50_ms: number; p99_ms: number; errors: number; non_2xx: number };
+  overhead_ms: number;
+}
+
+interface Meta {
+  meta: { timing_ms: { engine: number; total: number }; metrics: { value_at_risk: number } };
+}
+
+/** The real service in a child process (what `npm start` runs), measured from outside. */
+export async function benchService(quick: boolean, workers = 2): Promise<ServiceFigures> {
+  const dir = tempDir('risk-bench-');
+  const env = testEnv(dir, { WORKERS: String(workers), RATE_LIMIT_CALCULATE_PER_MIN: '1000000', RATE_LIMIT_UPLOAD_PER_MIN: '1000', MAX_QUEUE: '1000' });
+  const store = new FileKeyStore(env.DATA_DIR!, loadKeySecret(env.SECRET_FILE!));
+  const keys: string[] = [];
+  for (let i = 0; i < 50; i++) keys.push((await store.create({ name: `bench${i}`, owner: 'bench' })).key);
+  const svc = await spawnService(env);
+  const base = `http://127.0.0.1:${svc.port}`;
+  try {
+    const upload = async (file: string) => {
+      const form = new FormData();
+      form.set('file', new Blob([new Uint8Array(readFileSync(file))]), 'prices.csv');
+      const r = await fetch(`${base}/api/v1/risk/datasets/upload`, { method: 'POST', headers: { 'X-API-Key': keys[0]! }, body: form });
+      return ((await r.json()) as { dataset_id: string }).dataset_id;
+    };
+    const sample = await upload(path.join(ROOT, 'test/fixtures/prices_wide_sample.csv'));
+    const wide = await upload(generateWide461());
+    const wideSymbols = readFileSync(generateWide461(), 'utf8').slice(0, 4000).split('\n')[0]!.split(',').slice(1, 21);
+    const sampleSymbols = ['AAPL', 'MSFT', 'AMZN', 'GOOGL', 'JPM', 'XOM', 'JNJ', 'PG', 'KO', 'KHC'];
+    const body = (ds: string, symbols: string[], simulations: number) =>
+      JSON.stringify({
+        dataset_id: ds,
+        method: 'monte_carlo_normal',
+        method_options: { seed: 1 },
+        portfolio_value: 1_000_000,
+        currency: 'USD',
+        portfolio: symbols.map((symbol) => ({ symbol, weight: 1 / symbols.length })),
+        confidence_level: 0.99,
+        time_horizon: 10,
+        simulations,
+      });
+    const post = async (payload: string, key = keys[0]!) => {
+      const start = performance.now();
+      const r = await fetch(`${base}/api/v1/risk/calculate`, {
+        method: 'POST',
+        headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+        body: payload,
+      });
+      const json = (await r.json()) as Meta;
+      if (r.status !== 200) throw new Error(`calculate ${r.status}: ${JSON.stringify(json)}`);
+      return { ms: performance.now() - start, meta: json.meta };
+    };
+    const requests = {
+      W1: body(sample, sampleSymbols, quick ? 20_000 : 100_000),
+      W2: body(wide, wideSymbols, quick ? 100_000 : 1_000_000),
+      small: body(sample, sampleSymbols, 10_000),
+    };
+    const latency_ms: Record<string, number> = {};
+    const engine_ms: Record<string, number> = {};
+    for (const [name, payload] of Object.entries(requests)) {
+      await post(payload); // warm: estimate cached, workers tiered up
+      const runs = [];
+      for (let i = 0; i < (quick ? 5 : 9); i++) runs.push(await post(payload));
+      latency_ms[name] = median(runs.map((r) => r.ms));
+      engine_ms[name] = median(runs.map((r) => r.meta.timing_ms.engine));
+    }
+    const overheads = [];
+    for (let i = 0; i < (quick ? 50 : 200); i++) {
+      const r = await post(requests.small, keys[i % keys.length]);
+      overheads.push(r.ms - r.meta.timing_ms.engine);
+    }
+    const seconds = quick ? 3 : 15;
+    let next = 0;
+    const result = await autocannon({
+      url: `${base}/api/v1/risk/calculate`,
+      connections: 50,
+      duration: seconds,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req: autocannon.Request) => ({
+            ...req,
+            headers: { 'content-type': 'application/json', 'x-api-key': keys[next++ % keys.length]! },
+            body: requests.small,
+          }),
+        },
+      ],
+    });
+    return {
+      latency_ms,
+      engine_ms,
+      load: {
+        connections: 50,
+        seconds,
+        requests_per_s: result.requests.average,
+        p50_ms: result.latency.p50,
+        p99_ms: result.latency.p99,
+        errors: result.errors + result.timeouts,
+        non_2xx: result.non2xx,
+      },
+      overhead_ms: median(overheads),
+    };
+  } finally {
+    svc.child.kill('SIGTERM');
+    await svc.exited;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,95 @@
+// `npm run bench [-- --quick]`: every benchmark of issue 4 in one run, printed as it goes, then
+// bench/results/<date>.json, a Markdown report and SVG plots (also as latest.*).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { DirectExecutor } from '../src/engine/direct-executor.js';
+import { ROOT } from '../src/engine/paths.js';
+import { benchWorkload, engines, normalsNs, scalingCurve, workerScaling, type EngineFigures } from './lib/engine-bench.js';
+import { ensureNumpy, runNumpy, type NumpyResult } from './lib/numpy.js';
+import { writeReport, type Results } from './lib/report.js';
+import { benchService } from './lib/service-bench.js';
+import { progress } from './lib/stats.js';
+import { prepare, workloads } from './lib/workloads.js';
+
+/** A build's VaR and an independent one agree within this (different random numbers). */
+const ORACLE_TOLERANCE = 0.1;
+
+async function main(): Promise<void> {
+  const quick = process.argv.includes('--quick');
+  const repeats = quick ? 3 : 7;
+  const es = engines();
+  const exec = new DirectExecutor(es['wasm-simd128']);
+  const numpy = ensureNumpy();
+  progress(`benchmarks (${quick ? 'quick' : 'full'}), ${repeats} interleaved repeats, medians; NumPy ${numpy ? 'available' : 'missing: skipped'}`);
+  progress('workload  wasm-simd  wasm-scalar   native   plain-TS    NumPy   (ms, one thread)   VaR check');
+
+  const results: Results = {
+    date: new Date().toISOString(),
+    quick,
+    machine: `${process.platform} ${process.arch}, node ${process.version}`,
+    workloads: {},
+    numpy: {},
+  };
+  for (const w of workloads(quick)) {
+    const p = await prepare(exec, w);
+    const plainSims = Math.min(w.simulations, w.assets > 100 ? 2_000 : quick ? 10_000 : 50_000);
+    const fig: EngineFigures = await benchWorkload(es, p, repeats, plainSims);
+    const np: NumpyResult | null = numpy ? runNumpy(p, repeats) : null;
+    for (const [name, v] of [
+      ['plain TS', fig.oracle?.var],
+      ['NumPy', np?.var],
+    ] as const) {
+      if (v !== undefined && Math.abs(v / fig.var - 1) > ORACLE_TOLERANCE) throw new Error(`${w.id}: engine VaR ${fig.var} vs ${name} ${v}`);
+    }
+    results.workloads[w.id] = { title: w.title, simulations: w.simulations, ...fig };
+    if (np) results.numpy[w.id] = np;
+    const c = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(1)).padStart(10);
+    progress(
+      `${w.id.padEnd(8)}${c(fig.ms['wasm-simd128'])}${c(fig.ms['wasm-scalar'])}${c(fig.ms.native)}${c(fig.oracle?.ms)}${c(np?.median_ms)}   VaR ${fig.var.toFixed(0)} ok`,
+    );
+  }
+
+  const normalCount = quick ? 2_000_000 : 10_000_000;
+  results.normals_ns = normalsNs(es, normalCount);
+  if (numpy) results.normals_ns.numpy = runNumpy(await prepare(exec, workloads(true)[0]!), 1, normalCount).normal_ns!;
+  progress(
+    `normals (ns each): ${Object.entries(results.normals_ns)
+      .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+      .join(', ')}`,
+  );
+
+  const w1 = workloads(quick)[0]!;
+  const e = es['wasm-simd128'];
+  results.scaling = {
+    simulations: await scalingCurve(e, w1, 'simulations', quick ? [1e3, 1e4, 1e5] : [1e3, 1e4, 1e5, 1e6, 1e7], quick ? 1 : 3),
+    horizon: await scalingCurve(e, { ...w1, rebalanced: true, simulations: quick ? 2_000 : 20_000 }, 'horizon', [1, 10, 50, 100, 250], quick ? 1 : 3),
+    assets: await scalingCurve(e, { ...w1, file: 'wide461', simulations: quick ? 5_000 : 20_000, horizon: 1 }, 'assets', [2, 10, 50, 200, 461], quick ? 1 : 3),
+  };
+  progress(
+    `scaling: ${Object.entries(results.scaling)
+      .map(([k, pts]) => `${k} ${pts.map(([x, y]) => `${x}:${y.toFixed(1)}`).join(' ')}`)
+      .join(' | ')}`,
+  );
+  results.workers = await workerScaling(await prepare(exec, workloads(quick)[1]!), quick ? 3 : 5);
+  progress(`W2 on the worker pool: 1 worker ${results.workers['1']!.toFixed(1)} ms, 2 workers ${results.workers['2']!.toFixed(1)} ms`);
+
+  results.service = await benchService(quick);
+  const s = results.service;
+  progress(`service: W1 ${s.latency_ms.W1!.toFixed(1)} ms, W2 ${s.latency_ms.W2!.toFixed(1)} ms end to end; overhead ${s.overhead_ms.toFixed(2)} ms`);
+  progress(
+    `load (50 connections, small request): ${s.load.requests_per_s.toFixed(0)} req/s, p50 ${s.load.p50_ms} ms, p99 ${s.load.p99_ms} ms, errors ${s.load.errors}, non-2xx ${s.load.non_2xx}`,
+  );
+
+  const dir = path.join(ROOT, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const stamp = results.date.slice(0, 10) + (quick ? '-quick' : '');
+  writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(results, null, 2) + '\n');
+  const md = writeReport(results, dir, stamp);
+  progress(`\n${md.split('## Ratios')[1]?.split('##')[0]?.trim() ?? ''}`);
+  progress(`\nwrote bench/results/${stamp}.json, ${stamp}.md and plots`);
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
