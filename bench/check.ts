@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   const measured: Record<string, number | null> = {
     wasm_scalar_over_wasm_simd: large.ms['wasm-scalar']! / large.ms['wasm-simd128']!,
     plain_ts_over_wasm_simd: small.oracle!.ms / small.ms['wasm-simd128']!,
-    native_over_wasm_simd: large.ms.native! / large.ms['wasm-simd128']!,
+    native_over_wasm_simd: large.ms['native-x86-64']! / large.ms['wasm-simd128']!,
     wasm_simd_over_numpy_per_normal: null,
   };
   if (ensureNumpy()) {

@@ -8,6 +8,7 @@ import { DirectExecutor } from '../src/engine/direct-executor.js';
 import { encodeSpec } from '../src/engine/codec.js';
 import { instantiateEngine, resolveEngineSource, type EngineChoice } from '../src/engine/load.js';
 import { Op } from '../src/engine/ops.js';
+import { NativeEngine } from '../src/engine/native-engine.js';
 import { estimateModel, simulationSpec } from '../src/calc/risk-calculation.js';
 import { blockCount } from '../src/calc/plan.js';
 import path from 'node:path';
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
     ['native', 'native'],
   ];
   const engines = builds.map(([name, choice]) => ({ name, engine: instantiateEngine(resolveEngineSource(choice)) }));
+  engines.push({ name: 'native-x86-64', engine: NativeEngine.baseline() });
   const est = await estimateModel(new DirectExecutor(engines[0]!.engine), selectColumns(dataset, SYMBOLS), dataset.dates.length, SYMBOLS.length, {
     lookback: 0,
     zeroDrift: false,
@@ -67,7 +69,7 @@ async function main(): Promise<void> {
   for (const [name, ts] of times) console.log(`${name.padEnd(14)} ${median(ts).toFixed(1).padStart(8)} ms`);
   const simd = median(times.get('wasm-simd128')!);
   console.log(
-    `ratios: wasm-scalar/wasm-simd ${(median(times.get('wasm-scalar')!) / simd).toFixed(2)}, wasm-simd/native ${(simd / median(times.get('native')!)).toFixed(2)}`,
+    `ratios: wasm-scalar/wasm-simd ${(median(times.get('wasm-scalar')!) / simd).toFixed(2)}, wasm-simd/native-x86-64 ${(simd / median(times.get('native-x86-64')!)).toFixed(2)}, wasm-simd/native (host CPU) ${(simd / median(times.get('native')!)).toFixed(2)}`,
   );
   console.log('results: bit-identical across builds');
 }

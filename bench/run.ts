@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const exec = new DirectExecutor(es['wasm-simd128']);
   const numpy = ensureNumpy();
   progress(`benchmarks (${quick ? 'quick' : 'full'}), ${repeats} interleaved repeats, medians; NumPy ${numpy ? 'available' : 'missing: skipped'}`);
-  progress('workload  wasm-simd  wasm-scalar   native   plain-TS    NumPy   (ms, one thread)   VaR check');
+  progress('workload  wasm-simd  wasm-scalar  native-x86-64  native-host  plain-TS    NumPy   (ms, one thread)   VaR check');
 
   const results: Results = {
     date: new Date().toISOString(),
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     if (np) results.numpy[w.id] = np;
     const c = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(1)).padStart(10);
     progress(
-      `${w.id.padEnd(8)}${c(fig.ms['wasm-simd128'])}${c(fig.ms['wasm-scalar'])}${c(fig.ms.native)}${c(fig.oracle?.ms)}${c(np?.median_ms)}   VaR ${fig.var.toFixed(0)} ok`,
+      `${w.id.padEnd(8)}${c(fig.ms['wasm-simd128'])}${c(fig.ms['wasm-scalar'])}${c(fig.ms['native-x86-64'])}   ${c(fig.ms.native)}${c(fig.oracle?.ms)}${c(np?.median_ms)}   VaR ${fig.var.toFixed(0)} ok`,
     );
   }
 

@@ -32,19 +32,27 @@ for variant in simd scalar; do
   fi
 done
 
-# --- Native addon (optional: the service falls back to WASM without it) ---
+# --- Native addons (optional: the service falls back to WASM without them) ---
+# build/native: for this machine's CPU (what the service loads; Rust never fuses multiply-adds on
+# its own and the engine has its own exp/ln, so results stay bit-identical to WASM).
+# build/native-baseline: plain x86-64, the like-for-like comparison with WASM in the benchmarks.
 native_fp=$(fingerprint engine/core/src engine/core/Cargo.toml engine/native Cargo.toml)
-if stale build/native/stamp "$native_fp" || [ ! -f build/native/index.node ]; then
-  if command -v cargo >/dev/null && cargo --version >/dev/null 2>&1; then
-    say "building the native addon"
-    if npx --no-install napi build --release --cargo-cwd engine/native build/native >&2; then
-      echo "$native_fp" > build/native/stamp
+build_native() { # $1 = output dir, $2 = RUSTFLAGS
+  if stale "$1/stamp" "$native_fp" || [ ! -f "$1/index.node" ]; then
+    say "building the native addon into $1 (${2:-baseline})"
+    mkdir -p "$1"
+    if RUSTFLAGS="$2" CARGO_TARGET_DIR="$PWD/target/$(basename "$1")" npx --no-install napi build --release --cargo-cwd engine/native "$1" >&2; then
+      echo "$native_fp" > "$1/stamp"
     else
       say "WARNING: native addon build failed; the service will use WASM"
     fi
-  else
-    say "no cargo for the native addon; the service will use WASM"
   fi
+}
+if command -v cargo >/dev/null && cargo --version >/dev/null 2>&1; then
+  build_native build/native "${NATIVE_RUSTFLAGS--C target-cpu=native}"
+  build_native build/native-baseline ""
+else
+  say "no cargo for the native addon; the service will use WASM"
 fi
 
 # --- TypeScript ---

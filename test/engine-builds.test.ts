@@ -6,7 +6,7 @@ import { readCsv } from '../src/dataset/csv-reader.js';
 import { selectColumns } from '../src/dataset/dataset.js';
 import { DirectExecutor } from '../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../src/engine/load.js';
-import { nativeAvailable } from '../src/engine/native-engine.js';
+import { NativeEngine, nativeAvailable } from '../src/engine/native-engine.js';
 import { estimateModel, runModel, type Method, type ModelInput } from '../src/calc/risk-calculation.js';
 import { WIDE_SAMPLE } from './helpers/service.js';
 
@@ -41,11 +41,13 @@ t.test('WASM and native agree exactly; splits and repeats do not change results'
     wasm: new DirectExecutor(instantiateEngine(resolveEngineSource('wasm'))),
     wasmScalar: new DirectExecutor(instantiateEngine(resolveEngineSource('wasm-scalar'))),
     native: new DirectExecutor(instantiateEngine(resolveEngineSource('native'))),
+    nativeBaseline: new DirectExecutor(NativeEngine.baseline()),
   };
   const options = { lookback: 0, zeroDrift: false, ewmaLambda: null };
   const estimates = await Promise.all(Object.values(builds).map((b) => estimateModel(b, prices, dataset.dates.length, SYMBOLS.length, options)));
   t.same(estimates[1], estimates[0], 'estimation: wasm-scalar = wasm');
   t.same(estimates[2], estimates[0], 'estimation: native = wasm');
+  t.same(estimates[3], estimates[0], 'estimation: native x86-64 = wasm');
   const est = estimates[0]!;
   t.equal(est.observations, 1138, 'returns on dates where KHC (from July 2015) has prices');
 
@@ -57,6 +59,7 @@ t.test('WASM and native agree exactly; splits and repeats do not change results'
       const reference = await runModel(builds.wasm, m, est, { maxBatches: 1 });
       t.same(await runModel(builds.native, m, est, { maxBatches: 1 }), reference, `${label}: native = wasm`);
       t.same(await runModel(builds.wasmScalar, m, est, { maxBatches: 1 }), reference, `${label}: wasm-scalar = wasm`);
+      t.same(await runModel(builds.nativeBaseline, m, est, { maxBatches: 1 }), reference, `${label}: native x86-64 = wasm`);
       t.same(await runModel(builds.wasm, m, est, { maxBatches: 1 }), reference, `${label}: seeded run repeats`);
       for (const batches of [2, 7]) {
         const split = await runModel(builds.native, m, est, { maxBatches: batches, minBlocksPerBatch: 1 });

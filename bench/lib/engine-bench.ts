@@ -2,6 +2,7 @@ import { encodeSpec, decodeMetrics } from '../../src/engine/codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { Op, type Engine } from '../../src/engine/ops.js';
+import { NativeEngine } from '../../src/engine/native-engine.js';
 import { blockCount } from '../../src/calc/plan.js';
 import { runModel, simulationSpec } from '../../src/calc/risk-calculation.js';
 import { EnginePool } from '../../src/pool/engine-pool.js';
@@ -10,7 +11,7 @@ import { interleaved } from './stats.js';
 import { prepare, type PreparedWorkload, type Workload } from './workloads.js';
 
 export const BUILDS = { 'wasm-simd128': 'wasm', 'wasm-scalar': 'wasm-scalar', native: 'native' } as const;
-export type BuildName = keyof typeof BUILDS;
+export type BuildName = keyof typeof BUILDS | 'native-x86-64';
 
 /** Every build, each warmed up (the first calls of a fresh instance run slower: tier-up, memory growth). */
 export function engines(): Record<BuildName, Engine> {
@@ -18,6 +19,7 @@ export function engines(): Record<BuildName, Engine> {
     BuildName,
     Engine
   >;
+  es['native-x86-64'] = NativeEngine.baseline();
   for (const e of Object.values(es)) for (let i = 0; i < 3; i++) e.call(Op.normals, new Float64Array([i, 2_000_000]));
   return es;
 }
@@ -66,7 +68,7 @@ export async function benchWorkload(es: Record<BuildName, Engine>, p: PreparedWo
 export function normalsNs(es: Record<BuildName, Engine>, count: number): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [name, e] of Object.entries(es)) {
-    if (name === 'wasm-scalar') continue;
+    if (name === 'wasm-scalar' || name === 'native-x86-64') continue;
     e.call(Op.normals, new Float64Array([1, 1e5]));
     const times = [];
     for (let r = 0; r < 5; r++) {

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { type Engine, type OpCode } from './ops.js';
-import { NATIVE_PATH } from './paths.js';
+import { NATIVE_BASELINE_PATH, NATIVE_PATH } from './paths.js';
 
 interface NativeAddon {
   engineCall(op: number, input: Float64Array): Float64Array;
@@ -13,8 +13,8 @@ export function nativeAvailable(): boolean {
   return existsSync(NATIVE_PATH);
 }
 
-function loadAddon(): NativeAddon {
-  return createRequire(import.meta.url)(NATIVE_PATH) as NativeAddon;
+function loadAddon(file = NATIVE_PATH): NativeAddon {
+  return createRequire(import.meta.url)(file) as NativeAddon;
 }
 
 /** The instruction set the addon was built for. */
@@ -27,8 +27,13 @@ export class NativeEngine implements Engine {
   readonly version: string;
   private readonly addon: NativeAddon;
 
-  constructor() {
-    this.addon = loadAddon();
+  /** The plain x86-64 addon (benchmarks). */
+  static baseline(): NativeEngine {
+    return new NativeEngine(NATIVE_BASELINE_PATH);
+  }
+
+  constructor(file = NATIVE_PATH) {
+    this.addon = loadAddon(file);
     this.build = this.addon.engineBuild();
     this.version = this.addon.engineVersion();
   }

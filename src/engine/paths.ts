@@ -8,3 +8,5 @@ export const WASM_PATHS = {
   scalar: path.join(ROOT, 'build/wasm/engine-scalar.wasm'),
 } as const;
 export const NATIVE_PATH = path.join(ROOT, 'build/native/index.node');
+/** Plain x86-64 build of the same addon: the benchmarks' like-for-like comparison with WASM. */
+export const NATIVE_BASELINE_PATH = path.join(ROOT, 'build/native-baseline/index.node');
