@@ -38,10 +38,10 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Met
         next == params.scenarios && next > 0,
         "partials must cover every scenario",
     )?;
-    let pnl: Vec<f64> = partials
-        .iter()
-        .flat_map(|p| p.pnl.iter().copied())
-        .collect();
+    let mut pnl: Vec<f64> = Vec::with_capacity(params.scenarios);
+    for p in partials.iter() {
+        pnl.extend_from_slice(&p.pnl);
+    }
     let n_scen = pnl.len();
     let k = rank_of_level(1.0 - params.confidence, n_scen);
     let mut keys: Vec<u64> = pnl.iter().map(|&x| order_key(x)).collect();
@@ -68,16 +68,19 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Met
         })
         .collect();
 
-    let mean = compensated_sum(pnl.iter().copied()) / n_scen as f64;
+    let Summary {
+        sum,
+        losses,
+        worst,
+        best,
+    } = summarize(&pnl);
+    let mean = sum / n_scen as f64;
     let volatility = if n_scen > 1 {
         (compensated_sum(pnl.iter().map(|x| (x - mean) * (x - mean))) / (n_scen as f64 - 1.0))
             .sqrt()
     } else {
         0.0
     };
-    let losses = pnl.iter().filter(|&&x| x < 0.0).count();
-    let worst = pnl.iter().copied().fold(f64::INFINITY, f64::min);
-    let best = pnl.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let (var_se, es_se) = batch_standard_errors(&pnl, params.confidence);
     let (bin_edges, counts) = histogram(&pnl, worst, best, params.histogram_bins);
     Ok(Metrics {
@@ -97,6 +100,37 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Met
         bin_edges,
         counts,
     })
+}
+
+struct Summary {
+    sum: f64,
+    losses: usize,
+    worst: f64,
+    best: f64,
+}
+
+/// One pass for the compensated sum, the count of losses and the extremes.
+fn summarize(pnl: &[f64]) -> Summary {
+    let (mut sum, mut carry) = (0.0, 0.0);
+    let (mut losses, mut worst, mut best) = (0, f64::INFINITY, f64::NEG_INFINITY);
+    for &x in pnl {
+        let t = sum + x;
+        carry += if sum.abs() >= x.abs() {
+            (sum - t) + x
+        } else {
+            (x - t) + sum
+        };
+        sum = t;
+        losses += usize::from(x < 0.0);
+        worst = if x < worst { x } else { worst };
+        best = if x > best { x } else { best };
+    }
+    Summary {
+        sum: sum + carry,
+        losses,
+        worst,
+        best,
+    }
 }
 
 /// VaR = −x_(k); ES = −(x_(1) + … + x_(k)) / k, the tail summed in ascending order.
@@ -187,10 +221,12 @@ fn histogram(pnl: &[f64], lo: f64, hi: f64, bins: usize) -> (Vec<f64>, Vec<f64>)
             }
         })
         .collect();
-    let mut counts = vec![0.0; bins];
+    let mut counts = vec![0u32; bins];
+    let scale = bins as f64 / width;
     for &x in pnl {
-        let j = (((x - lo) / width) * bins as f64) as usize;
-        counts[j.min(bins - 1)] += 1.0;
+        let j = ((x - lo) * scale) as usize;
+        counts[j.min(bins - 1)] += 1;
     }
+    let counts = counts.into_iter().map(f64::from).collect();
     (edges, counts)
 }
