@@ -20,7 +20,8 @@ export interface TestService {
   /** A key with generous limits, owner "alice" (also the default owner of newKey). */
   key: string;
   newKey(opts?: { owner?: string; upload?: number; calculate?: number }): Promise<{ id: string; key: string }>;
-  stop(): Promise<void>;
+  dir: string;
+  stop(keepData?: boolean): Promise<void>;
 }
 
 export function tempDir(prefix = 'risk-test-'): string {
@@ -42,9 +43,8 @@ export function testEnv(dir: string, extra: Record<string, string> = {}): NodeJS
   };
 }
 
-/** Starts the real service (uWS, Piscina, engine) in this process. */
-export async function startTestService(extra: Record<string, string> = {}): Promise<TestService> {
-  const dir = tempDir();
+/** Starts the real service (uWS, Piscina, engine) in this process; `dir` to reuse a DATA_DIR. */
+export async function startTestService(extra: Record<string, string> = {}, dir = tempDir()): Promise<TestService> {
   const config = loadConfig(testEnv(dir, extra));
   const keys = new FileKeyStore(config.dataDir, loadKeySecret(config.secretFile));
   const { key } = await keys.create({ name: 'alice', uploadLimit: 1000, calculateLimit: 1000 });
@@ -66,9 +66,10 @@ export async function startTestService(extra: Record<string, string> = {}): Prom
     keys,
     key,
     newKey,
-    async stop() {
+    dir,
+    async stop(keepData = false) {
       await service.shutdown();
-      rmSync(dir, { recursive: true, force: true });
+      if (!keepData) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
