@@ -28,6 +28,8 @@ export class EnginePool implements EngineExecutor {
       idleTimeout: 24 * 3600 * 1000,
       concurrentTasksPerWorker: 1,
       atomics: 'sync',
+      // A runaway task ends its own thread (ERR_WORKER_OUT_OF_MEMORY), not the process.
+      resourceLimits: { maxOldGenerationSizeMb: 1024 },
       workerData,
     });
   }
@@ -49,7 +51,7 @@ export class EnginePool implements EngineExecutor {
     try {
       return (await this.pool.run(task, { signal: signal ?? null, transferList: [input.buffer as ArrayBuffer] })) as EngineReply;
     } catch (e) {
-      if (e instanceof Error && /queue is at limit|terminated|closed/i.test(e.message)) throw new PoolBusyError(e.message);
+      if (e instanceof Error && /queue is at limit|pool is closed|closing/i.test(e.message)) throw new PoolBusyError(e.message);
       throw e;
     } finally {
       this.outstanding--;

@@ -2,6 +2,7 @@ import { workerData } from 'node:worker_threads';
 import { instantiateEngine } from '../engine/load.js';
 import { absoluteNow, Op, type EngineReply } from '../engine/ops.js';
 import { encodeParametric } from '../engine/codec.js';
+import { injectFault } from './fault-injection.js';
 import { type EngineTask, type EngineWorkerData } from './messages.js';
 
 const engine = instantiateEngine((workerData as EngineWorkerData).source);
@@ -22,6 +23,7 @@ engine.call(
 /** Runs one engine call and says how long it waited and ran. */
 export default function runTask(task: EngineTask): EngineReply {
   const start = absoluteNow();
+  injectFault();
   const output = engine.call(task.op, task.input);
   return { output, queueMs: start - task.submittedAt, computeMs: absoluteNow() - start };
 }

@@ -64,7 +64,11 @@ function receiveDataset(ctx: AppContext, ex: Exchange): Promise<Dataset> {
       dataset = readCsv(pipe, { maxSymbols: ctx.config.maxSymbols });
       // Size comes before content: a CSV error is reported once the whole body is in, unless the
       // file turns out too large (413). Meanwhile the rest of the file is drained.
-      dataset.catch(() => pipe.resume());
+      // (Leaving its `for await` early destroys `pipe`, so the part's own stream is drained.)
+      dataset.catch(() => {
+        stream.unpipe(pipe);
+        stream.resume();
+      });
     });
     parser.on('partsLimit', () => fail(new ApiError('PAYLOAD_TOO_LARGE', `At most ${MAX_PARTS} parts.`)));
     parser.on('filesLimit', () => fail(validationError([{ loc: ['body', 'file'], msg: 'exactly one file part is allowed', type: 'value_error' }])));
