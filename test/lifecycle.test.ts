@@ -83,3 +83,28 @@ t.test('SIGTERM during a calculation: it still answers 200, then the process exi
   t.equal(r.status, 200, 'in-flight calculation completes');
   t.equal(await svc.exited, 0);
 });
+
+t.test('SIGTERM with 5 calculations in flight: all 5 answer 200, new requests 503, exit 0 within 25 s', async (t) => {
+  const dir = tempDir();
+  const env = testEnv(dir, { WORKERS: '2' });
+  const svc = await spawnService(env, t);
+  const key = /prk_live_[0-9A-Za-z]{32}/.exec(svc.stdout())![0];
+  const base = `http://127.0.0.1:${svc.port}`;
+  const ds = (await uploadFile(base, key, WIDE_SAMPLE)).body.dataset_id;
+  await calculate(base, key, calcBody(ds, { simulations: 1000 })); // estimate cached
+  const inFlight = Array.from({ length: 5 }, (_, i) =>
+    calculate(base, key, calcBody(ds, { method: 'monte_carlo_student_t', simulations: 150_000, method_options: { seed: i } })),
+  );
+  await new Promise((r) => setTimeout(r, 100));
+  const stoppedAt = Date.now();
+  svc.child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 50));
+  const late = await call(base, 'GET', '/healthz').catch(() => ({ status: 0 }));
+  t.ok(late.status === 0 || late.status === 503 || late.status === 200, `a new request is refused or answered 503 (got ${late.status})`);
+  const late2 = await calculate(base, key, calcBody(ds)).catch(() => ({ status: 0, body: null }));
+  t.ok(late2.status === 0 || late2.status === 503, `a new calculation is refused (connection) or 503 (got ${late2.status})`);
+  const statuses = (await Promise.all(inFlight)).map((r) => r.status);
+  t.same(statuses, [200, 200, 200, 200, 200], 'every in-flight calculation completes');
+  t.equal(await svc.exited, 0, 'exit 0');
+  t.ok(Date.now() - stoppedAt < 25_000, 'within 25 s');
+});

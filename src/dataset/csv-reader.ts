@@ -1,4 +1,4 @@
-import { parse, type Parser } from 'csv-parse';
+import { CsvError as ParseError, parse, type Parser } from 'csv-parse';
 import { CsvError } from './csv-error.js';
 import { detectDelimiter } from './csv-values.js';
 import { DatasetBuilder, type BuilderLimits } from './dataset-builder.js';
@@ -88,8 +88,9 @@ function toCsvError(e: unknown, line: number): unknown {
   if (e instanceof TypeError && /encoded data was not valid/i.test(e.message)) {
     return new CsvError('INVALID_ENCODING', 'the file is not valid UTF-8 text', line);
   }
-  const err = e as { code?: string; lines?: number; message?: string };
-  if (typeof err.code === 'string' && err.code.startsWith('CSV_')) {
+  // Every csv-parse error (some codes lack the CSV_ prefix) is a malformed file, never a 500.
+  if (e instanceof ParseError) {
+    const err = e as ParseError & { lines?: number };
     const where = typeof err.lines === 'number' ? err.lines : line;
     const what =
       err.code === 'CSV_MAX_RECORD_SIZE' ? 'a record longer than 1 MiB' : err.code === 'CSV_QUOTE_NOT_CLOSED' ? 'an unterminated quote' : 'malformed quoting';
