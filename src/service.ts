@@ -52,6 +52,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
       estimates: new EstimateCache(),
       engine: { build, version: engineVersion(), threads: config.workers },
       maxBatches: config.workers,
+      timeoutMs: config.calcTimeoutMs,
     },
     metrics: new ServiceMetrics(
       () => pool.queueSize,

@@ -30,6 +30,13 @@ t.test('deadline passed: 503 CALCULATION_TIMEOUT, and the pool recovers', async 
   const slow = await calculate(s.base, s.key, calcBody(ds, { method: 'monte_carlo_student_t', simulations: 5_000_000, time_horizon: 100 }));
   t.equal(slow.status, 503);
   t.equal(slow.body.detail.code, 'CALCULATION_TIMEOUT');
+  // The engine stops itself at the deadline: a worker still computing would burn a full second of
+  // CPU in the next second. (Run directly this measures ~15 ms; tap's runner adds ~0.5 s of its own.)
+  await new Promise((r) => setTimeout(r, 200));
+  const before = process.cpuUsage();
+  await new Promise((r) => setTimeout(r, 1000));
+  const used = process.cpuUsage(before);
+  t.ok((used.user + used.system) / 1000 < 800, `CPU idle after the deadline: ${((used.user + used.system) / 1000).toFixed(0)} ms in 1 s`);
   const next = await calculate(s.base, s.key, calcBody(ds, { simulations: 1000 }));
   t.equal(next.status, 200, `the worker was replaced; next request succeeds: ${next.text.slice(0, 200)}`);
 });

@@ -17,6 +17,8 @@ export interface CalculatorDeps {
   engine: EngineInfo;
   /** Most tasks one calculation is split into (the worker count). */
   maxBatches: number;
+  /** Compute deadline per calculation (CALC_TIMEOUT_MS). */
+  timeoutMs: number;
 }
 
 const DEFAULT_DOF = 5;
@@ -35,12 +37,14 @@ function engineError(e: unknown): unknown {
       observations: e.detail,
     });
   }
+  if (e.code === 4) return new ApiError('CALCULATION_TIMEOUT', undefined, {}, { 'Retry-After': '1' });
   if (e.code === 3) return validationError([{ loc: ['body', 'simulations'], msg: e.message, type: 'limit_exceeded' }], e.message);
   return e;
 }
 
 export async function calculate(req: CalculateRequest, owner: string, deps: CalculatorDeps, signal?: AbortSignal): Promise<CalculateResponseBody> {
   const started = performance.now();
+  const startedAt = Date.now();
   checkRequest(req);
   const stored = await deps.datasets.load(req.dataset_id, owner);
   if (!stored) throw new ApiError('DATASET_NOT_FOUND', `No dataset ${req.dataset_id}.`);
@@ -102,7 +106,7 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
         histogramBins: o.histogram_bins ?? DEFAULT_BINS,
       },
       est,
-      { maxBatches: deps.maxBatches },
+      { maxBatches: deps.maxBatches, deadline: startedAt + deps.timeoutMs },
       signal,
       timing,
     );

@@ -15,6 +15,8 @@ import { MIN_BLOCKS_PER_BATCH, planBatches } from './plan.js';
 
 export interface BatchPolicy {
   maxBatches: number;
+  /** Date.now() by which the engine must stop (native builds stop themselves; see deadline.rs). */
+  deadline?: number;
   /** Fewest 256-simulation blocks per batch (tests lower it to force splits). */
   minBlocksPerBatch?: number;
 }
@@ -117,14 +119,15 @@ export async function runModel(
   }
   const spec = simulationSpec(model, est);
   const batches = planBatches(spec.scenarios, policy.maxBatches, policy.minBlocksPerBatch ?? MIN_BLOCKS_PER_BATCH);
+  const budget = () => (policy.deadline === undefined ? 0 : Math.max(1, policy.deadline - Date.now()));
   timing.batches = batches.length;
   if (batches.length === 1) {
     const only = batches[0]!;
-    const reply = await exec.run(Op.run, encodeSpec(spec, only.first, only.end), signal);
+    const reply = await exec.run(Op.run, encodeSpec(spec, only.first, only.end, budget()), signal);
     addPhase(timing, [reply]);
     return decodeMetrics(reply.output);
   }
-  const replies = await Promise.all(batches.map((b) => exec.run(Op.simulate, encodeSpec(spec, b.first, b.end), signal)));
+  const replies = await Promise.all(batches.map((b) => exec.run(Op.simulate, encodeSpec(spec, b.first, b.end, budget()), signal)));
   addPhase(timing, replies);
   for (const r of replies) if (r.output[0] !== 0) decodeMetrics(r.output); // throws the engine's error
   const final = await exec.run(Op.finalize, encodeFinalize(replies.map((r) => r.output)), signal);

@@ -96,12 +96,13 @@ export interface SimulationSpec {
   returns: Float64Array;
 }
 
-/** Encodes the spec for blocks [first, end). */
-export function encodeSpec(s: SimulationSpec, first: number, end: number): Float64Array {
+/** Encodes the spec for blocks [first, end); `budgetMs` > 0 bounds the task's run time (native). */
+export function encodeSpec(s: SimulationSpec, first: number, end: number, budgetMs = 0): Float64Array {
   const n = s.weights.length;
   const historical = s.method === 'historical';
   const tail = historical ? 1 + s.returns.length : s.cholesky.length;
-  const out = new Float64Array(13 + 2 * n + tail);
+  const head = 14;
+  const out = new Float64Array(head + 2 * n + tail);
   out.set([
     METHOD_CODES[s.method],
     s.rebalanced ? 1 : 0,
@@ -116,14 +117,15 @@ export function encodeSpec(s: SimulationSpec, first: number, end: number): Float
     s.histogramBins,
     first,
     end,
+    budgetMs,
   ]);
-  out.set(s.weights, 13);
-  out.set(s.mean, 13 + n);
+  out.set(s.weights, head);
+  out.set(s.mean, head + n);
   if (historical) {
-    out[13 + 2 * n] = s.returns.length / n;
-    out.set(s.returns, 14 + 2 * n);
+    out[head + 2 * n] = s.returns.length / n;
+    out.set(s.returns, head + 2 * n + 1);
   } else {
-    out.set(s.cholesky, 13 + 2 * n);
+    out.set(s.cholesky, head + 2 * n);
   }
   return out;
 }

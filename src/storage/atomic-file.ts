@@ -1,9 +1,35 @@
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 /** Prefix of temp files: whatever carries it after a crash is swept at start. */
 export const TEMP_PREFIX = '.tmp-';
+
+/**
+ * Test-only storage faults: when STORAGE_FAULT_FILE names an existing file, the next atomic write
+ * consumes it and fails as it says: "enospc" (on write) or "eio" (on fsync).
+ */
+function takeStorageFault(): string | null {
+  const file = process.env.STORAGE_FAULT_FILE;
+  if (!file) return null;
+  try {
+    const fault = readFileSync(file, 'utf8').trim();
+    rmSync(file);
+    return fault;
+  } catch {
+    return null;
+  }
+}
+
+function ioError(code: 'ENOSPC' | 'EIO', syscall: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: injected fault, ${syscall}`), { code, syscall });
+}
+
+/** Errors that mean the storage cannot take writes now (the service answers 503, not 500). */
+export function isStorageUnavailable(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOSPC' || code === 'EIO' || code === 'EDQUOT' || code === 'EROFS';
+}
 
 async function fsyncDir(dir: string): Promise<void> {
   const handle = await fs.open(dir, 'r');
@@ -23,10 +49,13 @@ export async function writeFileAtomic(file: string, data: Buffer | string, mode 
   const dir = path.dirname(file);
   const temp = path.join(dir, `${TEMP_PREFIX}${path.basename(file)}-${randomBytes(6).toString('hex')}`);
   try {
+    const fault = takeStorageFault();
     const handle = await fs.open(temp, 'wx', mode);
     try {
-      await handle.writeFile(data);
+      await handle.writeFile(fault === 'enospc' ? Buffer.from(data).subarray(0, 100) : data);
+      if (fault === 'enospc') throw ioError('ENOSPC', 'write');
       await handle.sync();
+      if (fault === 'eio') throw ioError('EIO', 'fsync');
     } finally {
       await handle.close();
     }

@@ -29,8 +29,9 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
         OP_ESTIMATE => decode_estimation_input(input)
             .and_then(|i| estimate(&i))
             .map(|e| encode_estimation(&e)),
-        OP_SIMULATE => decode_spec(input)
-            .and_then(|(spec, range)| simulate(&spec, range).map(|p| encode_partial(&spec, &p))),
+        OP_SIMULATE => decode_spec(input).and_then(|(spec, range, deadline)| {
+            simulate(&spec, range, &deadline).map(|p| encode_partial(&spec, &p))
+        }),
         OP_FINALIZE => finalize_encoded(input),
         OP_PARAMETRIC => decode_parametric(input)
             .and_then(|i| parametric(&i))
@@ -75,12 +76,12 @@ fn finalize_encoded(input: &[f64]) -> Result<Vec<f64>> {
 
 /// The same as OP_SIMULATE followed by OP_FINALIZE on its one partial.
 fn run_encoded(input: &[f64]) -> Result<Vec<f64>> {
-    let (spec, range) = decode_spec(input)?;
+    let (spec, range, deadline) = decode_spec(input)?;
     ensure(
         range.first == 0 && range.end == spec.blocks(),
         "run covers every block",
     )?;
-    let partial = simulate(&spec, range)?;
+    let partial = simulate(&spec, range, &deadline)?;
     let params = FinalizeParams {
         scenarios: spec.scenarios,
         n_assets: spec.n_assets(),

@@ -3,6 +3,7 @@
 //! Layouts are documented in README.md ("Engine ABI"); every result starts with a status word
 //! (0 = success, else the `EngineError` code, then detail, message length and message bytes).
 
+use crate::deadline::Deadline;
 use crate::error::{ensure, EngineError, Result};
 use crate::estimate::{Covariance, Estimation, EstimationInput};
 use crate::metrics::Metrics;
@@ -63,7 +64,9 @@ impl<'a> Reader<'a> {
 pub fn encode_error(e: &EngineError) -> Vec<f64> {
     let detail = match e {
         EngineError::InsufficientData { observations, .. } => *observations as f64,
-        EngineError::InvalidInput(_) | EngineError::LimitExceeded(_) => 0.0,
+        EngineError::InvalidInput(_)
+        | EngineError::LimitExceeded(_)
+        | EngineError::DeadlineExceeded => 0.0,
     };
     let msg = e.to_string();
     let mut out = vec![e.code(), detail, msg.len() as f64];
@@ -120,7 +123,9 @@ pub fn encode_estimation(e: &Estimation) -> Vec<f64> {
     out
 }
 
-pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange)> {
+/// Spec layout: [method, mode, n, V, T, ν, seed, antithetic, N, c, bins, first block, end block,
+/// time budget ms (0 = none), weights(n), mean(n), then L(n²) or (observations, returns)].
+pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
     let mut r = Reader::new(data);
     let method = match r.count()? {
         0 => Method::MonteCarloNormal,
@@ -147,6 +152,11 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange)> {
         first: r.count()?,
         end: r.count()?,
     };
+    let budget_ms = r.scalar()?;
+    ensure(
+        budget_ms.is_finite() && budget_ms >= 0.0,
+        "time budget must be finite, ≥ 0",
+    )?;
     let weights = r.take(n)?.to_vec();
     let mean = r.take(n)?.to_vec();
     let (cholesky, returns) = if method == Method::Historical {
@@ -175,7 +185,7 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange)> {
     };
     spec.validate()?;
     range.validate(&spec)?;
-    Ok((spec, range))
+    Ok((spec, range, Deadline::after_ms(budget_ms)))
 }
 
 /// Partial layout: [0, scenarios, n, confidence, V, bins, first, count, k, pnl(count),

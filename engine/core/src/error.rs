@@ -15,6 +15,8 @@ pub enum EngineError {
     },
     /// A valid request beyond what the engine computes exactly within its memory bound.
     LimitExceeded(String),
+    /// The task's time budget ran out (native builds; see `deadline`).
+    DeadlineExceeded,
 }
 
 impl EngineError {
@@ -28,6 +30,7 @@ impl EngineError {
             EngineError::InvalidInput(_) => 1.0,
             EngineError::InsufficientData { .. } => 2.0,
             EngineError::LimitExceeded(_) => 3.0,
+            EngineError::DeadlineExceeded => 4.0,
         }
     }
 }
@@ -37,6 +40,7 @@ impl fmt::Display for EngineError {
         match self {
             EngineError::InvalidInput(m) => write!(f, "invalid engine input: {m}"),
             EngineError::LimitExceeded(m) => write!(f, "{m}"),
+            EngineError::DeadlineExceeded => write!(f, "the task's time budget ran out"),
             EngineError::InsufficientData {
                 observations,
                 required,

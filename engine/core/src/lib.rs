@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod codec;
+pub mod deadline;
 pub mod error;
 pub mod estimate;
 pub mod finalize;

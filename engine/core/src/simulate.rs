@@ -1,7 +1,8 @@
 //! One task: simulate a range of blocks and keep what the exact merge needs — every portfolio P&L,
 //! the task's k worst scenarios with their per-asset P&L, and each asset's k worst P&L.
 
-use crate::error::Result;
+use crate::deadline::Deadline;
+use crate::error::{EngineError, Result};
 use crate::kernels::{daily_paths, historical_windows, normal_buy_and_hold, Workspace};
 use crate::rng::Xoshiro256pp;
 use crate::spec::{BlockRange, Method, Mode, Spec, BLOCK};
@@ -19,7 +20,8 @@ pub struct Partial {
     pub asset_tails: Vec<Vec<u64>>,
 }
 
-pub fn simulate(spec: &Spec, range: BlockRange) -> Result<Partial> {
+/// Simulates the blocks of `range`; stops with DeadlineExceeded once `deadline` has passed.
+pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<Partial> {
     spec.validate()?;
     range.validate(spec)?;
     let n = spec.n_assets();
@@ -34,6 +36,9 @@ pub fn simulate(spec: &Spec, range: BlockRange) -> Result<Partial> {
     let chol_t: Vec<f64> = spec.cholesky.iter().map(|l| sqrt_t * l).collect();
 
     for block in range.first..range.end {
+        if deadline.passed() {
+            return Err(EngineError::DeadlineExceeded);
+        }
         let block_start = block * BLOCK;
         let count = BLOCK.min(spec.scenarios - block_start);
         match (spec.method, spec.mode) {

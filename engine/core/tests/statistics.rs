@@ -168,6 +168,7 @@ fn var_and_es_follow_the_k_worst_definition() {
             first: 0,
             end: s.blocks(),
         },
+        &risk_engine_core::deadline::Deadline::none(),
     )
     .unwrap();
     let mut sorted = partial.pnl.clone();

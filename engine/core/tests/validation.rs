@@ -56,9 +56,10 @@ fn every_spec_field_is_checked() {
         (10, 0.0, "no histogram bins"),
         (11, 3.0, "range not starting at 0 for run"),
         (12, 5.0, "range past the last block"),
-        (13, f64::NAN, "NaN weight"),
-        (16, f64::INFINITY, "infinite mean"),
-        (19, f64::NAN, "NaN in the Cholesky factor"),
+        (13, -1.0, "negative time budget"),
+        (14, f64::NAN, "NaN weight"),
+        (17, f64::INFINITY, "infinite mean"),
+        (20, f64::NAN, "NaN in the Cholesky factor"),
     ];
     for &(at, bad, what) in cases {
         let mut input = valid_input();
@@ -97,7 +98,7 @@ fn encode_spec_unchecked(s: &risk_engine_core::spec::Spec) -> Vec<f64> {
         1.0,
         0.0,
     ];
-    out.extend([s.scenarios as f64, s.confidence, 50.0, 0.0, 1.0]);
+    out.extend([s.scenarios as f64, s.confidence, 50.0, 0.0, 1.0, 0.0]);
     out.extend_from_slice(&s.weights);
     out.extend_from_slice(&s.mean);
     out.extend_from_slice(&s.cholesky);
@@ -169,4 +170,13 @@ fn parametric_and_finalize_inputs_are_checked() {
         "sum of 1000 normals"
     );
     assert_eq!(call(risk_engine_core::api::OP_NORMALS, &[7.0])[0], INVALID);
+}
+
+#[test]
+fn a_spent_time_budget_stops_the_task() {
+    let s = spec(Method::MonteCarloStudentT, Mode::Rebalanced, 2_000_000);
+    let mut input = encode_spec(&s, 0, s.blocks());
+    input[13] = 1.0; // 1 ms for two million simulations
+    let out = call(OP_RUN, &input);
+    assert_eq!(out[0], 4.0, "DeadlineExceeded");
 }

@@ -7,6 +7,7 @@ import { type AppContext, type Handler } from '../context.js';
 import { ApiError, validationError } from '../errors.js';
 import { type Exchange } from '../exchange.js';
 import { mediaType } from '../json-body.js';
+import { isStorageUnavailable } from '../../storage/atomic-file.js';
 
 const MAX_PARTS = 5;
 /** Room for part headers and boundaries beyond the file itself. */
@@ -111,7 +112,11 @@ export const uploadRoute: Handler = async (ctx, ex) => {
       throw new ApiError('PAYLOAD_TOO_LARGE', `The file exceeds MAX_UPLOAD_BYTES (${ctx.config.maxUploadBytes} bytes).`);
     }
     const dataset = await receiveDataset(ctx, ex);
-    const stored = await ctx.datasets.save(key.owner, dataset);
+    const stored = await ctx.datasets.save(key.owner, dataset).catch((e: unknown) => {
+      if (!isStorageUnavailable(e)) throw e;
+      ctx.log.error({ err: e, key_id: key.id }, 'dataset storage unavailable');
+      throw new ApiError('SERVER_BUSY', 'Storage is unavailable; the upload was not stored. Please retry later.', {}, { 'Retry-After': '30' });
+    });
     ctx.log.info({ key_id: key.id, dataset_id: stored.id, symbols: dataset.symbols.length, rows: dataset.dates.length }, 'dataset uploaded');
     ex.json(200, { status: 'success', dataset_id: stored.id, dataset: summarize(dataset) }, limitHeaders);
   } catch (e) {

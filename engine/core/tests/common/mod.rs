@@ -3,6 +3,7 @@
 
 use risk_engine_core::api::{call, OP_FINALIZE, OP_RUN, OP_SIMULATE};
 use risk_engine_core::codec::{decode_spec, encode_partial};
+use risk_engine_core::deadline::Deadline;
 use risk_engine_core::finalize::{finalize, FinalizeParams};
 use risk_engine_core::metrics::Metrics;
 use risk_engine_core::simulate::simulate;
@@ -81,6 +82,7 @@ pub fn run(spec: &Spec) -> Metrics {
             first: 0,
             end: spec.blocks(),
         },
+        &Deadline::none(),
     )
     .expect("valid spec");
     finalize(&params(spec), &mut [partial]).expect("finalize")
@@ -112,6 +114,7 @@ pub fn encode_spec(spec: &Spec, first: usize, end: usize) -> Vec<f64> {
         spec.histogram_bins as f64,
         first as f64,
         end as f64,
+        0.0, // no time budget
     ];
     out.extend_from_slice(&spec.weights);
     out.extend_from_slice(&spec.mean);
@@ -121,7 +124,7 @@ pub fn encode_spec(spec: &Spec, first: usize, end: usize) -> Vec<f64> {
     } else {
         out.extend_from_slice(&spec.cholesky);
     }
-    let (decoded, _) = decode_spec(&out).expect("round trip");
+    let (decoded, _, _) = decode_spec(&out).expect("round trip");
     assert!(&decoded == spec, "spec does not survive encoding");
     out
 }
@@ -145,5 +148,5 @@ pub fn run_split(spec: &Spec, cuts: &[usize]) -> Vec<f64> {
 }
 
 pub fn encode_partial_of(spec: &Spec, range: BlockRange) -> Vec<f64> {
-    encode_partial(spec, &simulate(spec, range).unwrap())
+    encode_partial(spec, &simulate(spec, range, &Deadline::none()).unwrap())
 }
