@@ -51,7 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1, 2 ** 31),
     maxSymbols: int(env, 'MAX_SYMBOLS', 5000, 1, 100_000),
     maxSimulations: int(env, 'MAX_SIMULATIONS', 10_000_000, 100, 100_000_000),
-    maxQueue: int(env, 'MAX_QUEUE', 64, 1, 100_000),
+    maxQueue: int(env, 'MAX_QUEUE', 256, 1, 100_000),
     calcTimeoutMs: int(env, 'CALC_TIMEOUT_MS', 30_000, 1, 3_600_000),
     uploadPerMin: int(env, 'RATE_LIMIT_UPLOAD_PER_MIN', 2, 1, 1_000_000),
     calculatePerMin: int(env, 'RATE_LIMIT_CALCULATE_PER_MIN', 10, 1, 1_000_000),

@@ -42,7 +42,8 @@ export function calculateRequestSchema(maxSimulations: number) {
       method: literals(METHODS, 'Risk calculation method.'),
       method_options: Type.Optional(MethodOptions),
       portfolio_value: Type.Number({ exclusiveMinimum: 0, maximum: 1e15 }),
-      currency: Type.String({ format: 'iso4217', minLength: 3, maxLength: 3, description: 'ISO 4217 alphabetic code.' }),
+      // `format` is what TypeBox checks; `enum` lists the same codes for OpenAPI clients and fuzzers.
+      currency: Type.String({ format: 'iso4217', enum: [...ISO_4217].sort(), description: 'ISO 4217 alphabetic code.' }),
       portfolio: Type.Array(PortfolioItem, { minItems: 1, maxItems: 5000 }),
       portfolio_mode: Type.Optional(literals(['buy_and_hold', 'rebalanced'], 'Default buy_and_hold.')),
       confidence_level: Type.Number({ minimum: 0.5, exclusiveMaximum: 1 }),

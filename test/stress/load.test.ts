@@ -1,0 +1,57 @@
+// Load against the real service (child process): 100 connections with 100 keys within their
+// limits: no errors, no timeouts, all 200; 50 connections on one key: exactly its limit admitted,
+// the rest 429, no 5xx. Run by `npm run test:stress` (and .ci/run).
+import t from 'tap';
+import autocannon from 'autocannon';
+import { FileKeyStore } from '../../src/auth/key-store.js';
+import { loadKeySecret } from '../../src/auth/secret.js';
+import { calcBody, uploadFile } from '../helpers/http.js';
+import { spawnService } from '../helpers/process.js';
+import { tempDir, testEnv, WIDE_SAMPLE } from '../helpers/service.js';
+
+t.test('load', async (t) => {
+  const env = testEnv(tempDir('risk-load-'), { WORKERS: '2' });
+  const store = new FileKeyStore(env.DATA_DIR!, loadKeySecret(env.SECRET_FILE!));
+  const keys: string[] = [];
+  for (let i = 0; i < 101; i++) keys.push((await store.create({ name: `load${i}`, owner: 'desk' })).key);
+  const svc = await spawnService(env, t);
+  const base = `http://127.0.0.1:${svc.port}`;
+  const up = await uploadFile(base, keys[100]!, WIDE_SAMPLE);
+  const body = JSON.stringify(calcBody(up.body.dataset_id, { simulations: 10_000 }));
+  const url = `${base}/api/v1/risk/calculate`;
+
+  let client = 0;
+  const withinLimits = await autocannon({
+    url,
+    method: 'POST',
+    body,
+    connections: 100,
+    amount: 500,
+    maxConnectionRequests: 5, // 5 per connection, hence per key: half its 10/min limit
+    duration: 30,
+    timeout: 20,
+    headers: { 'content-type': 'application/json' },
+    setupClient: (c) => c.setHeaders({ 'content-type': 'application/json', 'x-api-key': keys[client++ % 100]! }),
+  });
+  t.equal(withinLimits.errors, 0, 'no errors');
+  t.equal(withinLimits.timeouts, 0, 'no timeouts');
+  t.equal(withinLimits['2xx'], 500, `all 500 requests answered 200 (p99 ${withinLimits.latency.p99} ms; ${JSON.stringify(withinLimits.statusCodeStats)})`);
+  t.equal(withinLimits.non2xx, 0);
+
+  const oneKey = await autocannon({
+    url,
+    method: 'POST',
+    body,
+    connections: 50,
+    duration: 4,
+    headers: { 'content-type': 'application/json', 'x-api-key': keys[100]! },
+  });
+  // keys[100] only uploaded so far (a separate bucket): its calculate bucket is full, 10 tokens,
+  // and 4 s refill less than one more (10/min).
+  t.equal(oneKey['2xx'], 10, 'one key: exactly its limit admitted');
+  t.equal(oneKey['4xx'], oneKey.requests.total - 10, `every other answer is 429 (${oneKey.requests.total} requests)`);
+  t.equal(oneKey['5xx'], 0, 'no 5xx');
+  t.equal(oneKey.errors, 0);
+  svc.child.kill('SIGTERM');
+  t.equal(await svc.exited, 0);
+});
