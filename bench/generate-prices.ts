@@ -4,23 +4,12 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../src/engine/paths.js';
+import { mulberry32 as prng } from './lib/mulberry32.js';
 
 export const WIDE_461 = path.join(ROOT, 'bench/data/wide-461.csv');
 const SYMBOLS = 461;
 const DATES = 1260;
 const SEED = 20240611;
-
-/** mulberry32: a small, fixed PRNG (the file must be the same on every machine). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function generateWide461(): string {
   if (existsSync(WIDE_461)) return WIDE_461;

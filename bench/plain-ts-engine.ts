@@ -2,6 +2,8 @@
 // Math.exp, Box–Muller normals and a full sort. Used as the speed baseline and as a slow,
 // independent oracle for the engine's VaR.
 
+import { mulberry32 as prng } from './lib/mulberry32.js';
+
 export interface PlainModel {
   mean: number[];
   cholesky: number[]; // n×n, row-major, lower
@@ -13,17 +15,6 @@ export interface PlainModel {
   rebalanced: boolean;
   studentDof: number | null;
   seed: number;
-}
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0 || 1;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function plainVarEs(m: PlainModel): { valueAtRisk: number; expectedShortfall: number } {

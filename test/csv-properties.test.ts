@@ -3,16 +3,7 @@
 import t from 'tap';
 import { readCsv } from '../src/dataset/csv-reader.js';
 import { CsvError } from '../src/dataset/csv-error.js';
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), a | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as prng } from '../bench/lib/mulberry32.js';
 
 interface Truth {
   symbols: string[];
