@@ -61,15 +61,18 @@ t.test('hostile input', async (t) => {
     await stillWorks(t, 'disconnects');
   });
 
-  t.test('a client sending 1 byte per 100 ms does not hold up others', async (t) => {
+  t.test('a client sending 1 byte per second does not hold up others', async (t) => {
     const slow = net.connect(port, '127.0.0.1');
     slow.on('error', () => undefined);
     const request = `GET /healthz HTTP/1.1\r\nHost: x\r\n`;
     let i = 0;
-    const timer = setInterval(() => i < request.length && slow.write(request[i++]!), 100);
-    const start = performance.now();
-    await stillWorks(t, 'a slow client');
-    t.ok(performance.now() - start < 2000, 'served promptly meanwhile');
+    const timer = setInterval(() => i < request.length && slow.write(request[i++]!), 1000);
+    for (let second = 0; second < 3; second++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const start = performance.now();
+      await stillWorks(t, `${second + 1} s of a slow client`);
+      t.ok(performance.now() - start < 2000, 'served promptly meanwhile');
+    }
     clearInterval(timer);
     slow.destroy();
   });

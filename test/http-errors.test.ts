@@ -117,7 +117,7 @@ t.test('error contract', async (t) => {
     t.equal(ok.status, 200, `exactly the limit is accepted: ${ok.text}`);
     expectError(t, await upload(s.base, s.key, exact.slice(0, MAX_UPLOAD) + 'x'), 413, 'PAYLOAD_TOO_LARGE');
     const form = csvForm(syntheticCsv(['A'], 40));
-    for (let i = 0; i < 6; i++) form.append(`f${i}`, 'v');
+    for (let i = 0; i < 9; i++) form.append(`f${i}`, 'v'); // 10 parts in all
     expectError(t, await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: form }), 413, 'PAYLOAD_TOO_LARGE');
   });
 

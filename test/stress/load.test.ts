@@ -20,18 +20,25 @@ t.test('load', async (t) => {
   const body = JSON.stringify(calcBody(up.body.dataset_id, { simulations: 10_000 }));
   const url = `${base}/api/v1/risk/calculate`;
 
-  let client = 0;
+  let next = 0;
   const withinLimits = await autocannon({
     url,
-    method: 'POST',
-    body,
     connections: 100,
     amount: 500,
-    maxConnectionRequests: 5, // 5 per connection, hence per key: half its 10/min limit
-    duration: 30,
+    overallRate: 17, // 500 requests spread over 30 s
+    duration: 31,
     timeout: 20,
-    headers: { 'content-type': 'application/json' },
-    setupClient: (c) => c.setHeaders({ 'content-type': 'application/json', 'x-api-key': keys[client++ % 100]! }),
+    // Round-robin over the 100 keys: 5 requests each, half of a key's 10/min limit.
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req: autocannon.Request) => ({
+          ...req,
+          body,
+          headers: { 'content-type': 'application/json', 'x-api-key': keys[next++ % 100]! },
+        }),
+      },
+    ],
   });
   t.equal(withinLimits.errors, 0, 'no errors');
   t.equal(withinLimits.timeouts, 0, 'no timeouts');
