@@ -235,6 +235,8 @@ pub fn decode_partial(r: &mut Reader) -> Result<(PartialHeader, Partial)> {
         histogram_bins: r.count()?,
     };
     let n = header.n_assets;
+    // Bounded like every other decoder: with k = 0 nothing below would limit n (found by fuzzing).
+    ensure((1..=100_000).contains(&n), "assets must number 1..=100000")?;
     let first = r.count()?;
     let count = r.count()?;
     let k = r.count()?;

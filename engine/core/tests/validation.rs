@@ -180,3 +180,12 @@ fn a_spent_time_budget_stops_the_task() {
     let out = call(OP_RUN, &input);
     assert_eq!(out[0], 4.0, "DeadlineExceeded");
 }
+
+#[test]
+fn a_partial_claiming_absurd_dimensions_is_refused_without_allocating() {
+    // Regression (cargo fuzz): n = 1e12 assets with an empty tail used to allocate per asset.
+    let partial = [0.0, 1.0, 1e12, 0.99, 1.0, 10.0, 0.0, 1.0, 0.0, -5.0];
+    let mut input = vec![1.0];
+    input.extend_from_slice(&partial);
+    assert_eq!(call(OP_FINALIZE, &input)[0], INVALID);
+}
