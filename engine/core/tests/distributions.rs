@@ -37,8 +37,8 @@ fn ln_gamma(x: f64) -> f64 {
     let x = x - 1.0;
     let mut a = C[0];
     let t = x + 7.5;
-    for (i, c) in C.iter().enumerate().skip(1) {
-        a += c / (x + i as f64);
+    for (i, c) in C[1..].iter().enumerate() {
+        a += c / (x + (i + 1) as f64);
     }
     0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
 }

@@ -3,7 +3,8 @@ import { PassThrough } from 'node:stream';
 import { CsvError } from '../../dataset/csv-error.js';
 import { readCsv } from '../../dataset/csv-reader.js';
 import { summarize, type Dataset } from '../../dataset/dataset.js';
-import { type AppContext, type Handler } from '../context.js';
+import { type AppContext } from '../context.js';
+import { limitedRoute } from '../limited-route.js';
 import { ApiError, validationError } from '../errors.js';
 import { type Exchange } from '../exchange.js';
 import { mediaType } from '../json-body.js';
@@ -100,27 +101,20 @@ function receiveDataset(ctx: AppContext, ex: Exchange): Promise<Dataset> {
 }
 
 /** POST /api/v1/risk/datasets/upload */
-export const uploadRoute: Handler = async (ctx, ex) => {
-  const key = ctx.guard.authenticate(ex.head);
-  const limitHeaders = ctx.guard.admit(key, 'upload');
-  try {
-    if (mediaType(ex.head.contentType) !== 'multipart/form-data') {
-      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data.');
-    }
-    if (ex.head.contentEncoding !== '') throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding is not supported.');
-    if ((ex.head.contentLength ?? 0) > ctx.config.maxUploadBytes + MULTIPART_OVERHEAD) {
-      throw new ApiError('PAYLOAD_TOO_LARGE', `The file exceeds MAX_UPLOAD_BYTES (${ctx.config.maxUploadBytes} bytes).`);
-    }
-    const dataset = await receiveDataset(ctx, ex);
-    const stored = await ctx.datasets.save(key.owner, dataset).catch((e: unknown) => {
-      if (!isStorageUnavailable(e)) throw e;
-      ctx.log.error({ err: e, key_id: key.id }, 'dataset storage unavailable');
-      throw new ApiError('SERVER_BUSY', 'Storage is unavailable; the upload was not stored. Please retry later.', {}, { 'Retry-After': '30' });
-    });
-    ctx.log.info({ key_id: key.id, dataset_id: stored.id, symbols: dataset.symbols.length, rows: dataset.dates.length }, 'dataset uploaded');
-    ex.json(200, { status: 'success', dataset_id: stored.id, dataset: summarize(dataset) }, limitHeaders);
-  } catch (e) {
-    if (e instanceof ApiError) Object.assign(e.headers, { ...limitHeaders, ...e.headers });
-    throw e;
+export const uploadRoute = limitedRoute('upload', async (ctx, ex, key, limitHeaders) => {
+  if (mediaType(ex.head.contentType) !== 'multipart/form-data') {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data.');
   }
-};
+  if (ex.head.contentEncoding !== '') throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding is not supported.');
+  if ((ex.head.contentLength ?? 0) > ctx.config.maxUploadBytes + MULTIPART_OVERHEAD) {
+    throw new ApiError('PAYLOAD_TOO_LARGE', `The file exceeds MAX_UPLOAD_BYTES (${ctx.config.maxUploadBytes} bytes).`);
+  }
+  const dataset = await receiveDataset(ctx, ex);
+  const stored = await ctx.datasets.save(key.owner, dataset).catch((e: unknown) => {
+    if (!isStorageUnavailable(e)) throw e;
+    ctx.log.error({ err: e, key_id: key.id }, 'dataset storage unavailable');
+    throw new ApiError('SERVER_BUSY', 'Storage is unavailable; the upload was not stored. Please retry later.', {}, { 'Retry-After': '30' });
+  });
+  ctx.log.info({ key_id: key.id, dataset_id: stored.id, symbols: dataset.symbols.length, rows: dataset.dates.length }, 'dataset uploaded');
+  ex.json(200, { status: 'success', dataset_id: stored.id, dataset: summarize(dataset) }, limitHeaders);
+});
