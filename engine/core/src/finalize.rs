@@ -2,7 +2,7 @@
 //! how they were split: partials are put back in scenario order and every tie is broken by index.
 
 use crate::error::{ensure, Result};
-use crate::metrics::{compensated_sum, Metrics, PERCENTILE_LEVELS};
+use crate::metrics::{compensated_sum, CompensatedSum, Metrics, PERCENTILE_LEVELS};
 use crate::select::{
     from_order_key, multi_select, nth_smallest, order_key, rank_of_level, smallest_sorted,
 };
@@ -111,22 +111,16 @@ struct Summary {
 
 /// One pass for the compensated sum, the count of losses and the extremes.
 fn summarize(pnl: &[f64]) -> Summary {
-    let (mut sum, mut carry) = (0.0, 0.0);
+    let mut sum = CompensatedSum::default();
     let (mut losses, mut worst, mut best) = (0, f64::INFINITY, f64::NEG_INFINITY);
     for &x in pnl {
-        let t = sum + x;
-        carry += if sum.abs() >= x.abs() {
-            (sum - t) + x
-        } else {
-            (x - t) + sum
-        };
-        sum = t;
+        sum.add(x);
         losses += usize::from(x < 0.0);
         worst = if x < worst { x } else { worst };
         best = if x > best { x } else { best };
     }
     Summary {
-        sum: sum + carry,
+        sum: sum.total(),
         losses,
         worst,
         best,

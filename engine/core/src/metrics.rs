@@ -50,18 +50,33 @@ impl Metrics {
     }
 }
 
-/// Sum with Neumaier's compensation: accurate for millions of terms, and deterministic.
-pub fn compensated_sum(xs: impl Iterator<Item = f64>) -> f64 {
-    let mut sum = 0.0;
-    let mut carry = 0.0;
-    for x in xs {
-        let t = sum + x;
-        if sum.abs() >= x.abs() {
-            carry += (sum - t) + x;
+/// Neumaier-compensated running sum: accurate for millions of terms, and deterministic.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CompensatedSum {
+    sum: f64,
+    carry: f64,
+}
+
+impl CompensatedSum {
+    #[inline(always)]
+    pub fn add(&mut self, x: f64) {
+        let t = self.sum + x;
+        self.carry += if self.sum.abs() >= x.abs() {
+            (self.sum - t) + x
         } else {
-            carry += (x - t) + sum;
-        }
-        sum = t;
+            (x - t) + self.sum
+        };
+        self.sum = t;
     }
-    sum + carry
+
+    pub fn total(&self) -> f64 {
+        self.sum + self.carry
+    }
+}
+
+/// Compensated sum of a sequence.
+pub fn compensated_sum(xs: impl Iterator<Item = f64>) -> f64 {
+    let mut acc = CompensatedSum::default();
+    xs.for_each(|x| acc.add(x));
+    acc.total()
 }

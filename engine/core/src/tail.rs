@@ -2,7 +2,7 @@
 //! scenarios: once the buffer fills, it is cut back to its k smallest and a threshold rejects
 //! anything that can no longer enter.
 
-use crate::select::{from_order_key, order_key};
+use crate::select::order_key;
 
 fn capacity(k: usize) -> usize {
     k + (k / 2).max(512)
@@ -13,8 +13,6 @@ fn capacity(k: usize) -> usize {
 pub struct ValueTail {
     k: usize,
     threshold: u64,
-    /// The threshold as a float: most values are rejected by one float compare, without a key.
-    threshold_value: f64,
     pub keys: Vec<u64>,
 }
 
@@ -23,16 +21,12 @@ impl ValueTail {
         ValueTail {
             k,
             threshold: u64::MAX,
-            threshold_value: f64::INFINITY,
             keys: Vec::with_capacity(capacity(k).min(1 << 16)),
         }
     }
 
     #[inline(always)]
     pub fn push(&mut self, x: f64) {
-        if x > self.threshold_value {
-            return;
-        }
         let key = order_key(x);
         if key < self.threshold {
             self.keys.push(key);
@@ -47,7 +41,6 @@ impl ValueTail {
             self.keys.select_nth_unstable(self.k - 1);
             self.keys.truncate(self.k);
             self.threshold = *self.keys.iter().max().unwrap_or(&u64::MAX);
-            self.threshold_value = from_order_key(self.threshold);
         }
     }
 
@@ -65,7 +58,6 @@ pub struct ScenarioTail {
     k: usize,
     n_assets: usize,
     threshold: u64,
-    threshold_value: f64,
     pub keys: Vec<u64>,
     pub indices: Vec<u64>,
     pub asset_pnl: Vec<f64>,
@@ -77,7 +69,6 @@ impl ScenarioTail {
             k,
             n_assets,
             threshold: u64::MAX,
-            threshold_value: f64::INFINITY,
             keys: Vec::new(),
             indices: Vec::new(),
             asset_pnl: Vec::new(),
@@ -88,7 +79,7 @@ impl ScenarioTail {
     /// tie with the threshold already loses to the entry it ties with.
     #[inline(always)]
     pub fn admits(&self, pnl: f64) -> bool {
-        pnl <= self.threshold_value && order_key(pnl) < self.threshold
+        order_key(pnl) < self.threshold
     }
 
     pub fn push(&mut self, pnl: f64, index: u64, assets: impl Iterator<Item = f64>) {
@@ -119,7 +110,6 @@ impl ScenarioTail {
             asset_pnl.extend_from_slice(&self.asset_pnl[p * n..(p + 1) * n]);
         }
         self.threshold = *keys.iter().max().unwrap_or(&u64::MAX);
-        self.threshold_value = from_order_key(self.threshold);
         self.keys = keys;
         self.indices = indices;
         self.asset_pnl = asset_pnl;
@@ -135,6 +125,7 @@ impl ScenarioTail {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::select::from_order_key;
 
     #[test]
     fn value_tail_keeps_the_k_smallest() {
