@@ -5,7 +5,7 @@ import { FileKeyStore } from './auth/key-store.js';
 import { loadKeySecret } from './auth/secret.js';
 import { EstimateCache } from './calc/estimate-cache.js';
 import { type Config } from './config.js';
-import { engineVersion, resolveEngineSource } from './engine/load.js';
+import { buildName, engineVersion, resolveEngineSource } from './engine/load.js';
 import { AccessGuard } from './http/access-guard.js';
 import { type AppContext } from './http/context.js';
 import { buildOpenApi } from './http/openapi.js';
@@ -37,8 +37,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
 
   const source = resolveEngineSource(config.engine);
   const pool = new EnginePool(source, config.workers, config.maxQueue);
-  const build =
-    source.kind === 'native' ? (await import('./engine/native-engine.js')).nativeBuild() : source.variant === 'simd' ? 'wasm-simd128' : 'wasm-scalar';
+  const build = buildName(source);
   const requestSchema = calculateRequestSchema(config.maxSimulations);
   let draining = false;
   const ctx: AppContext = {

@@ -44,7 +44,7 @@ function engineError(e: unknown): unknown {
 
 export async function calculate(req: CalculateRequest, owner: string, deps: CalculatorDeps, signal?: AbortSignal): Promise<CalculateResponseBody> {
   const started = performance.now();
-  const startedAt = Date.now();
+  const deadline = Date.now() + deps.timeoutMs;
   checkRequest(req);
   const stored = await deps.datasets.load(req.dataset_id, owner);
   if (!stored) throw new ApiError('DATASET_NOT_FOUND', `No dataset ${req.dataset_id}.`);
@@ -106,7 +106,7 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
         histogramBins: o.histogram_bins ?? DEFAULT_BINS,
       },
       est,
-      { maxBatches: deps.maxBatches, deadline: startedAt + deps.timeoutMs },
+      { maxBatches: deps.maxBatches, deadline },
       signal,
       timing,
     );

@@ -1,4 +1,5 @@
 import {
+  checkStatus,
   decodeEstimation,
   decodeMetrics,
   encodeEstimation,
@@ -129,7 +130,7 @@ export async function runModel(
   }
   const replies = await Promise.all(batches.map((b) => exec.run(Op.simulate, encodeSpec(spec, b.first, b.end, budget()), signal)));
   addPhase(timing, replies);
-  for (const r of replies) if (r.output[0] !== 0) decodeMetrics(r.output); // throws the engine's error
+  replies.forEach((r) => checkStatus(r.output));
   const final = await exec.run(Op.finalize, encodeFinalize(replies.map((r) => r.output)), signal);
   addPhase(timing, [final]);
   return decodeMetrics(final.output);

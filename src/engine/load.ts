@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { NativeEngine, nativeAvailable } from './native-engine.js';
+import { NativeEngine, nativeAvailable, nativeBuild } from './native-engine.js';
 import { type Engine } from './ops.js';
 import { ROOT } from './paths.js';
 import { compileWasm, WasmEngine, type WasmVariant } from './wasm-engine.js';
@@ -26,8 +26,13 @@ export function resolveEngineSource(choice: EngineChoice): EngineSource {
   return { kind: 'wasm', variant, module: compileWasm(variant), version: engineVersion() };
 }
 
+/** The build's name as responses and metrics report it. */
+export function buildName(source: EngineSource): string {
+  if (source.kind === 'native') return nativeBuild();
+  return source.variant === 'simd' ? 'wasm-simd128' : 'wasm-scalar';
+}
+
 export function instantiateEngine(source: EngineSource): Engine {
   if (source.kind === 'native') return new NativeEngine();
-  const build = source.variant === 'simd' ? 'wasm-simd128' : 'wasm-scalar';
-  return new WasmEngine(source.module, build, source.version);
+  return new WasmEngine(source.module, buildName(source), source.version);
 }
