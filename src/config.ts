@@ -21,6 +21,14 @@ export interface Config {
   logLevel: string;
   shutdownGraceMs: number;
   keyReloadMs: number;
+  /** Shared rate limits across replicas; unset = in-process buckets. */
+  redisUrl: string | undefined;
+  /** Shared keys and datasets across replicas; unset = files under DATA_DIR. */
+  databaseUrl: string | undefined;
+  /** How long a replica uses a cached dataset before checking it still exists. */
+  datasetRecheckMs: number;
+  /** How long start-up waits for the database to accept connections. */
+  databaseWaitMs: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -59,5 +67,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),
     keyReloadMs: int(env, 'KEY_RELOAD_MS', 500, 50, 60_000),
+    redisUrl: env.REDIS_URL || undefined,
+    databaseUrl: env.DATABASE_URL || undefined,
+    datasetRecheckMs: int(env, 'DATASET_RECHECK_MS', 250, 0, 1_000),
+    databaseWaitMs: int(env, 'DATABASE_WAIT_MS', 30_000, 0, 600_000),
   };
 }

@@ -3,8 +3,12 @@ import { loadKeySecret } from './auth/secret.js';
 import { loadConfig, type Config } from './config.js';
 import { startService } from './service.js';
 
-/** Creates a key when none exists and shows it once, like a reveal page. */
+/**
+ * One node: creates a key when none exists and shows it once, like a reveal page. Replicas sharing
+ * a database do not (they would race, and a key in a container log is a leak): use the keys CLI.
+ */
 async function ensureFirstKey(config: Config): Promise<void> {
+  if (config.databaseUrl) return;
   const keys = new FileKeyStore(config.dataDir, loadKeySecret(config.secretFile));
   if ((await keys.list()).length > 0) return;
   const { record, key } = await keys.create({ name: 'default' });

@@ -1,7 +1,8 @@
 import { promises as fs } from 'node:fs';
 import { pino, type Logger } from 'pino';
 import { KeyRegistry } from './auth/key-registry.js';
-import { FileKeyStore } from './auth/key-store.js';
+import { type KeyStore } from './auth/key-store.js';
+import { openBackends } from './backends.js';
 import { loadKeySecret } from './auth/secret.js';
 import { EstimateCache } from './calc/estimate-cache.js';
 import { type Config } from './config.js';
@@ -13,14 +14,12 @@ import { calculateRequestSchema } from './http/schemas.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
 import { ServiceMetrics } from './http/service-metrics.js';
 import { compileValidator } from './http/validator.js';
-import { TokenBuckets } from './limits/token-bucket.js';
 import { EnginePool } from './pool/engine-pool.js';
-import { FileDatasetStore } from './storage/dataset-store.js';
 
 export interface RunningService {
   port: number;
   log: Logger;
-  keys: FileKeyStore;
+  keys: KeyStore;
   /** Stops accepting, finishes in-flight requests (up to the grace period), stops the pool. */
   shutdown(): Promise<void>;
 }
@@ -28,10 +27,14 @@ export interface RunningService {
 export async function startService(config: Config, log: Logger = pino({ level: config.logLevel })): Promise<RunningService> {
   await fs.mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const secret = loadKeySecret(config.secretFile);
-  const keys = new FileKeyStore(config.dataDir, secret);
+  const metrics = new ServiceMetrics(
+    () => pool.queueSize,
+    () => pool.threads,
+  );
+  const backends = await openBackends(config, secret, log, () => metrics.limiterFallbacks.inc());
+  const { keys, datasets } = backends;
   const registry = new KeyRegistry(keys, secret);
   await registry.start(config.keyReloadMs);
-  const datasets = new FileDatasetStore(config.dataDir);
   const swept = await datasets.open();
   if (swept > 0) log.warn({ swept }, 'removed temp files left by an earlier crash');
 
@@ -43,7 +46,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   const ctx: AppContext = {
     config,
     log,
-    guard: new AccessGuard(registry, new TokenBuckets(), config),
+    guard: new AccessGuard(registry, backends.limiter, config),
     datasets,
     calculator: {
       datasets,
@@ -53,17 +56,14 @@ export async function startService(config: Config, log: Logger = pino({ level: c
       maxBatches: config.workers,
       timeoutMs: config.calcTimeoutMs,
     },
-    metrics: new ServiceMetrics(
-      () => pool.queueSize,
-      () => pool.threads,
-    ),
+    metrics,
     validateCalculate: compileValidator(requestSchema),
     openapi: buildOpenApi(requestSchema, engineVersion()),
     ready: () => pool.threads > 0,
     draining: () => draining,
   };
   const server: HttpServer = await startHttpServer(ctx);
-  log.info({ port: server.port, engine: build, workers: config.workers, data_dir: config.dataDir }, 'listening');
+  log.info({ port: server.port, engine: build, workers: config.workers, data_dir: config.dataDir, ...backends.shared }, 'listening');
   if (registry.size === 0) log.warn('no API keys exist: create one with `npm run keys -- create --name NAME`');
 
   return {
@@ -77,6 +77,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
       while (server.inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       registry.stop();
       await pool.close();
+      await backends.close();
       log.info({ unfinished: server.inFlight() }, 'stopped');
     },
   };

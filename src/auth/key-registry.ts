@@ -1,11 +1,11 @@
-import { promises as fs } from 'node:fs';
 import { timingSafeEqual } from 'node:crypto';
-import { hashKey, type FileKeyStore, type KeyRecord } from './key-store.js';
+import { hashKey, type KeyStore, type KeyRecord } from './key-store.js';
 import { isWellFormedKey } from './key-format.js';
 
 /**
- * The service's view of the keys: a map from keyed hash to record, reloaded whenever the key file
- * changes, so keys created or revoked by the CLI take effect without a restart.
+ * The service's view of the keys: a map from keyed hash to record, reloaded whenever the store's
+ * stamp changes, so keys created or revoked by the CLI take effect without a restart. If the store
+ * cannot be read (database down), the last keys read stay in force.
  */
 export class KeyRegistry {
   private byHash = new Map<string, KeyRecord>();
@@ -13,7 +13,7 @@ export class KeyRegistry {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly store: FileKeyStore,
+    private readonly store: KeyStore,
     private readonly secret: Buffer,
   ) {}
 
@@ -32,8 +32,7 @@ export class KeyRegistry {
   }
 
   async reload(): Promise<void> {
-    const stat = await fs.stat(this.store.file).catch(() => null);
-    const stamp = stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : 'none';
+    const stamp = await this.store.stamp();
     if (stamp === this.fileStamp) return;
     const keys = await this.store.list();
     this.byHash = new Map(keys.filter((k) => !k.revoked).map((k) => [k.hash, k]));

@@ -28,8 +28,34 @@ export function hashKey(secret: Buffer, key: string): string {
   return createHmac('sha256', secret).update(key, 'utf8').digest('hex');
 }
 
+/** A fresh key and the record that stores it (its keyed hash, never the key). */
+export function newKeyRecord(secret: Buffer, input: NewKey): { record: KeyRecord; key: string } {
+  const key = generateApiKey();
+  const record: KeyRecord = {
+    id: generateKeyId(),
+    name: input.name,
+    owner: input.owner ?? input.name,
+    hash: hashKey(secret, key),
+    created_at: new Date().toISOString(),
+    revoked: false,
+    ...(input.uploadLimit !== undefined ? { upload_limit: input.uploadLimit } : {}),
+    ...(input.calculateLimit !== undefined ? { calculate_limit: input.calculateLimit } : {}),
+  };
+  return { record, key };
+}
+
+/** Where keys live: a file under DATA_DIR (one node) or PostgreSQL (several replicas). */
+export interface KeyStore {
+  list(): Promise<KeyRecord[]>;
+  create(input: NewKey): Promise<{ record: KeyRecord; key: string }>;
+  /** False when there is no active key with this id. */
+  revoke(id: string): Promise<boolean>;
+  /** Changes whenever the set of keys changes, cheaply, so readers reload only then. */
+  stamp(): Promise<string>;
+}
+
 /** Keys in one JSON file under DATA_DIR, rewritten atomically under a lock file. */
-export class FileKeyStore {
+export class FileKeyStore implements KeyStore {
   readonly file: string;
   private readonly lockFile: string;
 
@@ -48,19 +74,14 @@ export class FileKeyStore {
   }
 
   async create(input: NewKey): Promise<{ record: KeyRecord; key: string }> {
-    const key = generateApiKey();
-    const record: KeyRecord = {
-      id: generateKeyId(),
-      name: input.name,
-      owner: input.owner ?? input.name,
-      hash: hashKey(this.secret, key),
-      created_at: new Date().toISOString(),
-      revoked: false,
-      ...(input.uploadLimit !== undefined ? { upload_limit: input.uploadLimit } : {}),
-      ...(input.calculateLimit !== undefined ? { calculate_limit: input.calculateLimit } : {}),
-    };
-    await this.update((keys) => [...keys, record]);
-    return { record, key };
+    const created = newKeyRecord(this.secret, input);
+    await this.update((keys) => [...keys, created.record]);
+    return created;
+  }
+
+  async stamp(): Promise<string> {
+    const stat = await fs.stat(this.file).catch(() => null);
+    return stat ? `${stat.mtimeMs}:${stat.size}:${stat.ino}` : 'none';
   }
 
   async revoke(id: string): Promise<boolean> {

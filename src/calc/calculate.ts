@@ -4,14 +4,14 @@ import { type EngineExecutor } from '../engine/ops.js';
 import { selectColumns } from '../dataset/dataset.js';
 import { ApiError, validationError } from '../http/errors.js';
 import { MONTE_CARLO, type CalculateRequest, type CalculateResponseBody } from '../http/schemas.js';
-import { type FileDatasetStore } from '../storage/dataset-store.js';
+import { type DatasetStore } from '../storage/dataset-store.js';
 import { type EstimateCache } from './estimate-cache.js';
 import { checkRequest } from './request-checks.js';
 import { allFinite, buildResponse, type EngineInfo, type ResolvedOptions } from './response-builder.js';
 import { estimateModel, runModel, type PhaseTiming } from './risk-calculation.js';
 
 export interface CalculatorDeps {
-  datasets: FileDatasetStore;
+  datasets: DatasetStore;
   executor: EngineExecutor;
   estimates: EstimateCache;
   engine: EngineInfo;

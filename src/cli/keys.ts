@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
-import { FileKeyStore } from '../auth/key-store.js';
+import { destination, pino } from 'pino';
+import { type KeyStore } from '../auth/key-store.js';
 import { loadKeySecret } from '../auth/secret.js';
+import { openKeyStore } from '../backends.js';
 import { loadConfig } from '../config.js';
 
 const USAGE = `usage:
@@ -15,7 +17,7 @@ function positiveInt(name: string, raw: string | undefined): number | undefined 
   return n;
 }
 
-/** Key management on the service's own store (the interface's "reveal page"). */
+/** Key management on the service's own store: the key file, or PostgreSQL when DATABASE_URL is set. */
 export async function runKeysCli(argv: string[], out: (line: string) => void): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -29,7 +31,20 @@ export async function runKeysCli(argv: string[], out: (line: string) => void): P
     },
   });
   const config = loadConfig();
-  const store = new FileKeyStore(config.dataDir, loadKeySecret(config.secretFile));
+  const { keys: store, close } = await openKeyStore(config, loadKeySecret(config.secretFile), pino({ level: 'warn' }, destination(2)));
+  try {
+    return await runCommand(store, positionals, values, out);
+  } finally {
+    await close();
+  }
+}
+
+async function runCommand(
+  store: KeyStore,
+  positionals: string[],
+  values: { name?: string; owner?: string; 'upload-limit'?: string; 'calculate-limit'?: string; json?: boolean },
+  out: (line: string) => void,
+): Promise<number> {
   const [command, arg] = positionals;
   if (command === 'create') {
     if (!values.name) throw new Error('create needs --name');

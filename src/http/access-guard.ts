@@ -1,6 +1,6 @@
 import { type KeyRegistry } from '../auth/key-registry.js';
 import { type KeyRecord } from '../auth/key-store.js';
-import { type TokenBuckets } from '../limits/token-bucket.js';
+import { type RateLimiter } from '../limits/rate-limiter.js';
 import { ApiError } from './errors.js';
 import { type RequestHead } from './exchange.js';
 
@@ -16,7 +16,7 @@ export interface LimitSettings {
 export class AccessGuard {
   constructor(
     private readonly keys: KeyRegistry,
-    private readonly buckets: TokenBuckets,
+    private readonly buckets: RateLimiter,
     private readonly limits: LimitSettings,
   ) {}
 
@@ -24,25 +24,25 @@ export class AccessGuard {
    * The key's record, or 401. An address that keeps failing is refused with 429 before its key is
    * even looked at, so keys cannot be guessed at speed.
    */
-  authenticate(head: RequestHead): KeyRecord {
+  async authenticate(head: RequestHead): Promise<KeyRecord> {
     const ipBucket = `auth-fail:${head.ip}`;
-    if (!this.buckets.peek(ipBucket, this.limits.authFailuresPerMin)) throw rateLimited(60);
+    if (!(await this.buckets.peek(ipBucket, this.limits.authFailuresPerMin))) throw rateLimited(60);
     if (head.apiKeys.length === 0) {
-      this.buckets.take(ipBucket, this.limits.authFailuresPerMin);
+      await this.buckets.take(ipBucket, this.limits.authFailuresPerMin);
       throw new ApiError('API_KEY_MISSING');
     }
     const record = head.apiKeys.length === 1 ? this.keys.lookup(head.apiKeys[0]!.trim()) : null;
     if (!record) {
-      this.buckets.take(ipBucket, this.limits.authFailuresPerMin);
+      await this.buckets.take(ipBucket, this.limits.authFailuresPerMin);
       throw new ApiError('API_KEY_INVALID');
     }
     return record;
   }
 
   /** Takes a token for the endpoint; returns the rate-limit headers, or throws 429 with them. */
-  admit(key: KeyRecord, endpoint: LimitedEndpoint): Record<string, string> {
+  async admit(key: KeyRecord, endpoint: LimitedEndpoint): Promise<Record<string, string>> {
     const limit = endpoint === 'upload' ? (key.upload_limit ?? this.limits.uploadPerMin) : (key.calculate_limit ?? this.limits.calculatePerMin);
-    const d = this.buckets.take(`${endpoint}:${key.id}`, limit);
+    const d = await this.buckets.take(`${endpoint}:${key.id}`, limit);
     const headers = {
       'RateLimit-Policy': `"${endpoint}";q=${limit};w=60`,
       RateLimit: `"${endpoint}";r=${d.remaining};t=${d.reset}`,

@@ -1,7 +1,7 @@
 import { type Logger } from 'pino';
 import { type CalculatorDeps } from '../calc/calculate.js';
 import { type Config } from '../config.js';
-import { type FileDatasetStore } from '../storage/dataset-store.js';
+import { type DatasetStore } from '../storage/dataset-store.js';
 import { type AccessGuard } from './access-guard.js';
 import { type CalculateRequest } from './schemas.js';
 import { type ServiceMetrics } from './service-metrics.js';
@@ -12,7 +12,7 @@ export interface AppContext {
   config: Config;
   log: Logger;
   guard: AccessGuard;
-  datasets: FileDatasetStore;
+  datasets: DatasetStore;
   calculator: CalculatorDeps;
   metrics: ServiceMetrics;
   validateCalculate: (value: unknown) => CalculateRequest;

@@ -50,3 +50,8 @@ export class ApiError extends Error {
 export function validationError(errors: ValidationIssue[], message?: string): ApiError {
   return new ApiError('VALIDATION_ERROR', message, { errors });
 }
+
+/** The store (disk, database) cannot serve the request now; nothing was changed. */
+export function storageUnavailableError(): ApiError {
+  return new ApiError('SERVER_BUSY', 'Storage is unavailable. Please retry later.', {}, { 'Retry-After': '5' });
+}

@@ -31,15 +31,28 @@ export function readHead(req: HttpRequest, res: HttpResponse): RequestHead {
   };
 }
 
+export type BodyListener = (chunk: Buffer, isLast: boolean) => void;
+
+/** Body bytes held while no listener is attached before the socket is paused. */
+const BUFFER_BEFORE_PAUSE = 256 * 1024;
+
 /**
- * One HTTP exchange: registers onAborted at once, writes exactly one response (corked, so it is
- * safe after an await), and drops the write if the client is gone.
+ * One HTTP exchange: registers onAborted and onData at once, writes exactly one response (corked,
+ * so it is safe after an await), and drops the write if the client is gone.
+ *
+ * uWS delivers body chunks only to a handler attached before the request handler returns, but the
+ * body's reader starts after awaits (authentication, the shared rate limiter): chunks arriving
+ * before then are copied and held (the socket paused beyond BUFFER_BEFORE_PAUSE), then replayed.
  */
 export class Exchange {
   aborted = false;
   responded = false;
   status = 0;
   private readonly abortHandlers: (() => void)[] = [];
+  private bodyListener: BodyListener | null = null;
+  private heldBody: { chunk: Buffer; isLast: boolean }[] = [];
+  private heldBytes = 0;
+  private paused = false;
 
   constructor(
     readonly res: HttpResponse,
@@ -49,6 +62,29 @@ export class Exchange {
       this.aborted = true;
       for (const h of this.abortHandlers) h();
     });
+    res.onData((chunk, isLast) => {
+      const copy = Buffer.from(new Uint8Array(chunk).slice()); // uWS reuses its buffer
+      if (this.bodyListener) return this.bodyListener(copy, isLast);
+      this.heldBody.push({ chunk: copy, isLast });
+      this.heldBytes += copy.byteLength;
+      if (this.heldBytes > BUFFER_BEFORE_PAUSE && !isLast && !this.paused) {
+        this.paused = true;
+        res.pause();
+      }
+    });
+  }
+
+  /** Delivers the request body: chunks held so far, then the rest as it arrives. */
+  onBody(listener: BodyListener): void {
+    this.bodyListener = listener;
+    const held = this.heldBody;
+    this.heldBody = [];
+    this.heldBytes = 0;
+    for (const { chunk, isLast } of held) listener(chunk, isLast);
+    if (this.paused) {
+      this.paused = false;
+      if (!this.aborted && !this.responded) this.res.resume();
+    }
   }
 
   onAbort(handler: () => void): void {
@@ -92,7 +128,7 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-/** Reads the whole body up to `limit` bytes, copying every chunk (uWS reuses its buffers). */
+/** Reads the whole body up to `limit` bytes. */
 export function readBody(ex: Exchange, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -102,7 +138,7 @@ export function readBody(ex: Exchange, limit: number): Promise<Buffer> {
       if (!done) reject(new Error('client aborted'));
       done = true;
     });
-    ex.res.onData((chunk, isLast) => {
+    ex.onBody((chunk, isLast) => {
       if (done) return;
       size += chunk.byteLength;
       if (size > limit) {
@@ -110,7 +146,7 @@ export function readBody(ex: Exchange, limit: number): Promise<Buffer> {
         reject(new ApiError('PAYLOAD_TOO_LARGE', `The body exceeds ${limit} bytes.`));
         return;
       }
-      chunks.push(Buffer.from(new Uint8Array(chunk).slice()));
+      chunks.push(chunk);
       if (isLast) {
         done = true;
         resolve(Buffer.concat(chunks, size));

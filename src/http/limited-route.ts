@@ -1,7 +1,8 @@
 import { type KeyRecord } from '../auth/key-store.js';
 import { type LimitedEndpoint } from './access-guard.js';
 import { type AppContext, type Handler } from './context.js';
-import { ApiError } from './errors.js';
+import { isStorageUnavailable } from '../storage/storage-unavailable.js';
+import { ApiError, storageUnavailableError } from './errors.js';
 import { type Exchange } from './exchange.js';
 
 export type LimitedHandler = (ctx: AppContext, ex: Exchange, key: KeyRecord, limitHeaders: Record<string, string>) => Promise<void>;
@@ -12,11 +13,13 @@ export type LimitedHandler = (ctx: AppContext, ex: Exchange, key: KeyRecord, lim
  */
 export function limitedRoute(endpoint: LimitedEndpoint, handler: LimitedHandler): Handler {
   return async (ctx, ex) => {
-    const key = ctx.guard.authenticate(ex.head);
-    const limitHeaders = ctx.guard.admit(key, endpoint);
+    const key = await ctx.guard.authenticate(ex.head);
+    const limitHeaders = await ctx.guard.admit(key, endpoint);
     try {
       await handler(ctx, ex, key, limitHeaders);
-    } catch (e) {
+    } catch (caught) {
+      if (isStorageUnavailable(caught)) ctx.log.warn({ err: caught, key_id: key.id }, 'storage unavailable');
+      const e = isStorageUnavailable(caught) ? storageUnavailableError() : caught;
       if (e instanceof ApiError) for (const [name, value] of Object.entries(limitHeaders)) e.headers[name] ??= value;
       throw e;
     }

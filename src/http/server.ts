@@ -1,6 +1,7 @@
 import uWS from 'uWebSockets.js';
 import { type AppContext } from './context.js';
-import { ApiError } from './errors.js';
+import { isStorageUnavailable } from '../storage/storage-unavailable.js';
+import { ApiError, storageUnavailableError } from './errors.js';
 import { Exchange, readHead } from './exchange.js';
 import { Router } from './router.js';
 import { calculateRoute } from './routes/calculate-route.js';
@@ -49,7 +50,10 @@ export function startHttpServer(ctx: AppContext): Promise<HttpServer> {
     };
     const fail = (e: unknown) => {
       if (e instanceof ApiError) ex.error(e);
-      else if (!ex.aborted) {
+      else if (isStorageUnavailable(e)) {
+        ctx.log.warn({ err: e, route }, 'storage unavailable');
+        ex.error(storageUnavailableError());
+      } else if (!ex.aborted) {
         ctx.log.error({ err: e, route }, 'unhandled error');
         ex.error(new ApiError('INTERNAL_ERROR'));
       }

@@ -23,6 +23,11 @@ export class ServiceMetrics {
     buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
     registers: [this.registry],
   });
+  readonly limiterFallbacks = new Counter({
+    name: 'rate_limit_fallback_total',
+    help: 'Rate-limit decisions taken in this process because the shared store (Redis) was unavailable',
+    registers: [this.registry],
+  });
 
   constructor(queueDepth: () => number, threads: () => number) {
     new Gauge({

@@ -9,6 +9,17 @@ export interface Decision {
   reset: number;
 }
 
+/** The decision for a bucket holding `tokens` after the request, refilled at perMinute / 60 s. */
+export function decisionFor(allowed: boolean, tokens: number, perMinute: number): Decision {
+  const rate = perMinute / 60_000; // tokens per ms
+  return {
+    allowed,
+    remaining: Math.floor(tokens),
+    retryAfter: Math.max(1, Math.ceil((1 - tokens) / rate / 1000)),
+    reset: Math.max(0, Math.ceil((perMinute - tokens) / rate / 1000)),
+  };
+}
+
 interface Bucket {
   tokens: number;
   updated: number;
@@ -33,12 +44,7 @@ export class TokenBuckets {
     if (allowed) bucket.tokens -= 1;
     this.buckets.set(id, bucket);
     if (this.buckets.size > 100_000) this.evictFull(now);
-    return {
-      allowed,
-      remaining: Math.floor(bucket.tokens),
-      retryAfter: Math.max(1, Math.ceil((1 - bucket.tokens) / rate / 1000)),
-      reset: Math.max(0, Math.ceil((perMinute - bucket.tokens) / rate / 1000)),
-    };
+    return decisionFor(allowed, bucket.tokens, perMinute);
   }
 
   /** Whether a request would be allowed, without taking a token. */

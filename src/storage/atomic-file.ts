@@ -25,12 +25,6 @@ function ioError(code: 'ENOSPC' | 'EIO', syscall: string): NodeJS.ErrnoException
   return Object.assign(new Error(`${code}: injected fault, ${syscall}`), { code, syscall });
 }
 
-/** Errors that mean the storage cannot take writes now (the service answers 503, not 500). */
-export function isStorageUnavailable(e: unknown): boolean {
-  const code = (e as NodeJS.ErrnoException | null)?.code;
-  return code === 'ENOSPC' || code === 'EIO' || code === 'EDQUOT' || code === 'EROFS';
-}
-
 async function fsyncDir(dir: string): Promise<void> {
   const handle = await fs.open(dir, 'r');
   try {

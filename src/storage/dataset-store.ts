@@ -4,20 +4,30 @@ import { randomBase62 } from '../auth/key-format.js';
 import { decodeDatasetFile, encodeDatasetFile, type StoredDataset } from '../dataset/dataset-file.js';
 import { type Dataset } from '../dataset/dataset.js';
 import { removeFileDurably, sweepTempFiles, writeFileAtomic } from './atomic-file.js';
+import { DatasetCache } from './dataset-cache.js';
 
-const ID_PATTERN = /^ds_[0-9A-Za-z]{16,40}$/;
-/** Decoded datasets kept in memory, by total price bytes. */
-const CACHE_BYTES = 512 * 1024 * 1024;
+export const DATASET_ID_PATTERN = /^ds_[0-9A-Za-z]{16,40}$/;
 
 export function newDatasetId(): string {
   return 'ds_' + randomBase62(22);
 }
 
+/** Where datasets live: files under DATA_DIR (one node) or PostgreSQL (several replicas). */
+export interface DatasetStore {
+  /** Prepares the store; returns how many leftovers of a crash it removed. */
+  open(): Promise<number>;
+  save(owner: string, dataset: Dataset): Promise<StoredDataset>;
+  /** The dataset if it exists and belongs to `owner`; otherwise null (the same for both). */
+  load(id: string, owner: string): Promise<StoredDataset | null>;
+  delete(id: string, owner: string): Promise<boolean>;
+  /** Whether the store can take a write now (readiness). */
+  writable(): Promise<boolean>;
+}
+
 /** Datasets as files under DATA_DIR/datasets, each written atomically and durably. */
-export class FileDatasetStore {
+export class FileDatasetStore implements DatasetStore {
   readonly dir: string;
-  private readonly cache = new Map<string, StoredDataset>();
-  private cachedBytes = 0;
+  private readonly cache = new DatasetCache();
 
   constructor(dataDir: string) {
     this.dir = path.join(dataDir, 'datasets');
@@ -36,14 +46,13 @@ export class FileDatasetStore {
   async save(owner: string, dataset: Dataset): Promise<StoredDataset> {
     const stored: StoredDataset = { id: newDatasetId(), owner, createdAt: new Date().toISOString(), dataset };
     await writeFileAtomic(this.fileOf(stored.id), encodeDatasetFile(stored));
-    this.remember(stored);
+    this.cache.put(stored);
     return stored;
   }
 
-  /** The dataset if it exists and belongs to `owner`; otherwise null (the same for both). */
   async load(id: string, owner: string): Promise<StoredDataset | null> {
-    if (!ID_PATTERN.test(id)) return null;
-    let stored = this.cache.get(id);
+    if (!DATASET_ID_PATTERN.test(id)) return null;
+    let stored = this.cache.get(id)?.stored;
     if (!stored) {
       const buf = await fs.readFile(this.fileOf(id)).catch((e: NodeJS.ErrnoException) => {
         if (e.code === 'ENOENT') return null;
@@ -51,22 +60,17 @@ export class FileDatasetStore {
       });
       if (!buf) return null;
       stored = decodeDatasetFile(buf);
-      this.remember(stored);
-    } else {
-      // Refresh the entry's place in the LRU order.
-      this.cache.delete(id);
-      this.cache.set(id, stored);
+      this.cache.put(stored);
     }
     return stored.owner === owner ? stored : null;
   }
 
   async delete(id: string, owner: string): Promise<boolean> {
     if (!(await this.load(id, owner))) return false;
-    this.forget(id);
+    this.cache.forget(id);
     return removeFileDurably(this.fileOf(id));
   }
 
-  /** Whether the store can take a write now (readiness). */
   async writable(): Promise<boolean> {
     const probe = path.join(this.dir, `.probe-${process.pid}`);
     try {
@@ -76,23 +80,5 @@ export class FileDatasetStore {
     } catch {
       return false;
     }
-  }
-
-  private remember(stored: StoredDataset): void {
-    this.forget(stored.id);
-    this.cache.set(stored.id, stored);
-    this.cachedBytes += stored.dataset.prices.byteLength;
-    for (const [id, s] of this.cache) {
-      if (this.cachedBytes <= CACHE_BYTES || id === stored.id) break;
-      this.forget(id);
-      void s;
-    }
-  }
-
-  private forget(id: string): void {
-    const old = this.cache.get(id);
-    if (!old) return;
-    this.cache.delete(id);
-    this.cachedBytes -= old.dataset.prices.byteLength;
   }
 }

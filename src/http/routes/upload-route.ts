@@ -8,7 +8,7 @@ import { limitedRoute } from '../limited-route.js';
 import { ApiError, validationError } from '../errors.js';
 import { type Exchange } from '../exchange.js';
 import { mediaType } from '../json-body.js';
-import { isStorageUnavailable } from '../../storage/atomic-file.js';
+import { isStorageUnavailable } from '../../storage/storage-unavailable.js';
 
 const MAX_PARTS = 5;
 /** Room for part headers and boundaries beyond the file itself. */
@@ -92,9 +92,9 @@ function receiveDataset(ctx: AppContext, ex: Exchange): Promise<Dataset> {
     });
 
     ex.onAbort(() => fail(new Error('client aborted')));
-    ex.res.onData((chunk, isLast) => {
+    ex.onBody((chunk, isLast) => {
       if (settled) return;
-      parser.write(Buffer.from(new Uint8Array(chunk).slice()));
+      parser.write(chunk);
       if (isLast) parser.end();
     });
   });
