@@ -26,6 +26,9 @@ export interface RedisServer {
   /** Kills the server (no persistence: a restart comes back empty, script cache included). */
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** SIGSTOP / SIGCONT: a server that accepts nothing and answers nothing (hung, not down). */
+  freeze(): void;
+  thaw(): void;
 }
 
 /** A real redis-server on its own loopback port, without persistence. */
@@ -63,7 +66,8 @@ export async function startRedis(t: Teardown): Promise<RedisServer> {
     await stop();
     rmSync(dir, { recursive: true, force: true });
   });
-  return { url: `redis://127.0.0.1:${port}`, port, stop, start };
+  const signal = (sig: NodeJS.Signals) => () => void (child as ChildProcess | null)?.kill(sig);
+  return { url: `redis://127.0.0.1:${port}`, port, stop, start, freeze: signal('SIGSTOP'), thaw: signal('SIGCONT') };
 }
 
 export interface PostgresServer {

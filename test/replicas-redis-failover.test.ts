@@ -1,0 +1,116 @@
+import t from 'tap';
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { TOKEN_BUCKET_SCRIPT } from '../src/limits/redis-rate-limiter.js';
+import { calcBody, calculate, uploadFile, type Reply } from './helpers/http.js';
+import { metricValue, startReplicas } from './helpers/replicas.js';
+import { WIDE_SAMPLE } from './helpers/service.js';
+
+// Redis fails under two replicas: limits fall back to each process, nothing answers 5xx or waits
+// more than a second; Redis back with an empty script cache: shared limits again.
+const replicas = await startReplicas(t, { count: 2, redis: true });
+const redis = replicas.redis!;
+const [a, b] = replicas.bases as [string, string];
+const FALLBACK = 'rate_limit_fallback_total';
+const { key: uploader } = await replicas.createKey({ upload: 10, calculate: 1_000_000 });
+const datasetId = (await uploadFile(a, uploader, WIDE_SAMPLE)).body.dataset_id as string;
+const body = calcBody(datasetId, { simulations: 1_000 });
+
+/** Calculates alternately on both replicas for `ms`, recording statuses and latencies. */
+async function traffic(key: string, ms: number): Promise<{ statuses: number[]; slowest: number }> {
+  const statuses: number[] = [];
+  let slowest = 0;
+  const until = performance.now() + ms;
+  for (let i = 0; performance.now() < until; i++) {
+    const started = performance.now();
+    const r: Reply = await calculate(i % 2 ? a : b, key, body);
+    slowest = Math.max(slowest, performance.now() - started);
+    statuses.push(r.status);
+  }
+  return { statuses, slowest };
+}
+
+const fallbacks = async () => (await metricValue(a, FALLBACK)) + (await metricValue(b, FALLBACK));
+
+t.test('Redis up: decisions are shared, no fallback', async (t) => {
+  const { key } = await replicas.createKey({ calculate: 6 });
+  const run = await traffic(key, 300);
+  t.equal(run.statuses.filter((s) => s === 200).length, 6, '6 admitted across both replicas');
+  t.equal(await fallbacks(), 0, 'no fallback while Redis answers');
+});
+
+t.test('Redis down mid-run: no 5xx, answers within a second, fallback counted', async (t) => {
+  const { key } = await replicas.createKey({ calculate: 1_000_000 });
+  const before = await fallbacks();
+  const running = traffic(key, 1_500);
+  await new Promise((r) => setTimeout(r, 300));
+  await redis.stop();
+  const run = await running;
+  t.ok(run.statuses.length > 20, `${run.statuses.length} requests during the outage`);
+  t.same([...new Set(run.statuses)], [200], 'every request answered 200');
+  t.ok(run.slowest < 1_000, `slowest ${run.slowest.toFixed(0)} ms`);
+  t.comment(`Redis killed: ${run.statuses.length} requests, slowest ${run.slowest.toFixed(0)} ms`);
+  t.ok((await fallbacks()) > before, 'the fallback metric rose');
+});
+
+t.test('Redis hung (SIGSTOP): answers within a second, no 5xx', async (t) => {
+  await redis.start();
+  await new Promise((r) => setTimeout(r, 1_500)); // reconnects within 500 ms, retries Redis after 1 s
+  const { key } = await replicas.createKey({ calculate: 1_000_000 });
+  const before = await fallbacks();
+  redis.freeze();
+  t.teardown(() => redis.thaw());
+  const run = await traffic(key, 1_500);
+  redis.thaw();
+  t.same([...new Set(run.statuses)], [200], 'every request answered 200');
+  t.ok(run.slowest < 1_000, `slowest ${run.slowest.toFixed(0)} ms`);
+  t.comment(`Redis frozen: ${run.statuses.length} requests, slowest ${run.slowest.toFixed(0)} ms`);
+  t.ok((await fallbacks()) > before, 'the fallback metric rose');
+});
+
+t.test('Redis restarted empty (no scripts, no buckets): shared limits again, every key with a TTL', async (t) => {
+  await redis.stop();
+  await redis.start();
+  const client = new Redis(redis.url);
+  t.teardown(() => client.disconnect());
+  const sha = createHash('sha1').update(TOKEN_BUCKET_SCRIPT).digest('hex');
+  t.same(await client.call('SCRIPT', 'EXISTS', sha), [0], 'the script cache is empty');
+  t.equal(await client.dbsize(), 0, 'Redis came back empty');
+  // Wait until both replicas decide through Redis again (reconnect + the 1 s back-off).
+  const deadline = performance.now() + 5_000;
+  let settled = false;
+  while (!settled && performance.now() < deadline) {
+    const before = await fallbacks();
+    await new Promise((r) => setTimeout(r, 1_200));
+    settled = (await fallbacks()) === before;
+  }
+  const before = await fallbacks();
+  const lostScript = () => replicas.processes.map((p) => p.stdout().split('Redis lost the script').length);
+  const lostBefore = lostScript();
+  const { key } = await replicas.createKey({ calculate: 4 });
+  const run = await traffic(key, 400);
+  t.equal(run.statuses.filter((s) => s === 200).length, 4, '4 admitted across both replicas, not 4 each');
+  t.ok(
+    run.statuses.every((s) => s === 200 || s === 429),
+    'nothing but 200 and 429',
+  );
+  t.equal(await fallbacks(), before, 'no fallback: decided in Redis');
+  t.same(await client.call('SCRIPT', 'EXISTS', sha), [1], 'the script was loaded again');
+  t.ok(
+    lostScript().some((n, i) => n > lostBefore[i]!),
+    // The script cache is Redis's, so the first replica to reload the script reloads it for all.
+    `a replica met NOSCRIPT and loaded the script again (logs ${lostBefore.join(',')} -> ${lostScript().join(',')})`,
+  );
+
+  const keys = await client.keys('*');
+  t.ok(keys.length > 0, `${keys.length} limiter keys`);
+  const ttls = await Promise.all(keys.map((k) => client.pttl(k)));
+  t.ok(
+    ttls.every((ms) => ms > 0),
+    'every key has a TTL',
+  );
+  t.ok(
+    keys.every((k) => k.startsWith('risk:bucket:')),
+    'and they are all limiter buckets',
+  );
+});
