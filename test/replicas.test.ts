@@ -1,6 +1,7 @@
 import t from 'tap';
 import pg from 'pg';
-import { calcBody, calculate, call, uploadFile } from './helpers/http.js';
+import { calcBody, calculate, call, upload, uploadFile } from './helpers/http.js';
+import { syntheticCsv } from './helpers/csv.js';
 import { keysCli } from './helpers/process.js';
 import { startReplicas, waitForKey } from './helpers/replicas.js';
 import { WIDE_SAMPLE } from './helpers/service.js';
@@ -38,6 +39,16 @@ t.test('a dataset uploaded through one replica calculates through the other', as
 
   const other = await replicas.createKey({ owner: 'another-desk' });
   t.equal((await call(b, 'GET', `/api/v1/risk/datasets/${id}`, { key: other.key })).status, 404, "another owner's dataset stays hidden");
+});
+
+t.test('a multi-megabyte upload through the shared limiter arrives whole', async (t) => {
+  const { key } = await replicas.createKey({ upload: 10 });
+  const symbols = Array.from({ length: 30 }, (_, i) => `S${i}`);
+  const csv = syntheticCsv(symbols, 8_000);
+  t.ok(csv.length > 2_000_000, `${(csv.length / 1e6).toFixed(1)} MB`);
+  const up = await upload(b, key, csv);
+  t.equal(up.status, 200, 'held while Redis decided, then read in full');
+  t.equal(up.body.dataset?.rows, 8_000);
 });
 
 t.test("a key's calculate limit holds across both replicas (10 in total, not 20)", async (t) => {

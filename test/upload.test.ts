@@ -50,3 +50,21 @@ t.test('uploads', async (t) => {
   t.equal((await call(s.base, 'GET', `/api/v1/risk/datasets/${id}`, { key: s.key })).status, 404, 'gone after delete');
   t.equal(stored(), 0, 'its file removed');
 });
+
+t.test('bodies arriving before the guard decides are held, then replayed or dropped', async (t) => {
+  const s = await startTestService();
+  t.teardown(() => s.stop());
+  // Several MB: far beyond what is held before the socket is paused (256 KiB).
+  const big = 'date,A\n' + Array.from({ length: 300_000 }, (_, i) => `2000-01-01,${i + 1}`).join('\n');
+  const refused = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: 'prk_live_' + 'Z'.repeat(32), body: csvForm(big) });
+  t.equal(refused.status, 401, 'refused before its body was read');
+  const slow = await Promise.all(Array.from({ length: 4 }, () => call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: csvForm(big) })));
+  t.same(
+    slow.map((r) => r.status),
+    [422, 422, 422, 422],
+    'read in full after the guard admitted it (duplicate dates: a reasoned 422, not a lost body)',
+  );
+  t.match(slow[0]!.body.detail.message, /date|duplicate/i);
+  const ok = await call(s.base, 'GET', '/healthz');
+  t.equal(ok.status, 200, 'the server is fine afterwards');
+});

@@ -63,6 +63,9 @@ export class Exchange {
       for (const h of this.abortHandlers) h();
     });
     res.onData((chunk, isLast) => {
+      // Answered already (e.g. 401 before the body was read): the rest is drained and dropped, and
+      // `res` must not be touched again.
+      if (this.responded && !this.bodyListener) return;
       const copy = Buffer.from(new Uint8Array(chunk).slice()); // uWS reuses its buffer
       if (this.bodyListener) return this.bodyListener(copy, isLast);
       this.heldBody.push({ chunk: copy, isLast });
@@ -98,6 +101,11 @@ export class Exchange {
     this.status = status;
     if (this.aborted) return;
     this.res.cork(() => {
+      if (this.paused) {
+        // Answered before the body was read: let the rest of it arrive, to be dropped.
+        this.paused = false;
+        this.res.resume();
+      }
       this.res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`.trim());
       this.res.writeHeader('Content-Type', contentType);
       for (const [k, v] of Object.entries(headers)) this.res.writeHeader(k, v);

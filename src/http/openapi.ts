@@ -85,11 +85,11 @@ export function buildOpenApi(calculateRequest: TSchema, version: string): string
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
         get: {
           operationId: 'getDataset',
-          responses: { '200': { description: 'The dataset', ...json('DatasetResponse') }, ...errorResponses([...common, 'DATASET_NOT_FOUND']) },
+          responses: { '200': { description: 'The dataset', ...json('DatasetResponse') }, ...errorResponses([...common, 'DATASET_NOT_FOUND', 'SERVER_BUSY']) },
         },
         delete: {
           operationId: 'deleteDataset',
-          responses: { '200': { description: 'Deleted', ...json('DatasetResponse') }, ...errorResponses([...common, 'DATASET_NOT_FOUND']) },
+          responses: { '200': { description: 'Deleted', ...json('DatasetResponse') }, ...errorResponses([...common, 'DATASET_NOT_FOUND', 'SERVER_BUSY']) },
         },
       },
       '/healthz': { get: { operationId: 'health', security: [], responses: { '200': { description: 'Alive', ...json('Health') } } } },
