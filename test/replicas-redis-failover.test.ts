@@ -3,8 +3,10 @@ import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { TOKEN_BUCKET_SCRIPT } from '../src/limits/redis-rate-limiter.js';
 import { calcBody, calculate, uploadFile, type Reply } from './helpers/http.js';
-import { metricValue, startReplicas } from './helpers/replicas.js';
-import { WIDE_SAMPLE } from './helpers/service.js';
+import { freePort } from './helpers/backing-servers.js';
+import { spawnService } from './helpers/process.js';
+import { metricValue, startReplicas, waitForKey } from './helpers/replicas.js';
+import { tempDir, WIDE_SAMPLE } from './helpers/service.js';
 
 // Redis fails under two replicas: limits fall back to each process, nothing answers 5xx or waits
 // more than a second; Redis back with an empty script cache: shared limits again.
@@ -113,4 +115,16 @@ t.test('Redis restarted empty (no scripts, no buckets): shared limits again, eve
     keys.every((k) => k.startsWith('risk:bucket:')),
     'and they are all limiter buckets',
   );
+});
+
+t.test('a replica starting while Redis is unreachable serves, deciding per process', async (t) => {
+  const env = { ...replicas.env, REDIS_URL: `redis://127.0.0.1:${await freePort()}`, DATA_DIR: tempDir() };
+  const lone = await spawnService(env, t);
+  const base = `http://127.0.0.1:${lone.port}`;
+  const { key } = await replicas.createKey({ calculate: 3 });
+  await waitForKey([base], key, true);
+  const statuses: number[] = [];
+  for (let i = 0; i < 5; i++) statuses.push((await calculate(base, key, body)).status);
+  t.same(statuses, [200, 200, 200, 429, 429], 'its own buckets enforce the limit');
+  t.ok((await metricValue(base, FALLBACK)) >= 5, 'each decision counted as a fallback');
 });
