@@ -7,6 +7,7 @@ import { DirectExecutor } from '../src/engine/direct-executor.js';
 import { ROOT } from '../src/engine/paths.js';
 import { benchWorkload, engines, normalsNs } from './lib/engine-bench.js';
 import { ensureNumpy, runNumpy } from './lib/numpy.js';
+import { backingServersInstalled, benchReplicaOverhead } from './lib/replica-bench.js';
 import { prepare, workloads } from './lib/workloads.js';
 
 const ORACLE_TOLERANCE = 0.1;
@@ -27,17 +28,23 @@ async function main(): Promise<void> {
     plain_ts_over_wasm_simd: small.oracle!.ms / small.ms['wasm-simd128']!,
     native_over_wasm_simd: large.ms['native-x86-64']! / large.ms['wasm-simd128']!,
     wasm_simd_over_numpy_per_normal: null,
+    embedded_over_shared_stores_latency: null,
   };
   if (ensureNumpy()) {
     const ns = normalsNs(es, 2_000_000);
     measured.wasm_simd_over_numpy_per_normal = runNumpy(await prepare(exec, w1!), 1, 2_000_000).normal_ns! / ns['wasm-simd128']!;
+  }
+  if (backingServersInstalled()) {
+    const replica = await benchReplicaOverhead(1_000);
+    measured.embedded_over_shared_stores_latency = replica.embedded_ms / replica.shared_ms;
+    console.log(`small calculation, median: embedded ${replica.embedded_ms.toFixed(3)} ms, Redis + PostgreSQL ${replica.shared_ms.toFixed(3)} ms`);
   }
   let failed = 0;
   for (const [name, floor] of Object.entries(floors)) {
     if (name.startsWith('_')) continue;
     const value = measured[name];
     if (value === undefined) throw new Error(`floor ${name} has no measurement`);
-    const verdict = value === null ? 'skipped (NumPy missing)' : value >= floor ? 'ok' : 'BELOW FLOOR';
+    const verdict = value === null ? 'skipped (NumPy or Redis/PostgreSQL missing)' : value >= floor ? 'ok' : 'BELOW FLOOR';
     if (value !== null && value < floor) failed++;
     console.log(`${name.padEnd(34)} ${value === null ? '—' : value.toFixed(2).padStart(6)}  floor ${floor}  ${verdict}`);
   }

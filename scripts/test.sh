@@ -27,12 +27,12 @@ say "TypeScript: eslint and prettier"
 npx --no-install eslint --no-error-on-unmatched-pattern src test bench
 npx --no-install prettier --check --no-error-on-unmatched-pattern src test bench
 
-say "bench:check: quick benchmarks against bench/floors.json"
-node dist/bench/check.js
-
-say "replica tests need real servers: redis-server and PostgreSQL (installed from apt when missing; the tests start their own on loopback ports)"
+say "replica tests and bench:check need real servers: redis-server and PostgreSQL (installed from apt when missing; the tests start their own on loopback ports)"
 command -v redis-server >/dev/null || apt_install redis-server
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || apt_install postgresql
+
+say "bench:check: quick benchmarks against bench/floors.json"
+node dist/bench/check.js
 
 say "tap: the service, against the real server"
 log=$(mktemp)

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { parse } from 'yaml';
@@ -40,8 +40,10 @@ t.test('the runtime layout serves as an unprivileged user and passes its health 
   chmodSync(image, 0o755);
   for (const c of copies) {
     mkdirSync(path.dirname(path.join(image, c.to)), { recursive: true });
-    if (c.from === 'node_modules') symlinkSync(path.join(ROOT, c.from), path.join(image, c.to));
-    else cpSync(path.join(ROOT, c.from), path.join(image, c.to), { recursive: true });
+    // Hard links where possible: a copy the unprivileged user can read even when the checkout's
+    // directories are private (CI clones into a mode-0700 temp directory).
+    const linked = spawnSync('cp', ['-al', path.join(ROOT, c.from), path.join(image, c.to)]).status === 0;
+    if (!linked) cpSync(path.join(ROOT, c.from), path.join(image, c.to), { recursive: true });
   }
   const state = path.join(image, 'var-lib-risk');
   mkdirSync(state);
@@ -56,7 +58,8 @@ t.test('the runtime layout serves as an unprivileged user and passes its health 
     SECRET_FILE: path.join(state, '.secrets/s'),
     WORKERS: '1',
   };
-  const child = spawn(process.execPath, ['dist/src/main.js'], {
+  // `env -u NODE_OPTIONS`: tap injects its own loader into children, from the (private) checkout.
+  const child = spawn('env', ['-u', 'NODE_OPTIONS', process.execPath, 'dist/src/main.js'], {
     cwd: image,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

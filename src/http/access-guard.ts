@@ -12,43 +12,46 @@ export interface LimitSettings {
   authFailuresPerMin: number;
 }
 
-/** Authentication (X-API-Key) and per-key, per-endpoint token buckets. */
+export interface Admission {
+  key: KeyRecord;
+  /** The endpoint's RateLimit headers (none for unlimited routes). */
+  limitHeaders: Record<string, string>;
+}
+
+/**
+ * Authentication (X-API-Key) and per-key, per-endpoint token buckets, decided together: one
+ * limiter call (one Redis round trip) per request. An address that keeps failing is refused with
+ * 429 whatever key it presents, so keys cannot be guessed at speed.
+ */
 export class AccessGuard {
   constructor(
     private readonly keys: KeyRegistry,
-    private readonly buckets: RateLimiter,
+    private readonly limiter: RateLimiter,
     private readonly limits: LimitSettings,
   ) {}
 
-  /**
-   * The key's record, or 401. An address that keeps failing is refused with 429 before its key is
-   * even looked at, so keys cannot be guessed at speed.
-   */
-  async authenticate(head: RequestHead): Promise<KeyRecord> {
-    const ipBucket = `auth-fail:${head.ip}`;
-    if (!(await this.buckets.peek(ipBucket, this.limits.authFailuresPerMin))) throw rateLimited(60);
-    if (head.apiKeys.length === 0) {
-      await this.buckets.take(ipBucket, this.limits.authFailuresPerMin);
-      throw new ApiError('API_KEY_MISSING');
-    }
+  /** The key's record and, for a limited endpoint, a token from its bucket; else 401 or 429. */
+  async admit(head: RequestHead, endpoint: LimitedEndpoint | null): Promise<Admission> {
     const record = head.apiKeys.length === 1 ? this.keys.lookup(head.apiKeys[0]!.trim()) : null;
-    if (!record) {
-      await this.buckets.take(ipBucket, this.limits.authFailuresPerMin);
-      throw new ApiError('API_KEY_INVALID');
-    }
-    return record;
-  }
-
-  /** Takes a token for the endpoint; returns the rate-limit headers, or throws 429 with them. */
-  async admit(key: KeyRecord, endpoint: LimitedEndpoint): Promise<Record<string, string>> {
-    const limit = endpoint === 'upload' ? (key.upload_limit ?? this.limits.uploadPerMin) : (key.calculate_limit ?? this.limits.calculatePerMin);
-    const d = await this.buckets.take(`${endpoint}:${key.id}`, limit);
-    const headers = {
+    const gate = { id: `auth-fail:${head.ip}`, perMinute: this.limits.authFailuresPerMin };
+    const limit = record && endpoint ? this.limitOf(record, endpoint) : 0;
+    // A failed authentication spends the address's budget; a good one the endpoint's.
+    const take = !record ? gate : endpoint ? { id: `${endpoint}:${record.id}`, perMinute: limit } : null;
+    const outcome = await this.limiter.decide({ gate, take });
+    if (!outcome.gateOpen) throw rateLimited(60);
+    if (!record) throw new ApiError(head.apiKeys.length === 0 ? 'API_KEY_MISSING' : 'API_KEY_INVALID');
+    if (!endpoint || !outcome.decision) return { key: record, limitHeaders: {} };
+    const d = outcome.decision;
+    const limitHeaders = {
       'RateLimit-Policy': `"${endpoint}";q=${limit};w=60`,
       RateLimit: `"${endpoint}";r=${d.remaining};t=${d.reset}`,
     };
-    if (!d.allowed) throw rateLimited(d.retryAfter, headers);
-    return headers;
+    if (!d.allowed) throw rateLimited(d.retryAfter, limitHeaders);
+    return { key: record, limitHeaders };
+  }
+
+  private limitOf(key: KeyRecord, endpoint: LimitedEndpoint): number {
+    return endpoint === 'upload' ? (key.upload_limit ?? this.limits.uploadPerMin) : (key.calculate_limit ?? this.limits.calculatePerMin);
   }
 }
 

@@ -13,8 +13,7 @@ export type LimitedHandler = (ctx: AppContext, ex: Exchange, key: KeyRecord, lim
  */
 export function limitedRoute(endpoint: LimitedEndpoint, handler: LimitedHandler): Handler {
   return async (ctx, ex) => {
-    const key = await ctx.guard.authenticate(ex.head);
-    const limitHeaders = await ctx.guard.admit(key, endpoint);
+    const { key, limitHeaders } = await ctx.guard.admit(ex.head, endpoint);
     try {
       await handler(ctx, ex, key, limitHeaders);
     } catch (caught) {

@@ -1,34 +1,32 @@
 import { Redis } from 'ioredis';
 import { type Logger } from 'pino';
-import { type RateLimiter } from './rate-limiter.js';
-import { decisionFor, TokenBuckets, type Decision } from './token-bucket.js';
+import { decideLocally, type LimitOutcome, type LimitRequest, type RateLimiter } from './rate-limiter.js';
+import { decisionFor, TokenBuckets } from './token-bucket.js';
 
 /**
- * One decision, atomically, on Redis's clock (replicas' clocks never matter). KEYS[1] is the
- * bucket; ARGV = capacity per minute, cost (1 take, 0 peek). A bucket is a hash {t: tokens, at: ms}
- * that expires when it would be full again, so every key carries a TTL and an idle one vanishes.
+ * One request's decision, atomically, on Redis's clock (replicas' clocks never matter). KEYS[1] is
+ * the gate bucket, KEYS[2] (optional) the bucket to take from; ARGV = their capacities per minute.
+ * If the gate is empty nothing is taken. A bucket is a hash {t: tokens, at: ms} that expires when it
+ * would be full again, so every key carries a TTL and an idle bucket vanishes.
+ * Returns {gate open 0/1, taken 0/1, tokens left in KEYS[2] as a string}.
  */
 export const TOKEN_BUCKET_SCRIPT = `
-local capacity = tonumber(ARGV[1])
-local cost = tonumber(ARGV[2])
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + tonumber(clock[2]) / 1000
-local rate = capacity / 60000
-local state = redis.call('HMGET', KEYS[1], 't', 'at')
-local tokens = capacity
-if state[1] and state[2] then
-  tokens = math.min(capacity, tonumber(state[1]) + math.max(0, now - tonumber(state[2])) * rate)
+local function level(key, capacity)
+  local state = redis.call('HMGET', key, 't', 'at')
+  if not (state[1] and state[2]) then return capacity end
+  return math.min(capacity, tonumber(state[1]) + math.max(0, now - tonumber(state[2])) * capacity / 60000)
 end
-local allowed = 0
-if tokens >= 1 then
-  allowed = 1
-  if cost > 0 then
-    tokens = tokens - cost
-    redis.call('HSET', KEYS[1], 't', string.format('%.17g', tokens), 'at', string.format('%.17g', now))
-    redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / rate) + 1000)
-  end
-end
-return {allowed, string.format('%.17g', tokens)}
+if level(KEYS[1], tonumber(ARGV[1])) < 1 then return {0, 0, '0'} end
+if #KEYS < 2 then return {1, 0, '0'} end
+local capacity = tonumber(ARGV[2])
+local tokens = level(KEYS[2], capacity)
+if tokens < 1 then return {1, 0, string.format('%.17g', tokens)} end
+tokens = tokens - 1
+redis.call('HSET', KEYS[2], 't', string.format('%.17g', tokens), 'at', string.format('%.17g', now))
+redis.call('PEXPIRE', KEYS[2], math.ceil((capacity - tokens) * 60000 / capacity) + 1000)
+return {1, 1, string.format('%.17g', tokens)}
 `;
 
 /** Prefix of every key the limiter writes. */
@@ -69,42 +67,46 @@ export class RedisRateLimiter implements RateLimiter {
     });
   }
 
-  async take(id: string, perMinute: number): Promise<Decision> {
-    return this.decide(id, perMinute, 1);
+  /** Whether decisions currently go to Redis. */
+  get connected(): boolean {
+    return this.client.status === 'ready';
   }
 
-  async peek(id: string, perMinute: number): Promise<boolean> {
-    return (await this.decide(id, perMinute, 0)).allowed;
-  }
-
-  async close(): Promise<void> {
-    this.client.disconnect();
-  }
-
-  private async decide(id: string, perMinute: number, cost: 0 | 1): Promise<Decision> {
+  async decide(request: LimitRequest): Promise<LimitOutcome> {
     if (this.client.status === 'ready' && performance.now() >= this.redisRetryAt) {
       try {
-        const [allowed, tokens] = await this.run(LIMITER_KEY_PREFIX + id, perMinute, cost);
-        return decisionFor(allowed === 1, Number(tokens), perMinute);
+        return await this.decideInRedis(request);
       } catch (e) {
         this.noteFailure(e);
         this.redisRetryAt = performance.now() + RETRY_REDIS_AFTER_MS;
       }
     }
     this.onFallback();
-    return cost === 1 ? this.local.take(id, perMinute) : decisionFor(this.local.peek(id, perMinute), 1, perMinute);
+    return decideLocally(this.local, request);
+  }
+
+  async close(): Promise<void> {
+    this.client.disconnect();
+  }
+
+  private async decideInRedis({ gate, take }: LimitRequest): Promise<LimitOutcome> {
+    const keys = [gate.id, ...(take ? [take.id] : [])].map((id) => LIMITER_KEY_PREFIX + id);
+    const args = [gate.perMinute, ...(take ? [take.perMinute] : [])];
+    const [gateOpen, taken, tokens] = await this.run(keys, args);
+    if (gateOpen !== 1) return { gateOpen: false, decision: null };
+    return { gateOpen: true, decision: take ? decisionFor(taken === 1, Number(tokens), take.perMinute) : null };
   }
 
   /** EVALSHA; after a Redis restart its script cache is empty (NOSCRIPT), so load it again once. */
-  private async run(key: string, perMinute: number, cost: number): Promise<[number, string]> {
+  private async run(keys: string[], args: number[]): Promise<[number, number, string]> {
     this.scriptSha ??= (await this.client.script('LOAD', TOKEN_BUCKET_SCRIPT)) as string;
     try {
-      return (await this.client.evalsha(this.scriptSha, 1, key, perMinute, cost)) as [number, string];
+      return (await this.client.evalsha(this.scriptSha, keys.length, ...keys, ...args)) as [number, number, string];
     } catch (e) {
       if (!(e instanceof Error) || !e.message.startsWith('NOSCRIPT')) throw e;
       this.log.info('rate limiter: Redis lost the script (restart?); loading it again');
       this.scriptSha = (await this.client.script('LOAD', TOKEN_BUCKET_SCRIPT)) as string;
-      return (await this.client.evalsha(this.scriptSha, 1, key, perMinute, cost)) as [number, string];
+      return (await this.client.evalsha(this.scriptSha, keys.length, ...keys, ...args)) as [number, number, string];
     }
   }
 

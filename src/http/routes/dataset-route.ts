@@ -4,7 +4,7 @@ import { ApiError } from '../errors.js';
 
 /** GET /api/v1/risk/datasets/{id} */
 export const getDatasetRoute: Handler = async (ctx, ex, params) => {
-  const key = await ctx.guard.authenticate(ex.head);
+  const { key } = await ctx.guard.admit(ex.head, null);
   const id = params.id ?? '';
   const stored = await ctx.datasets.load(id, key.owner);
   if (!stored) throw new ApiError('DATASET_NOT_FOUND', `No dataset ${id.slice(0, 64)}.`);
@@ -13,7 +13,7 @@ export const getDatasetRoute: Handler = async (ctx, ex, params) => {
 
 /** DELETE /api/v1/risk/datasets/{id} */
 export const deleteDatasetRoute: Handler = async (ctx, ex, params) => {
-  const key = await ctx.guard.authenticate(ex.head);
+  const { key } = await ctx.guard.admit(ex.head, null);
   const id = params.id ?? '';
   if (!(await ctx.datasets.delete(id, key.owner))) throw new ApiError('DATASET_NOT_FOUND', `No dataset ${id.slice(0, 64)}.`);
   ctx.calculator.estimates.forgetDataset(id);
