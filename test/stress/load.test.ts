@@ -1,8 +1,10 @@
 // Load against the real service (child process): 100 connections with 100 keys within their
 // limits: no errors, no timeouts, all 200; 50 connections on one key: exactly its limit admitted,
-// the rest 429, no 5xx. Run by `npm run test:stress` (and .ci/run).
+// the rest 429, no 5xx; the same on two replicas sharing Redis (limit in total). Run by
+// `npm run test:stress` (and .ci/run).
 import t from 'tap';
 import autocannon from 'autocannon';
+import { startReplicas } from '../helpers/replicas.js';
 import { FileKeyStore } from '../../src/auth/key-store.js';
 import { loadKeySecret } from '../../src/auth/secret.js';
 import { calcBody, uploadFile } from '../helpers/http.js';
@@ -61,4 +63,46 @@ t.test('load', async (t) => {
   t.equal(oneKey.errors, 0);
   svc.child.kill('SIGTERM');
   t.equal(await svc.exited, 0);
+});
+
+t.test('one key hammered on two replicas sharing Redis: exactly its limit in total', async (t) => {
+  const replicas = await startReplicas(t, { count: 2, redis: true });
+  const { key: uploader } = await replicas.createKey({ upload: 10, calculate: 1_000 });
+  const datasetId = (await uploadFile(replicas.bases[0]!, uploader, WIDE_SAMPLE)).body.dataset_id as string;
+  const { key } = await replicas.createKey(); // 10 per minute
+  const body = JSON.stringify(calcBody(datasetId, { simulations: 10_000 }));
+  const runs = await Promise.all(
+    replicas.bases.map((base) =>
+      autocannon({
+        url: `${base}/api/v1/risk/calculate`,
+        method: 'POST',
+        body,
+        connections: 25,
+        duration: 4,
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+      }),
+    ),
+  );
+  const total = (f: (r: autocannon.Result) => number) => runs.reduce((n, r) => n + f(r), 0);
+  const requests = total((r) => r.requests.total);
+  t.equal(
+    total((r) => r['2xx']),
+    10,
+    `exactly 10 admitted across both replicas (of ${requests} requests)`,
+  );
+  t.equal(
+    total((r) => r['4xx']),
+    requests - 10,
+    'every other answer is 429',
+  );
+  t.equal(
+    total((r) => r['5xx']),
+    0,
+    'no 5xx',
+  );
+  t.equal(
+    total((r) => r.errors),
+    0,
+  );
+  t.comment(`two replicas, one key, 50 connections for 4 s: ${requests} requests, ${(requests / 4).toFixed(0)}/s, 10 admitted`);
 });
