@@ -53,6 +53,8 @@ export class Exchange {
   private heldBody: { chunk: Buffer; isLast: boolean }[] = [];
   private heldBytes = 0;
   private paused = false;
+  /** Headers every response of this exchange carries, errors included (e.g. RateLimit). */
+  private readonly baseHeaders: Record<string, string> = {};
 
   constructor(
     readonly res: HttpResponse,
@@ -90,6 +92,11 @@ export class Exchange {
     }
   }
 
+  /** Adds headers to whatever this exchange answers; a response's own headers take precedence. */
+  addHeaders(headers: Record<string, string>): void {
+    Object.assign(this.baseHeaders, headers);
+  }
+
   onAbort(handler: () => void): void {
     if (this.aborted) handler();
     else this.abortHandlers.push(handler);
@@ -108,7 +115,7 @@ export class Exchange {
       }
       this.res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`.trim());
       this.res.writeHeader('Content-Type', contentType);
-      for (const [k, v] of Object.entries(headers)) this.res.writeHeader(k, v);
+      for (const [k, v] of Object.entries({ ...this.baseHeaders, ...headers })) this.res.writeHeader(k, v);
       this.res.end(body);
     });
   }

@@ -8,7 +8,7 @@ import { limitedRoute } from '../limited-route.js';
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
 /** POST /api/v1/risk/calculate */
-export const calculateRoute = limitedRoute('calculate', async (ctx, ex, key, limitHeaders) => {
+export const calculateRoute = limitedRoute('calculate', async (ctx, ex, key) => {
   if (mediaType(ex.head.contentType) !== 'application/json') {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json.');
   }
@@ -28,7 +28,7 @@ export const calculateRoute = limitedRoute('calculate', async (ctx, ex, key, lim
     const result = await calculate(request, key.owner, ctx.calculator, controller.signal);
     ctx.metrics.engineSeconds.observe({ method: request.method }, result.meta.timing_ms.engine / 1000);
     ctx.log.info({ key_id: key.id, calculation_id: result.meta.calculation_id, method: request.method, ms: result.meta.timing_ms.total }, 'calculated');
-    ex.json(200, result, limitHeaders);
+    ex.json(200, result);
   } catch (e) {
     if (controller.signal.aborted && timedOut) {
       throw new ApiError('CALCULATION_TIMEOUT', `The calculation did not finish within ${ctx.config.calcTimeoutMs} ms.`, {}, { 'Retry-After': '1' });

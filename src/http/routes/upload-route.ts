@@ -101,7 +101,7 @@ function receiveDataset(ctx: AppContext, ex: Exchange): Promise<Dataset> {
 }
 
 /** POST /api/v1/risk/datasets/upload */
-export const uploadRoute = limitedRoute('upload', async (ctx, ex, key, limitHeaders) => {
+export const uploadRoute = limitedRoute('upload', async (ctx, ex, key) => {
   if (mediaType(ex.head.contentType) !== 'multipart/form-data') {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be multipart/form-data.');
   }
@@ -116,5 +116,5 @@ export const uploadRoute = limitedRoute('upload', async (ctx, ex, key, limitHead
     throw new ApiError('SERVER_BUSY', 'Storage is unavailable; the upload was not stored. Please retry later.', {}, { 'Retry-After': '30' });
   });
   ctx.log.info({ key_id: key.id, dataset_id: stored.id, symbols: dataset.symbols.length, rows: dataset.dates.length }, 'dataset uploaded');
-  ex.json(200, { status: 'success', dataset_id: stored.id, dataset: summarize(dataset) }, limitHeaders);
+  ex.json(200, { status: 'success', dataset_id: stored.id, dataset: summarize(dataset) });
 });
