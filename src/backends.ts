@@ -32,18 +32,26 @@ async function openDatabase(url: string, config: Config, log: Logger): Promise<D
   }
 }
 
-/** The key store alone (the keys CLI, first-key creation). */
+/** The database when DATABASE_URL is set, else null (the embedded stores). */
+async function databaseOf(config: Config, log: Logger): Promise<Database | null> {
+  return config.databaseUrl ? openDatabase(config.databaseUrl, config, log) : null;
+}
+
+function keyStoreOn(db: Database | null, config: Config, secret: Buffer): KeyStore {
+  return db ? new PgKeyStore(db, secret) : new FileKeyStore(config.dataDir, secret);
+}
+
+/** The key store alone (the keys CLI). */
 export async function openKeyStore(config: Config, secret: Buffer, log: Logger): Promise<{ keys: KeyStore; close(): Promise<void> }> {
-  if (!config.databaseUrl) return { keys: new FileKeyStore(config.dataDir, secret), close: async () => undefined };
-  const db = await openDatabase(config.databaseUrl, config, log);
-  return { keys: new PgKeyStore(db, secret), close: () => db.close() };
+  const db = await databaseOf(config, log);
+  return { keys: keyStoreOn(db, config, secret), close: async () => db?.close() };
 }
 
 export async function openBackends(config: Config, secret: Buffer, log: Logger, onLimiterFallback: () => void): Promise<Backends> {
-  const db = config.databaseUrl ? await openDatabase(config.databaseUrl, config, log) : null;
+  const db = await databaseOf(config, log);
   const limiter = config.redisUrl ? new RedisRateLimiter(config.redisUrl, log, onLimiterFallback) : new LocalRateLimiter();
   return {
-    keys: db ? new PgKeyStore(db, secret) : new FileKeyStore(config.dataDir, secret),
+    keys: keyStoreOn(db, config, secret),
     datasets: db ? new PgDatasetStore(db, config.datasetRecheckMs) : new FileDatasetStore(config.dataDir),
     limiter,
     shared: { keys_and_datasets: db ? 'postgresql' : 'files', rate_limits: config.redisUrl ? 'redis' : 'process' },

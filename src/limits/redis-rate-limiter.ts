@@ -58,7 +58,6 @@ export class RedisRateLimiter implements RateLimiter {
       enableOfflineQueue: false, // fail at once while disconnected instead of queueing
       maxRetriesPerRequest: 0,
       retryStrategy: () => 500, // keep reconnecting, twice a second
-      lazyConnect: false,
     });
     this.client.on('error', (e: Error) => this.noteFailure(e));
     this.client.on('ready', () => {
