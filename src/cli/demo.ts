@@ -1,7 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { FileKeyStore } from '../auth/key-store.js';
-import { loadKeySecret } from '../auth/secret.js';
 import { loadConfig } from '../config.js';
 import { ROOT } from '../engine/paths.js';
 import { startService } from '../service.js';
@@ -21,8 +19,8 @@ const money = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 
 async function demo(): Promise<void> {
   const config = { ...loadConfig(), port: 0, host: '127.0.0.1', logLevel: 'warn' };
   const service = await startService(config);
-  const store = new FileKeyStore(config.dataDir, loadKeySecret(config.secretFile));
-  const { record, key } = await store.create({ name: 'demo', calculateLimit: 100 });
+  // The running service's own key store: the key file, or PostgreSQL with DATABASE_URL.
+  const { record, key } = await service.keys.create({ name: 'demo', calculateLimit: 100 });
   await new Promise((r) => setTimeout(r, config.keyReloadMs + 100)); // the running service picks it up
   const base = `http://127.0.0.1:${service.port}/api/v1/risk`;
   try {
@@ -63,7 +61,7 @@ async function demo(): Promise<void> {
       }
     }
   } finally {
-    await store.revoke(record.id);
+    await service.keys.revoke(record.id);
     await service.shutdown();
   }
 }
