@@ -7,7 +7,8 @@ import { DirectExecutor } from '../src/engine/direct-executor.js';
 import { ROOT } from '../src/engine/paths.js';
 import { benchWorkload, engines, normalsNs } from './lib/engine-bench.js';
 import { ensureNumpy, runNumpy } from './lib/numpy.js';
-import { backingServersInstalled, benchReplicaOverhead } from './lib/replica-bench.js';
+import { backingServersInstalled } from '../test/helpers/backing-servers.js';
+import { benchReplicaOverhead } from './lib/replica-bench.js';
 import { prepare, workloads } from './lib/workloads.js';
 
 const ORACLE_TOLERANCE = 0.1;

@@ -1,8 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { startPostgres, startRedis } from '../../test/helpers/backing-servers.js';
 import { calcBody, calculate, uploadFile } from '../../test/helpers/http.js';
-import { keysCli, spawnService } from '../../test/helpers/process.js';
+import { createKeyWithCli, spawnService } from '../../test/helpers/process.js';
+import { waitForKey } from '../../test/helpers/replicas.js';
 import { tempDir, testEnv, WIDE_SAMPLE } from '../../test/helpers/service.js';
 import { interleaved } from './stats.js';
 
@@ -10,12 +9,6 @@ export interface ReplicaFigures {
   /** Median latency of a small calculation, ms. */
   embedded_ms: number;
   shared_ms: number;
-}
-
-/** Whether redis-server and PostgreSQL are installed (scripts/test.sh installs them). */
-export function backingServersInstalled(): boolean {
-  const pg = existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').length > 0;
-  return pg && spawnSync('redis-server', ['--version']).status === 0;
 }
 
 /**
@@ -32,14 +25,10 @@ export async function benchReplicaOverhead(requests: number): Promise<ReplicaFig
     const sharedEnv = testEnv(tempDir('risk-bench-'), { ...limits, REDIS_URL: redis.url, DATABASE_URL: postgres.url });
     const services = await Promise.all([spawnService(embeddedEnv, t), spawnService(sharedEnv, t)]);
     const setups = [embeddedEnv, sharedEnv].map(async (env, i) => {
-      const created = keysCli(env, ['create', '--name', 'bench', '--json']).stdout;
-      const key = (JSON.parse(created.split('\n').find((l) => l.includes('"key":"prk_'))!) as { key: string }).key;
+      const { key } = createKeyWithCli(env, ['--name', 'bench']);
       const base = `http://127.0.0.1:${services[i]!.port}`;
-      let up = await uploadFile(base, key, WIDE_SAMPLE);
-      for (let tries = 0; up.status === 401 && tries < 50; tries++) {
-        await new Promise((r) => setTimeout(r, 100)); // until the key store is reread
-        up = await uploadFile(base, key, WIDE_SAMPLE);
-      }
+      await waitForKey([base], key, true); // the key store is reread every KEY_RELOAD_MS
+      const up = await uploadFile(base, key, WIDE_SAMPLE);
       const body = calcBody(up.body.dataset_id as string, { simulations: 100 });
       return async () => {
         const r = await calculate(base, key, body);

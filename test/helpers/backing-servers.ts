@@ -77,11 +77,22 @@ export interface PostgresServer {
   start(): void;
 }
 
-function postgresBin(): string {
+/** The newest installed PostgreSQL's bin directory, or null. */
+function findPostgresBin(): string | null {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin/initdb'))) : [];
-  if (versions.length === 0) throw new Error('PostgreSQL is not installed (scripts/test.sh installs it from apt)');
-  return path.join(root, versions.sort((a, b) => Number(b) - Number(a))[0]!, 'bin');
+  return versions.length === 0 ? null : path.join(root, versions.sort((a, b) => Number(b) - Number(a))[0]!, 'bin');
+}
+
+function postgresBin(): string {
+  const bin = findPostgresBin();
+  if (!bin) throw new Error('PostgreSQL is not installed (scripts/test.sh installs it from apt)');
+  return bin;
+}
+
+/** Whether redis-server and PostgreSQL are installed (scripts/test.sh installs them). */
+export function backingServersInstalled(): boolean {
+  return findPostgresBin() !== null && spawnSync('redis-server', ['--version']).status === 0;
 }
 
 /** PostgreSQL refuses to run as root; as root, run its tools as the postgres user apt created. */

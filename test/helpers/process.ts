@@ -37,3 +37,11 @@ export function keysCli(env: NodeJS.ProcessEnv, args: string[]): { code: number 
   const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/src/cli/keys.js'), ...args], { env, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout + r.stderr };
 }
+
+/** `keys create … --json` through the CLI: the new key's id and key (it throws if the CLI fails). */
+export function createKeyWithCli(env: NodeJS.ProcessEnv, args: string[]): { id: string; key: string } {
+  const r = keysCli(env, ['create', ...args, '--json']);
+  const line = r.stdout.split('\n').find((l) => l.includes('"key":"prk_'));
+  if (r.code !== 0 || !line) throw new Error(`keys create failed: ${r.stdout}`);
+  return JSON.parse(line) as { id: string; key: string };
+}

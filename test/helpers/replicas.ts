@@ -1,5 +1,5 @@
 import { call } from './http.js';
-import { keysCli, spawnService, type ServiceProcess } from './process.js';
+import { createKeyWithCli, spawnService, type ServiceProcess } from './process.js';
 import { startPostgres, startRedis, type PostgresServer, type RedisServer } from './backing-servers.js';
 import { tempDir, testEnv } from './service.js';
 
@@ -55,12 +55,10 @@ export async function startReplicas(t: Tap, opts: { count: number; redis: boolea
   const processes = await Promise.all(Array.from({ length: opts.count }, () => spawnService(testEnv(tempDir(), shared), t)));
   const bases = processes.map((p) => `http://127.0.0.1:${p.port}`);
   const createKey = async (o: { calculate?: number; upload?: number; owner?: string } = {}) => {
-    const args = ['create', '--name', `k${Math.random().toString(36).slice(2, 8)}`, '--owner', o.owner ?? 'desk', '--json'];
+    const args = ['--name', `k${Math.random().toString(36).slice(2, 8)}`, '--owner', o.owner ?? 'desk'];
     if (o.calculate !== undefined) args.push('--calculate-limit', String(o.calculate));
     if (o.upload !== undefined) args.push('--upload-limit', String(o.upload));
-    const r = keysCli(env, args);
-    if (r.code !== 0) throw new Error(`keys create failed: ${r.stdout}`);
-    const created = JSON.parse(r.stdout.split('\n').find((l) => l.includes('"key":"prk_'))!) as { id: string; key: string };
+    const created = createKeyWithCli(env, args);
     await waitForKey(bases, created.key, true);
     return created;
   };
