@@ -4,11 +4,12 @@
 // `npm run test:stress` (and .ci/run).
 import t from 'tap';
 import autocannon from 'autocannon';
-import { startReplicas } from '../helpers/replicas.js';
 import { FileKeyStore } from '../../src/auth/key-store.js';
 import { loadKeySecret } from '../../src/auth/secret.js';
 import { calcBody, uploadFile } from '../helpers/http.js';
+import { loadCalculate } from '../helpers/load.js';
 import { spawnService } from '../helpers/process.js';
+import { startReplicas } from '../helpers/replicas.js';
 import { tempDir, testEnv, WIDE_SAMPLE } from '../helpers/service.js';
 
 t.test('load', async (t) => {
@@ -47,14 +48,7 @@ t.test('load', async (t) => {
   t.equal(withinLimits['2xx'], 500, `all 500 requests answered 200 (p99 ${withinLimits.latency.p99} ms; ${JSON.stringify(withinLimits.statusCodeStats)})`);
   t.equal(withinLimits.non2xx, 0);
 
-  const oneKey = await autocannon({
-    url,
-    method: 'POST',
-    body,
-    connections: 50,
-    duration: 4,
-    headers: { 'content-type': 'application/json', 'x-api-key': keys[100]! },
-  });
+  const oneKey = await loadCalculate(base, keys[100]!, body, { connections: 50, duration: 4 });
   // keys[100] only uploaded so far (a separate bucket): its calculate bucket is full, 10 tokens,
   // and 4 s refill less than one more (10/min).
   t.equal(oneKey['2xx'], 10, 'one key: exactly its limit admitted');
@@ -71,18 +65,7 @@ t.test('one key hammered on two replicas sharing Redis: exactly its limit in tot
   const datasetId = (await uploadFile(replicas.bases[0]!, uploader, WIDE_SAMPLE)).body.dataset_id as string;
   const { key } = await replicas.createKey(); // 10 per minute
   const body = JSON.stringify(calcBody(datasetId, { simulations: 10_000 }));
-  const runs = await Promise.all(
-    replicas.bases.map((base) =>
-      autocannon({
-        url: `${base}/api/v1/risk/calculate`,
-        method: 'POST',
-        body,
-        connections: 25,
-        duration: 4,
-        headers: { 'content-type': 'application/json', 'x-api-key': key },
-      }),
-    ),
-  );
+  const runs = await Promise.all(replicas.bases.map((base) => loadCalculate(base, key, body, { connections: 25, duration: 4 })));
   const total = (f: (r: autocannon.Result) => number) => runs.reduce((n, r) => n + f(r), 0);
   const requests = total((r) => r.requests.total);
   t.equal(

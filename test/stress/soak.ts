@@ -1,11 +1,11 @@
 // Soak test (not in the default runs; `npm run test:soak`, SOAK_SECONDS default 600): the service
 // under a steady half-capacity load; RSS and open file descriptors are sampled every 10 s and must
 // stay flat (last third vs first third within 25 % RSS and ±10 fds).
-import autocannon from 'autocannon';
 import { readdirSync, readFileSync } from 'node:fs';
 import { FileKeyStore } from '../../src/auth/key-store.js';
 import { loadKeySecret } from '../../src/auth/secret.js';
 import { calcBody, uploadFile } from '../helpers/http.js';
+import { loadCalculate } from '../helpers/load.js';
 import { spawnService } from '../helpers/process.js';
 import { tempDir, testEnv, WIDE_SAMPLE } from '../helpers/service.js';
 
@@ -19,14 +19,7 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${svc.port}`;
   const ds = (await uploadFile(base, key, WIDE_SAMPLE)).body.dataset_id;
   const body = JSON.stringify(calcBody(ds, { simulations: 10_000 }));
-  const probe = await autocannon({
-    url: `${base}/api/v1/risk/calculate`,
-    method: 'POST',
-    body,
-    connections: 8,
-    duration: 5,
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
-  });
+  const probe = await loadCalculate(base, key, body, { connections: 8, duration: 5 });
   const rate = Math.max(1, Math.floor(probe.requests.average / 2));
   console.log(`capacity ≈ ${probe.requests.average.toFixed(0)} req/s; soaking at ${rate} req/s for ${seconds} s`);
   const samples: { rss: number; fds: number }[] = [];
@@ -36,15 +29,7 @@ async function main(): Promise<void> {
     console.log(`t=${samples.length * 10}s rss=${(rss / 1024).toFixed(1)} MiB fds=${samples.at(-1)!.fds}`);
   };
   const timer = setInterval(sample, 10_000);
-  const run = await autocannon({
-    url: `${base}/api/v1/risk/calculate`,
-    method: 'POST',
-    body,
-    connections: 8,
-    overallRate: rate,
-    duration: seconds,
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
-  });
+  const run = await loadCalculate(base, key, body, { connections: 8, overallRate: rate, duration: seconds });
   clearInterval(timer);
   svc.child.kill('SIGTERM');
   await svc.exited;
