@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { TOKEN_BUCKET_SCRIPT } from '../src/limits/redis-rate-limiter.js';
@@ -34,6 +34,14 @@ async function traffic(key: string, ms: number): Promise<{ statuses: number[]; s
 
 const fallbacks = async () => (await metricValue(a, FALLBACK)) + (await metricValue(b, FALLBACK));
 
+/** What an outage must look like: every request 200, none slower than a second, fallbacks counted. */
+async function expectServedThrough(t: Test, outage: string, run: { statuses: number[]; slowest: number }, fallbacksBefore: number): Promise<void> {
+  t.same([...new Set(run.statuses)], [200], 'every request answered 200');
+  t.ok(run.slowest < 1_000, `slowest ${run.slowest.toFixed(0)} ms`);
+  t.comment(`${outage}: ${run.statuses.length} requests, slowest ${run.slowest.toFixed(0)} ms`);
+  t.ok((await fallbacks()) > fallbacksBefore, 'the fallback metric rose');
+}
+
 t.test('Redis up: decisions are shared, no fallback', async (t) => {
   const { key } = await replicas.createKey({ calculate: 6 });
   const run = await traffic(key, 300);
@@ -49,10 +57,7 @@ t.test('Redis down mid-run: no 5xx, answers within a second, fallback counted', 
   await redis.stop();
   const run = await running;
   t.ok(run.statuses.length > 20, `${run.statuses.length} requests during the outage`);
-  t.same([...new Set(run.statuses)], [200], 'every request answered 200');
-  t.ok(run.slowest < 1_000, `slowest ${run.slowest.toFixed(0)} ms`);
-  t.comment(`Redis killed: ${run.statuses.length} requests, slowest ${run.slowest.toFixed(0)} ms`);
-  t.ok((await fallbacks()) > before, 'the fallback metric rose');
+  await expectServedThrough(t, 'Redis killed', run, before);
 });
 
 t.test('Redis hung (SIGSTOP): answers within a second, no 5xx', async (t) => {
@@ -64,10 +69,7 @@ t.test('Redis hung (SIGSTOP): answers within a second, no 5xx', async (t) => {
   t.teardown(() => redis.thaw());
   const run = await traffic(key, 1_500);
   redis.thaw();
-  t.same([...new Set(run.statuses)], [200], 'every request answered 200');
-  t.ok(run.slowest < 1_000, `slowest ${run.slowest.toFixed(0)} ms`);
-  t.comment(`Redis frozen: ${run.statuses.length} requests, slowest ${run.slowest.toFixed(0)} ms`);
-  t.ok((await fallbacks()) > before, 'the fallback metric rose');
+  await expectServedThrough(t, 'Redis frozen', run, before);
 });
 
 t.test('Redis restarted empty (no scripts, no buckets): shared limits again, every key with a TTL', async (t) => {
