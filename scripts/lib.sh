@@ -32,3 +32,15 @@ detect_wasm_cargo() {
     WASM_CARGO=(env RUSTC=/usr/bin/rustc /usr/bin/cargo)
   fi
 }
+
+# WASI_CARGO and WASI_TARGET: a cargo that builds the engine's tests for 32-bit WASI, to run them
+# under Node. rustup's wasm32-wasip1 when it has (or can add) it; else Debian's wasm32-wasi.
+detect_wasi_cargo() {
+  if command -v rustup >/dev/null && { rustup target list --installed 2>/dev/null | grep -q '^wasm32-wasip1$' ||
+    timeout 120 rustup target add wasm32-wasip1 >&2 2>&1; }; then
+    WASI_CARGO=(cargo) WASI_TARGET=wasm32-wasip1
+  else
+    [ -d /usr/lib/rustlib/wasm32-wasi ] && [ -x /usr/bin/lld ] || apt_install rustc cargo libstd-rust-dev-wasm32 lld
+    WASI_CARGO=(env RUSTC=/usr/bin/rustc /usr/bin/cargo) WASI_TARGET=wasm32-wasi
+  fi
+}

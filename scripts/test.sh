@@ -22,6 +22,7 @@ fi
 
 say "Rust: engine core tests, on the toolchain that builds the WASM"
 (cd engine/core && CARGO_TARGET_DIR=target/host-tests "${WASM_CARGO[@]}" test --release)
+bash scripts/test-engine-wasm32.sh
 
 say "TypeScript: eslint and prettier"
 npx --no-install eslint --no-error-on-unmatched-pattern src test bench

@@ -95,7 +95,7 @@ fn run_encoded(input: &[f64]) -> Result<Vec<f64>> {
 /// Input: [seed, count]. Draws through the same block streams the kernels use.
 fn normals_encoded(input: &[f64]) -> Result<Vec<f64>> {
     let mut r = Reader::new(input);
-    let seed = r.count()? as u64;
+    let seed = r.integer()?;
     let count = r.count()?;
     r.end()?;
     ensure(count <= 1_000_000_000, "at most 1e9 normals")?;

@@ -13,8 +13,11 @@ use crate::simulate::Partial;
 use crate::spec::{BlockRange, Method, Mode, Spec};
 use crate::tail::ScenarioTail;
 
-/// Largest integer an f64 carries exactly.
-const MAX_EXACT_INT: f64 = 9_007_199_254_740_991.0;
+/// Largest integer an f64 carries exactly (2^53 − 1): the top of the seed range.
+pub const MAX_EXACT_INT: f64 = 9_007_199_254_740_991.0;
+/// Largest count (a length, index or bound) the ABI carries. Fixed at u32::MAX on every target so
+/// that a count is read the same way where `usize` is 32 bits (wasm32) as where it is 64.
+pub const MAX_COUNT: u64 = u32::MAX as u64;
 
 pub struct Reader<'a> {
     data: &'a [f64],
@@ -40,11 +43,23 @@ impl<'a> Reader<'a> {
         Ok(self.take(1)?[0])
     }
 
-    pub fn count(&mut self) -> Result<usize> {
+    /// A whole number in 0..=2^53 − 1, as u64: never through `usize`, which would saturate at
+    /// 2^32 − 1 on wasm32.
+    pub fn integer(&mut self) -> Result<u64> {
         let x = self.scalar()?;
         ensure(
             (0.0..=MAX_EXACT_INT).contains(&x) && x.fract() == 0.0,
-            "counts must be whole numbers",
+            "integers must be whole numbers in 0..=2^53 - 1",
+        )?;
+        Ok(x as u64)
+    }
+
+    /// A whole number in 0..=`MAX_COUNT`, the same range on every target.
+    pub fn count(&mut self) -> Result<usize> {
+        let x = self.integer()?;
+        ensure(
+            x <= MAX_COUNT,
+            "counts must be whole numbers in 0..=2^32 - 1",
         )?;
         Ok(x as usize)
     }
@@ -59,6 +74,13 @@ impl<'a> Reader<'a> {
             "input longer than its header says",
         )
     }
+}
+
+/// `a · b` as a length, or an error where it would overflow (sooner on wasm32 than natively; the
+/// input cannot hold that many values on either).
+fn product(a: usize, b: usize) -> Result<usize> {
+    a.checked_mul(b)
+        .ok_or_else(|| EngineError::invalid("input shorter than its header says"))
 }
 
 pub fn encode_error(e: &EngineError) -> Vec<f64> {
@@ -82,11 +104,7 @@ pub fn decode_estimation_input(data: &[f64]) -> Result<EstimationInput<'_>> {
     let zero_drift = r.flag()?;
     let ewma = r.flag()?;
     let lambda = r.scalar()?;
-    ensure(
-        n_dates.checked_mul(n_assets).is_some(),
-        "dimensions overflow",
-    )?;
-    let prices = r.take(n_dates * n_assets)?;
+    let prices = r.take(product(n_dates, n_assets)?)?;
     r.end()?;
     Ok(EstimationInput {
         prices,
@@ -143,7 +161,7 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
     let portfolio_value = r.scalar()?;
     let horizon = r.count()?;
     let degrees_of_freedom = r.scalar()?;
-    let seed = r.count()? as u64;
+    let seed = r.integer()?;
     let antithetic = r.flag()?;
     let scenarios = r.count()?;
     let confidence = r.scalar()?;
@@ -161,10 +179,9 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
     let mean = r.take(n)?.to_vec();
     let (cholesky, returns) = if method == Method::Historical {
         let obs = r.count()?;
-        ensure(obs.checked_mul(n).is_some(), "dimensions overflow")?;
-        (Vec::new(), r.take(obs * n)?.to_vec())
+        (Vec::new(), r.take(product(obs, n)?)?.to_vec())
     } else {
-        (r.take(n * n)?.to_vec(), Vec::new())
+        (r.take(product(n, n)?)?.to_vec(), Vec::new())
     };
     r.end()?;
     let spec = Spec {
@@ -240,19 +257,19 @@ pub fn decode_partial(r: &mut Reader) -> Result<(PartialHeader, Partial)> {
     let first = r.count()?;
     let count = r.count()?;
     let k = r.count()?;
-    ensure(
-        k <= count && n.checked_mul(k).is_some(),
-        "tail larger than the partial",
-    )?;
+    ensure(k <= count, "tail larger than the partial")?;
+    let end = first
+        .checked_add(count)
+        .ok_or_else(|| EngineError::invalid("partial beyond the count range"))?;
     let pnl = r.take(count)?.to_vec();
     ensure(
         pnl.iter().all(|x| x.is_finite()),
         "partial P&L must be finite",
     )?;
     let mut worst = ScenarioTail::new(k, n);
-    worst.indices = r.take(k)?.iter().map(|&i| i as u64).collect();
+    worst.indices = (0..k).map(|_| r.integer()).collect::<Result<Vec<u64>>>()?;
     worst.keys = r.take(k)?.iter().map(|&x| order_key(x)).collect();
-    worst.asset_pnl = r.take(k * n)?.to_vec();
+    worst.asset_pnl = r.take(product(k, n)?)?.to_vec();
     let asset_tails = (0..n)
         .map(|_| Ok(r.take(k)?.iter().map(|&x| order_key(x)).collect()))
         .collect::<Result<Vec<Vec<u64>>>>()?;
@@ -261,7 +278,7 @@ pub fn decode_partial(r: &mut Reader) -> Result<(PartialHeader, Partial)> {
             && worst
                 .indices
                 .iter()
-                .all(|&i| (first..first + count).contains(&(i as usize))),
+                .all(|&i| (first as u64..end as u64).contains(&i)),
         "tail indices must be increasing and inside the partial",
     )?;
     Ok((
@@ -310,7 +327,7 @@ pub fn decode_parametric(data: &[f64]) -> Result<ParametricInput> {
     let confidence = r.scalar()?;
     let weights = r.take(n)?.to_vec();
     let mean = r.take(n)?.to_vec();
-    let covariance = r.take(n * n)?.to_vec();
+    let covariance = r.take(product(n, n)?)?.to_vec();
     r.end()?;
     Ok(ParametricInput {
         portfolio_value,

@@ -43,6 +43,7 @@ impl Deadline {
 mod tests {
     use super::*;
 
+    #[cfg(not(target_arch = "wasm32"))]
     #[test]
     fn budgets_expire() {
         assert!(!Deadline::none().passed());

@@ -23,7 +23,10 @@ pub fn parametric(input: &ParametricInput) -> Result<Metrics> {
         n >= 1 && input.mean.len() == n,
         "one weight and mean per asset",
     )?;
-    ensure(input.covariance.len() == n * n, "covariance must be n×n")?;
+    ensure(
+        n.checked_mul(n) == Some(input.covariance.len()),
+        "covariance must be n×n",
+    )?;
     ensure(
         input.portfolio_value.is_finite() && input.portfolio_value > 0.0,
         "portfolio value must be finite and positive",

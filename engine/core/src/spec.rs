@@ -102,7 +102,8 @@ impl Spec {
         match self.method {
             Method::MonteCarloNormal | Method::MonteCarloStudentT => {
                 ensure(
-                    self.cholesky.len() == n * n && self.cholesky.iter().all(|x| x.is_finite()),
+                    n.checked_mul(n) == Some(self.cholesky.len())
+                        && self.cholesky.iter().all(|x| x.is_finite()),
                     "cholesky factor must be n×n and finite",
                 )?;
                 if self.method == Method::MonteCarloStudentT {
