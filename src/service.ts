@@ -30,6 +30,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
   const metrics = new ServiceMetrics(
     () => pool.queueSize,
     () => pool.threads,
+    () => pool.inFlight,
   );
   const backends = await openBackends(config, secret, log, () => metrics.limiterFallbacks.inc());
   const { keys, datasets } = backends;

@@ -34,10 +34,9 @@ async function traffic(key: string, ms: number): Promise<{ statuses: number[]; s
 
 const fallbacks = async () => (await metricValue(a, FALLBACK)) + (await metricValue(b, FALLBACK));
 
-/** What an outage must look like: every request 200, none slower than a second, fallbacks counted. */
+/** What an outage must look like: every request 200, fallbacks counted (latency is bench/'s). */
 async function expectServedThrough(t: Test, outage: string, run: { statuses: number[]; slowest: number }, fallbacksBefore: number): Promise<void> {
   t.same([...new Set(run.statuses)], [200], 'every request answered 200');
-  t.ok(run.slowest < 1_000, `slowest ${run.slowest.toFixed(0)} ms`);
   t.comment(`${outage}: ${run.statuses.length} requests, slowest ${run.slowest.toFixed(0)} ms`);
   t.ok((await fallbacks()) > fallbacksBefore, 'the fallback metric rose');
 }

@@ -27,7 +27,7 @@ export async function benchReplicaOverhead(requests: number): Promise<ReplicaFig
     const setups = [embeddedEnv, sharedEnv].map(async (env, i) => {
       const { key } = createKeyWithCli(env, ['--name', 'bench']);
       const base = `http://127.0.0.1:${services[i]!.port}`;
-      await waitForKey([base], key, true); // the key store is reread every KEY_RELOAD_MS
+      await waitForKey([base], key, true); // accepted at once: this only confirms it
       const up = await uploadFile(base, key, WIDE_SAMPLE);
       const body = calcBody(up.body.dataset_id as string, { simulations: 100 });
       return async () => {

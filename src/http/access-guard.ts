@@ -32,7 +32,7 @@ export class AccessGuard {
 
   /** The key's record and, for a limited endpoint, a token from its bucket; else 401 or 429. */
   async admit(head: RequestHead, endpoint: LimitedEndpoint | null): Promise<Admission> {
-    const record = head.apiKeys.length === 1 ? this.keys.lookup(head.apiKeys[0]!.trim()) : null;
+    const record = head.apiKeys.length === 1 ? await this.keys.lookup(head.apiKeys[0]!.trim()) : null;
     const gate = { id: `auth-fail:${head.ip}`, perMinute: this.limits.authFailuresPerMin };
     const limit = record && endpoint ? this.limitOf(record, endpoint) : 0;
     // A failed authentication spends the address's budget; a good one the endpoint's.

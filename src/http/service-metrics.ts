@@ -29,13 +29,21 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  constructor(queueDepth: () => number, threads: () => number) {
+  constructor(queueDepth: () => number, threads: () => number, inFlight: () => number) {
     new Gauge({
       name: 'engine_pool_queue_depth',
       help: 'Engine tasks waiting for a worker',
       registers: [this.registry],
       collect() {
         this.set(queueDepth());
+      },
+    });
+    new Gauge({
+      name: 'engine_tasks_in_flight',
+      help: 'Engine tasks submitted and not yet finished (running or waiting)',
+      registers: [this.registry],
+      collect() {
+        this.set(inFlight());
       },
     });
     new Gauge({

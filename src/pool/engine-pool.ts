@@ -38,6 +38,11 @@ export class EnginePool implements EngineExecutor {
     return this.pool.threads.length;
   }
 
+  /** Tasks submitted and not yet finished (running or waiting). */
+  get inFlight(): number {
+    return this.outstanding;
+  }
+
   /** Tasks submitted and not yet started. */
   get queueSize(): number {
     return Math.max(0, this.outstanding - this.threadCount);

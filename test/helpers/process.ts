@@ -9,16 +9,24 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs `node dist/src/main.js` (what `npm start` serves) and waits until it listens. */
-export async function spawnService(env: NodeJS.ProcessEnv, t?: { teardown(fn: () => void): void }): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/main.js')], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Runs `node dist/src/main.js` (what `npm start` serves) and waits until it listens; with
+ * `npm-start`, `npm start` itself (the set-up check, then the service), as a user runs it.
+ */
+export async function spawnService(
+  env: NodeJS.ProcessEnv,
+  t?: { teardown(fn: () => void): void },
+  how: 'node' | 'npm-start' = 'node',
+): Promise<ServiceProcess> {
+  const [command, args] = how === 'node' ? [process.execPath, [path.join(ROOT, 'dist/src/main.js')]] : ['npm', ['start', '--silent']];
+  const child = spawn(command, args, { cwd: ROOT, env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   t?.teardown(() => child.kill('SIGKILL'));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${out}`)), 120_000);
     const check = () => {
       const m = /"port":(\d+)[^\n]*"msg":"listening"/.exec(out);
       if (m) {

@@ -56,7 +56,6 @@ export async function startTestService(extra: Record<string, string> = {}, dir =
       ...(opts.upload !== undefined ? { uploadLimit: opts.upload } : {}),
       ...(opts.calculate !== undefined ? { calculateLimit: opts.calculate } : {}),
     });
-    await new Promise((r) => setTimeout(r, 250)); // the registry reloads every 100 ms
     return { id: created.record.id, key: created.key };
   };
   return {
