@@ -41,7 +41,8 @@ export function calculateRequestSchema(maxSimulations: number) {
       dataset_id: Type.String({ minLength: 1, maxLength: 64 }),
       method: literals(METHODS, 'Risk calculation method.'),
       method_options: Type.Optional(MethodOptions),
-      portfolio_value: Type.Number({ exclusiveMinimum: 0, maximum: 1e15 }),
+      // Below 1e-6 every scenario's P&L underflows towards zero: figures would no longer depend on the draws.
+      portfolio_value: Type.Number({ minimum: 1e-6, maximum: 1e15, description: 'Value of the portfolio in `currency`, 1e-6 to 1e15.', examples: [1_000_000] }),
       // `format` is what TypeBox checks; `enum` lists the same codes for OpenAPI clients and fuzzers.
       currency: Type.String({ format: 'iso4217', enum: [...ISO_4217].sort(), description: 'ISO 4217 alphabetic code.' }),
       portfolio: Type.Array(PortfolioItem, { minItems: 1, maxItems: 5000 }),
