@@ -42,13 +42,14 @@ t.test('hostile input', async (t) => {
       300,
     );
     const before = datasetFiles();
+    const uploadsBefore = await uploadsFinished(s.base);
     const form = `--B\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\ndate,A\n${'2020-01-01,1\n'.repeat(1000)}`;
     await rawExchange(
       port,
       `POST /api/v1/risk/datasets/upload HTTP/1.1\r\nHost: x\r\nX-API-Key: ${s.key}\r\nContent-Type: multipart/form-data; boundary=B\r\nContent-Length: 5000000\r\n\r\n${form}`,
       300,
     );
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor(async () => ((await uploadsFinished(s.base)) > uploadsBefore ? true : undefined), 'the server to finish the cut-off upload');
     t.equal(datasetFiles(), before, 'an upload cut off mid-body stores nothing');
     const controller = new AbortController();
     const heavy = fetch(`${s.base}/api/v1/risk/calculate`, {
@@ -141,3 +142,12 @@ t.test('hostile input', async (t) => {
     await stillWorks(t, 'multipart abuse');
   });
 });
+
+/** Upload requests the server has finished handling (answered or abandoned), from its metrics. */
+async function uploadsFinished(base: string): Promise<number> {
+  const text = (await call(base, 'GET', '/metrics')).text;
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('http_requests_total{') && l.includes('route="/api/v1/risk/datasets/upload"'))
+    .reduce((sum, l) => sum + Number(l.split(' ').pop()), 0);
+}

@@ -1,5 +1,6 @@
 // Every row of the contract's status/error table, against the real server.
 import t from 'tap';
+import { waitFor } from './helpers/wait.js';
 import { calcBody, calculate, call, csvForm, upload, uploadFile, type Reply } from './helpers/http.js';
 import { startTestService, WIDE_SAMPLE } from './helpers/service.js';
 import { syntheticCsv } from './helpers/csv.js';
@@ -73,8 +74,11 @@ t.test('error contract', async (t) => {
     t.same(malformed.body, unknown.body, 'one body for every invalid key');
     const { id, key } = await s.newKey();
     await s.keys.revoke(id);
-    await new Promise((r) => setTimeout(r, 300));
-    expectError(t, await calculate(s.base, key, calcBody(ds)), 401, 'API_KEY_INVALID');
+    const revoked = await waitFor(async () => {
+      const r = await calculate(s.base, key, calcBody(ds));
+      return r.status === 401 ? r : undefined;
+    }, 'the revoked key to be refused');
+    expectError(t, revoked.value, 401, 'API_KEY_INVALID');
     expectError(t, await call(s.base, 'GET', `/api/v1/risk/datasets/${ds}`), 401, 'API_KEY_MISSING');
   });
 

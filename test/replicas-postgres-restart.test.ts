@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { readFileSync } from 'node:fs';
 import t from 'tap';
+import { waitFor } from './helpers/wait.js';
 import { calcBody, calculate, call, uploadFile } from './helpers/http.js';
 import { startReplicas } from './helpers/replicas.js';
 import { WIDE_SAMPLE } from './helpers/service.js';
@@ -54,7 +55,8 @@ t.test('PostgreSQL stops: in-flight and new requests that need it fail cleanly w
   t.match(inFlight, /"code":"SERVER_BUSY"/);
   t.match(inFlight, /Retry-After: \d+/i);
 
-  await new Promise((r) => setTimeout(r, 300)); // past DATASET_RECHECK_MS: cached datasets are rechecked
+  // Cached datasets are used until DATASET_RECHECK_MS has passed, then rechecked against the database.
+  await waitFor(async () => ((await call(b, 'GET', path, { key })).status !== 200 ? true : undefined), 'cached datasets to be rechecked');
   const replies = await Promise.all([
     call(a, 'GET', path, { key }),
     call(b, 'GET', path, { key }),
