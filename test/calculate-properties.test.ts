@@ -18,6 +18,7 @@ import {
   type Build,
   type Outcome,
 } from './helpers/calculation-domain.js';
+import { allFinite } from '../src/calc/response-builder.js';
 import { type CalculateRequest } from '../src/http/schemas.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
@@ -36,13 +37,6 @@ const tally = { cases: 0, answered: 0, refused: new Map<string, number>(), metho
 
 function isMonteCarlo(r: CalculateRequest): boolean {
   return r.method === 'monte_carlo_normal' || r.method === 'monte_carlo_student_t';
-}
-
-function allFinite(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (Array.isArray(value)) return value.every(allFinite);
-  if (value && typeof value === 'object') return Object.values(value).every(allFinite);
-  return true;
 }
 
 /** Throws (with the request as JSON, which fast-check prints after shrinking) unless it holds. */

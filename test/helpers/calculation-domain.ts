@@ -31,7 +31,7 @@ interface Bounds {
   maxItems?: number;
 }
 const props = schema.properties as unknown as Record<string, Bounds>;
-const options = (schema.properties.method_options as unknown as { anyOf?: unknown[]; properties?: Record<string, Bounds> }).properties!;
+const options = (schema.properties.method_options as unknown as { properties?: Record<string, Bounds> }).properties!;
 const bound = (b: Bounds | undefined, key: keyof Bounds): number => {
   const v = b?.[key];
   if (typeof v !== 'number') throw new Error(`schema has no ${key}`);
