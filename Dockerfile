@@ -33,7 +33,6 @@ COPY --from=build --chown=root:root /app/package.json ./package.json
 COPY --from=build --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/dist ./dist
 COPY --from=build --chown=root:root /app/build ./build
-COPY --from=build --chown=root:root /app/engine/core/Cargo.toml ./engine/core/Cargo.toml
 USER risk
 EXPOSE 8080
 VOLUME ["/var/lib/risk"]

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DirectExecutor } from '../src/engine/direct-executor.js';
-import { ROOT } from '../src/engine/paths.js';
+import { ROOT } from '../src/paths.js';
 import { benchWorkload, engines, normalsNs } from './lib/engine-bench.js';
 import { ensureNumpy, runNumpy } from './lib/numpy.js';
 import { backingServersInstalled } from '../test/helpers/backing-servers.js';

@@ -2,7 +2,7 @@
 // Math.exp, Box–Muller normals and a full sort. Used as the speed baseline and as a slow,
 // independent oracle for the engine's VaR.
 
-import { mulberry32 as prng } from './lib/mulberry32.js';
+import { mulberry32 as prng } from '../test/helpers/mulberry32.js';
 
 export interface PlainModel {
   mean: number[];

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DirectExecutor } from '../src/engine/direct-executor.js';
-import { ROOT } from '../src/engine/paths.js';
+import { ROOT } from '../src/paths.js';
 import { benchWorkload, engines, normalsNs, scalingCurve, workerScaling, type EngineFigures } from './lib/engine-bench.js';
 import { ensureNumpy, runNumpy, type NumpyResult } from './lib/numpy.js';
 import { writeReport, type Results } from './lib/report.js';

@@ -7,6 +7,6 @@ npx --no-install tap --disable-coverage dist/test/stress/*.test.js
 # The differential property test at depth: 5,000 drawn requests on a fresh fast-check seed (printed;
 # PROPERTY_SEED=… replays a run), larger books, a smaller work budget per case.
 PROPERTY_RUNS=5000 PROPERTY_SEED="${PROPERTY_SEED:-$(( $(date +%s) % 2147483647 ))}" PROPERTY_MAX_ASSETS=96 PROPERTY_BUDGET=8e6 \
-  npx --no-install tap --disable-coverage --timeout=3600 dist/test/calculate-properties.test.js
+  npx --no-install tap --disable-coverage --timeout=3600 dist/test/engine/calculate-properties.test.js
 bash scripts/schemathesis.sh
 bash scripts/fuzz.sh

@@ -4,10 +4,10 @@ import { PgKeyStore } from './auth/pg-key-store.js';
 import { type Config } from './config.js';
 import { LocalRateLimiter, type RateLimiter } from './limits/rate-limiter.js';
 import { RedisRateLimiter } from './limits/redis-rate-limiter.js';
-import { FileDatasetStore, type DatasetStore } from './storage/dataset-store.js';
-import { PgDatasetStore } from './storage/pg-dataset-store.js';
-import { Database, waitForDatabase } from './storage/postgres/database.js';
-import { migrate } from './storage/postgres/migrations.js';
+import { FileDatasetStore, type DatasetStore } from './datasets/dataset-store.js';
+import { PgDatasetStore } from './datasets/pg-dataset-store.js';
+import { Database, waitForDatabase } from './persistence/database.js';
+import { migrate } from './persistence/migrations.js';
 
 /** Where the service keeps its state: embedded (files, in-process limits) or shared by replicas. */
 export interface Backends {

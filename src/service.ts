@@ -2,19 +2,13 @@ import { promises as fs } from 'node:fs';
 import { pino, type Logger } from 'pino';
 import { KeyRegistry } from './auth/key-registry.js';
 import { type KeyStore } from './auth/key-store.js';
-import { openBackends } from './backends.js';
 import { loadKeySecret } from './auth/secret.js';
-import { EstimateCache } from './calc/estimate-cache.js';
+import { openBackends } from './backends.js';
 import { type Config } from './config.js';
-import { buildName, engineVersion, resolveEngineSource } from './engine/load.js';
-import { AccessGuard } from './http/access-guard.js';
-import { type AppContext } from './http/context.js';
-import { buildOpenApi } from './http/openapi.js';
-import { calculateRequestSchema } from './http/schemas.js';
+import { resolveEngineSource } from './engine/load.js';
 import { startHttpServer, type HttpServer } from './http/server.js';
-import { ServiceMetrics } from './http/service-metrics.js';
-import { compileValidator } from './http/validator.js';
 import { EnginePool } from './pool/engine-pool.js';
+import { EstimateCache } from './risk/estimate-cache.js';
 
 export interface RunningService {
   port: number;
@@ -24,15 +18,12 @@ export interface RunningService {
   shutdown(): Promise<void>;
 }
 
+/** Wires the service: stores and limits (backends), keys, the engine pool, then the HTTP layer. */
 export async function startService(config: Config, log: Logger = pino({ level: config.logLevel })): Promise<RunningService> {
   await fs.mkdir(config.dataDir, { recursive: true, mode: 0o700 });
   const secret = loadKeySecret(config.secretFile);
-  const metrics = new ServiceMetrics(
-    () => pool.queueSize,
-    () => pool.threads,
-    () => pool.inFlight,
-  );
-  const backends = await openBackends(config, secret, log, () => metrics.limiterFallbacks.inc());
+  let limiterFallbacks = 0;
+  const backends = await openBackends(config, secret, log, () => limiterFallbacks++);
   const { keys, datasets } = backends;
   const registry = new KeyRegistry(keys, secret);
   await registry.start(config.keyReloadMs);
@@ -41,30 +32,26 @@ export async function startService(config: Config, log: Logger = pino({ level: c
 
   const source = resolveEngineSource(config.engine);
   const pool = new EnginePool(source, config.workers, config.maxQueue);
-  const build = buildName(source);
-  const requestSchema = calculateRequestSchema(config.maxSimulations);
   let draining = false;
-  const ctx: AppContext = {
+  const server: HttpServer = await startHttpServer({
     config,
     log,
-    guard: new AccessGuard(registry, backends.limiter, config),
+    keys: registry,
+    limiter: backends.limiter,
     datasets,
     calculator: {
       datasets,
       executor: pool,
       estimates: new EstimateCache(),
-      engine: { build, version: engineVersion(), threads: config.workers },
+      engine: { build: source.build, version: source.version, threads: config.workers },
       maxBatches: config.workers,
       timeoutMs: config.calcTimeoutMs,
     },
-    metrics,
-    validateCalculate: compileValidator(requestSchema),
-    openapi: buildOpenApi(requestSchema, engineVersion()),
-    ready: () => pool.threads > 0,
+    pool: { queueDepth: () => pool.queueSize, threads: () => pool.threads, inFlight: () => pool.inFlight },
+    limiterFallbacks: () => limiterFallbacks,
     draining: () => draining,
-  };
-  const server: HttpServer = await startHttpServer(ctx);
-  log.info({ port: server.port, engine: build, workers: config.workers, data_dir: config.dataDir, ...backends.shared }, 'listening');
+  });
+  log.info({ port: server.port, engine: source.build, workers: config.workers, data_dir: config.dataDir, ...backends.shared }, 'listening');
   if (registry.size === 0) log.warn('no API keys exist: create one with `npm run keys -- create --name NAME`');
 
   return {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { ROOT } from '../../src/engine/paths.js';
+import { ROOT } from '../../src/paths.js';
 import { type PreparedWorkload } from './workloads.js';
 
 export interface NumpyResult {

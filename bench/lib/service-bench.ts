@@ -3,10 +3,10 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { FileKeyStore } from '../../src/auth/key-store.js';
 import { loadKeySecret } from '../../src/auth/secret.js';
-import { ROOT } from '../../src/engine/paths.js';
+import { ROOT } from '../../src/paths.js';
 import { spawnService } from '../../test/helpers/process.js';
 import { tempDir, testEnv } from '../../test/helpers/service.js';
-import { generateWide461 } from '../generate-prices.js';
+import { generateWide461 } from '../../test/helpers/generate-prices.js';
 import { median } from './stats.js';
 
 export interface ServiceFigures {
@@ -36,7 +36,7 @@ export async function benchService(quick: boolean, workers = 2): Promise<Service
       const r = await fetch(`${base}/api/v1/risk/datasets/upload`, { method: 'POST', headers: { 'X-API-Key': keys[0]! }, body: form });
       return ((await r.json()) as { dataset_id: string }).dataset_id;
     };
-    const sample = await upload(path.join(ROOT, 'test/fixtures/prices_wide_sample.csv'));
+    const sample = await upload(path.join(ROOT, 'examples/prices_wide_sample.csv'));
     const wide = await upload(generateWide461());
     const wideSymbols = readFileSync(generateWide461(), 'utf8').slice(0, 4000).split('\n')[0]!.split(',').slice(1, 21);
     const sampleSymbols = ['AAPL', 'MSFT', 'AMZN', 'GOOGL', 'JPM', 'XOM', 'JNJ', 'PG', 'KO', 'KHC'];

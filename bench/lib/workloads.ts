@@ -1,12 +1,12 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { readCsv } from '../../src/dataset/csv-reader.js';
-import { selectColumns, type Dataset } from '../../src/dataset/dataset.js';
+import { readCsv } from '../../src/datasets/csv-reader.js';
+import { selectColumns, type Dataset } from '../../src/datasets/dataset.js';
 import { type Estimation } from '../../src/engine/codec.js';
 import { type EngineExecutor } from '../../src/engine/ops.js';
-import { ROOT } from '../../src/engine/paths.js';
-import { estimateModel, type Method, type ModelInput } from '../../src/calc/risk-calculation.js';
-import { generateWide461 } from '../generate-prices.js';
+import { ROOT } from '../../src/paths.js';
+import { estimateModel, type Method, type ModelInput } from '../../src/risk/risk-calculation.js';
+import { generateWide461 } from '../../test/helpers/generate-prices.js';
 
 export interface Workload {
   id: string;
@@ -78,7 +78,7 @@ export function workloads(quick: boolean): Workload[] {
 
 const cache = new Map<string, Promise<Dataset>>();
 export function loadDataset(file: Workload['file']): Promise<Dataset> {
-  const p = file === 'sample' ? path.join(ROOT, 'test/fixtures/prices_wide_sample.csv') : generateWide461();
+  const p = file === 'sample' ? path.join(ROOT, 'examples/prices_wide_sample.csv') : generateWide461();
   if (!cache.has(p)) cache.set(p, readCsv(createReadStream(p), { maxSymbols: 5000 }));
   return cache.get(p)!;
 }

@@ -1,8 +1,8 @@
 import { promises as fs, existsSync } from 'node:fs';
 import path from 'node:path';
 import { createHmac } from 'node:crypto';
-import { writeFileAtomic } from '../storage/atomic-file.js';
-import { generateApiKey, generateKeyId } from './key-format.js';
+import { writeFileAtomic } from '../persistence/atomic-file.js';
+import { newApiKey, newKeyId } from '../ids.js';
 
 /** A stored key: never the key itself, only its keyed hash and a public id. */
 export interface KeyRecord {
@@ -30,9 +30,9 @@ export function hashKey(secret: Buffer, key: string): string {
 
 /** A fresh key and the record that stores it (its keyed hash, never the key). */
 export function newKeyRecord(secret: Buffer, input: NewKey): { record: KeyRecord; key: string } {
-  const key = generateApiKey();
+  const key = newApiKey();
   const record: KeyRecord = {
-    id: generateKeyId(),
+    id: newKeyId(),
     name: input.name,
     owner: input.owner ?? input.name,
     hash: hashKey(secret, key),

@@ -1,4 +1,4 @@
-import { type Database } from '../storage/postgres/database.js';
+import { type Database } from '../persistence/database.js';
 import { newKeyRecord, type KeyRecord, type KeyStore, type NewKey } from './key-store.js';
 
 interface KeyRow {

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
-import { ROOT } from '../engine/paths.js';
+import { ROOT } from '../paths.js';
 import { startService } from '../service.js';
 
-const SAMPLE = path.join(ROOT, 'test/fixtures/prices_wide_sample.csv');
+const SAMPLE = path.join(ROOT, 'examples/prices_wide_sample.csv');
 const PORTFOLIO = [
   { symbol: 'AAPL', weight: 0.25 },
   { symbol: 'MSFT', weight: 0.25 },

@@ -1,12 +1,15 @@
+import { ABI } from './abi.js';
+
 /**
- * Flat f64 encodings of engine requests and results; the layouts mirror engine/core/src/codec.rs.
- * Every result starts with a status word: 0 on success, else an EngineError code.
+ * Flat f64 encodings of engine requests and results; the layouts mirror engine/core/src/abi/codec.rs
+ * and their header sizes are the ABI's named constants. Every result starts with a status word: 0
+ * on success, else an engine error code (ABI.ERR_*).
  */
 
 export const METHOD_CODES = {
-  monte_carlo_normal: 0,
-  monte_carlo_student_t: 1,
-  historical: 2,
+  monte_carlo_normal: ABI.METHOD_MONTE_CARLO_NORMAL,
+  monte_carlo_student_t: ABI.METHOD_MONTE_CARLO_STUDENT_T,
+  historical: ABI.METHOD_HISTORICAL,
 } as const;
 export type SimulatedMethod = keyof typeof METHOD_CODES;
 
@@ -38,9 +41,10 @@ export interface EstimationRequest {
 }
 
 export function encodeEstimation(r: EstimationRequest): Float64Array {
-  const out = new Float64Array(6 + r.prices.length);
+  const head = ABI.ESTIMATION_HEADER_LEN;
+  const out = new Float64Array(head + r.prices.length);
   out.set([r.nDates, r.nAssets, r.lookback, r.zeroDrift ? 1 : 0, r.ewmaLambda === null ? 0 : 1, r.ewmaLambda ?? 0]);
-  out.set(r.prices, 6);
+  out.set(r.prices, head);
   return out;
 }
 
@@ -60,7 +64,7 @@ export interface Estimation {
 export function decodeEstimation(out: Float64Array, n: number): Estimation {
   checkStatus(out);
   const [, observations = 0, firstDate = 0, lastDate = 0, jitter = 0] = out;
-  let at = 5;
+  let at = ABI.ESTIMATION_RESULT_HEADER_LEN;
   const take = (len: number) => out.slice(at, (at += len));
   return {
     observations,
@@ -76,18 +80,22 @@ export function decodeEstimation(out: Float64Array, n: number): Estimation {
   };
 }
 
-export interface SimulationSpec {
-  method: SimulatedMethod;
+/** What a calculation asks of the model, shared by the request side and the engine spec. */
+export interface ModelParameters {
   rebalanced: boolean;
   portfolioValue: number;
   weights: Float64Array;
   horizon: number;
+  confidence: number;
   degreesOfFreedom: number;
   seed: number;
   antithetic: boolean;
-  scenarios: number;
-  confidence: number;
   histogramBins: number;
+}
+
+export interface SimulationSpec extends ModelParameters {
+  method: SimulatedMethod;
+  scenarios: number;
   /** Daily drift (historical: the amount subtracted from each return). */
   mean: Float64Array;
   /** Monte Carlo: Cholesky factor n×n. */
@@ -101,11 +109,11 @@ export function encodeSpec(s: SimulationSpec, first: number, end: number, budget
   const n = s.weights.length;
   const historical = s.method === 'historical';
   const tail = historical ? 1 + s.returns.length : s.cholesky.length;
-  const head = 14;
+  const head = ABI.SPEC_HEADER_LEN;
   const out = new Float64Array(head + 2 * n + tail);
   out.set([
     METHOD_CODES[s.method],
-    s.rebalanced ? 1 : 0,
+    s.rebalanced ? ABI.MODE_REBALANCED : ABI.MODE_BUY_AND_HOLD,
     n,
     s.portfolioValue,
     s.horizon,
@@ -153,11 +161,12 @@ export interface ParametricRequest {
 
 export function encodeParametric(r: ParametricRequest): Float64Array {
   const n = r.weights.length;
-  const out = new Float64Array(4 + 2 * n + n * n);
+  const head = ABI.PARAMETRIC_HEADER_LEN;
+  const out = new Float64Array(head + 2 * n + n * n);
   out.set([n, r.portfolioValue, r.horizon, r.confidence]);
-  out.set(r.weights, 4);
-  out.set(r.mean, 4 + n);
-  out.set(r.covariance, 4 + 2 * n);
+  out.set(r.weights, head);
+  out.set(r.mean, head + n);
+  out.set(r.covariance, head + 2 * n);
   return out;
 }
 
@@ -184,8 +193,8 @@ export function decodeMetrics(out: Float64Array): EngineMetrics {
   let at = 1;
   const next = () => out[at++] ?? NaN;
   const take = (len: number) => Array.from(out.subarray(at, (at += len)));
-  const scalars = take(10);
-  const percentiles = take(9);
+  const scalars = take(ABI.METRICS_SCALARS);
+  const percentiles = take(ABI.PERCENTILES);
   const n = next();
   const componentEs = take(n);
   const standaloneVar = take(n);

@@ -1,27 +1,14 @@
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
+import { readAbi } from './abi.js';
 import { type Engine, type OpCode } from './ops.js';
-import { NATIVE_BASELINE_PATH, NATIVE_PATH } from './paths.js';
+import { NATIVE_BASELINE_PATH, NATIVE_PATH } from '../paths.js';
 
 interface NativeAddon {
   engineCall(op: number, input: Float64Array): Float64Array;
-  engineVersion(): string;
   engineBuild(): string;
 }
 
-export function nativeAvailable(): boolean {
-  return existsSync(NATIVE_PATH);
-}
-
-function loadAddon(file = NATIVE_PATH): NativeAddon {
-  return createRequire(import.meta.url)(file) as NativeAddon;
-}
-
-/** The instruction set the addon was built for. */
-export function nativeBuild(): string {
-  return loadAddon().engineBuild();
-}
-
+/** The native addon: loading it checks its ABI and reads its version (throws if either fails). */
 export class NativeEngine implements Engine {
   readonly build: string;
   readonly version: string;
@@ -33,12 +20,22 @@ export class NativeEngine implements Engine {
   }
 
   constructor(file = NATIVE_PATH) {
-    this.addon = loadAddon(file);
+    this.addon = createRequire(import.meta.url)(file) as NativeAddon;
     this.build = this.addon.engineBuild();
-    this.version = this.addon.engineVersion();
+    this.version = readAbi(this).version;
   }
 
   call(op: OpCode, input: Float64Array): Float64Array {
     return this.addon.engineCall(op, input);
+  }
+}
+
+/** Whether this machine's native addon loads and speaks this binding's ABI. */
+export function nativeAvailable(): boolean {
+  try {
+    new NativeEngine();
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,16 +1,19 @@
-/** Operation codes of the engine's one entry point (engine/core/src/api.rs). */
+import { ABI } from './abi.js';
+
+/** Operation codes of the engine's one entry point. */
 export const Op = {
-  estimate: 1,
-  simulate: 2,
-  finalize: 3,
-  parametric: 4,
-  run: 5,
-  normals: 6,
+  estimate: ABI.OP_ESTIMATE,
+  simulate: ABI.OP_SIMULATE,
+  finalize: ABI.OP_FINALIZE,
+  parametric: ABI.OP_PARAMETRIC,
+  run: ABI.OP_RUN,
+  normals: ABI.OP_NORMALS,
+  abi: ABI.OP_ABI,
 } as const;
 export type OpCode = (typeof Op)[keyof typeof Op];
 
-/** Simulations per block: the unit of seeding and of work splitting (engine/core/src/spec.rs). */
-export const BLOCK = 256;
+/** Simulations per block: the unit of seeding and of work splitting. */
+export const BLOCK = ABI.BLOCK;
 
 /** The engine, in either build: one synchronous call per task over flat f64 buffers. */
 export interface Engine {
@@ -30,6 +33,9 @@ export interface EngineReply {
 export interface EngineExecutor {
   run(op: OpCode, input: Float64Array, signal?: AbortSignal): Promise<EngineReply>;
 }
+
+/** An executor refused a task: its queue is full, or it is closing. Nothing was run. */
+export class ExecutorBusyError extends Error {}
 
 /** Wall-clock milliseconds comparable across worker threads. */
 export function absoluteNow(): number {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { readAbi } from './abi.js';
 import { type Engine, type OpCode } from './ops.js';
-import { WASM_PATHS } from './paths.js';
+import { WASM_PATHS } from '../paths.js';
 
 export type WasmVariant = keyof typeof WASM_PATHS;
 
@@ -31,13 +32,12 @@ export class WasmEngine implements Engine {
   constructor(
     module: WebAssembly.Module,
     readonly build: string,
-    version: string,
   ) {
-    this.version = version;
     this.exports = new WebAssembly.Instance(module, {}).exports as unknown as EngineExports;
     const pregrow = this.exports.engine_alloc(PREGROW_BYTES / 8);
     this.exports.engine_free(pregrow, PREGROW_BYTES / 8);
     this.heap = new Float64Array(this.exports.memory.buffer);
+    this.version = readAbi(this).version;
   }
 
   call(op: OpCode, input: Float64Array): Float64Array {

@@ -1,7 +1,7 @@
 import { type KeyRegistry } from '../auth/key-registry.js';
 import { type KeyRecord } from '../auth/key-store.js';
 import { type RateLimiter } from '../limits/rate-limiter.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../contract/errors.js';
 import { type RequestHead } from './exchange.js';
 
 export type LimitedEndpoint = 'upload' | 'calculate';

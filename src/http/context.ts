@@ -1,13 +1,30 @@
 import { type Logger } from 'pino';
-import { type CalculatorDeps } from '../calc/calculate.js';
+import { type KeyRegistry } from '../auth/key-registry.js';
 import { type Config } from '../config.js';
-import { type DatasetStore } from '../storage/dataset-store.js';
+import { type CalculateRequest } from '../contract/schemas.js';
+import { type DatasetStore } from '../datasets/dataset-store.js';
+import { type RateLimiter } from '../limits/rate-limiter.js';
+import { type CalculatorDeps } from '../risk/calculate.js';
 import { type AccessGuard } from './access-guard.js';
-import { type CalculateRequest } from './schemas.js';
-import { type ServiceMetrics } from './service-metrics.js';
 import { type Exchange } from './exchange.js';
+import { type ServiceMetrics } from './service-metrics.js';
 
-/** What every handler may use; built once at start-up. */
+/** What the service hands the HTTP layer: the domain's services, none of them knowing HTTP. */
+export interface HttpServices {
+  config: Config;
+  log: Logger;
+  keys: KeyRegistry;
+  limiter: RateLimiter;
+  datasets: DatasetStore;
+  calculator: CalculatorDeps;
+  /** The engine pool's state, for /metrics and /readyz. */
+  pool: { queueDepth(): number; threads(): number; inFlight(): number };
+  /** Rate-limit decisions taken in process because the shared store was unavailable, so far. */
+  limiterFallbacks(): number;
+  draining(): boolean;
+}
+
+/** What every handler may use; built once from the services (server.ts). */
 export interface AppContext {
   config: Config;
   log: Logger;

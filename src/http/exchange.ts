@@ -1,5 +1,5 @@
 import { type HttpRequest, type HttpResponse } from 'uWebSockets.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../contract/errors.js';
 
 /** Everything read from the request before the first await (uWS invalidates `req` after it). */
 export interface RequestHead {
@@ -49,6 +49,7 @@ export class Exchange {
   responded = false;
   status = 0;
   private readonly abortHandlers: (() => void)[] = [];
+  private abortController: AbortController | null = null;
   private bodyListener: BodyListener | null = null;
   private heldBody: { chunk: Buffer; isLast: boolean }[] = [];
   private heldBytes = 0;
@@ -102,6 +103,16 @@ export class Exchange {
     else this.abortHandlers.push(handler);
   }
 
+  /** Aborted when the client goes away: what the work done for this request listens to. */
+  get abortSignal(): AbortSignal {
+    if (!this.abortController) {
+      const controller = new AbortController();
+      this.abortController = controller;
+      this.onAbort(() => controller.abort());
+    }
+    return this.abortController.signal;
+  }
+
   send(status: number, body: string, headers: Record<string, string> = {}, contentType = 'application/json'): void {
     if (this.responded) return;
     this.responded = true;
@@ -142,30 +153,3 @@ const STATUS_TEXT: Record<number, string> = {
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
-
-/** Reads the whole body up to `limit` bytes. */
-export function readBody(ex: Exchange, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    ex.onAbort(() => {
-      if (!done) reject(new Error('client aborted'));
-      done = true;
-    });
-    ex.onBody((chunk, isLast) => {
-      if (done) return;
-      size += chunk.byteLength;
-      if (size > limit) {
-        done = true;
-        reject(new ApiError('PAYLOAD_TOO_LARGE', `The body exceeds ${limit} bytes.`));
-        return;
-      }
-      chunks.push(chunk);
-      if (isLast) {
-        done = true;
-        resolve(Buffer.concat(chunks, size));
-      }
-    });
-  });
-}

@@ -14,7 +14,8 @@ export class Router {
   private readonly routes: Route[] = [];
 
   add(path: string, handlers: Partial<Record<string, Handler>>): this {
-    const pattern = new RegExp('^' + path.replace(/:(\w+)/g, '(?<$1>[^/]+)') + '$');
+    const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const pattern = new RegExp('^' + escaped.replace(/:(\w+)/g, '(?<$1>[^/]+)') + '$');
     this.routes.push({ pattern, name: path, handlers });
     return this;
   }
@@ -23,8 +24,8 @@ export class Router {
     for (const r of this.routes) {
       const m = r.pattern.exec(path);
       if (!m) continue;
-      const handler = r.handlers[method];
-      if (!handler) return { kind: 'method', name: r.name, allow: Object.keys(r.handlers) };
+      const handler = Object.hasOwn(r.handlers, method) ? r.handlers[method] : undefined;
+      if (!handler) return { kind: 'method', name: r.name, allow: Object.keys(r.handlers).filter((m) => r.handlers[m]) };
       return { kind: 'found', name: r.name, handler, params: { ...m.groups } };
     }
     return { kind: 'none' };

@@ -1,7 +1,12 @@
 import uWS from 'uWebSockets.js';
-import { type AppContext } from './context.js';
-import { isStorageUnavailable } from '../storage/storage-unavailable.js';
-import { ApiError, storageUnavailableError } from './errors.js';
+import { calculateRequestSchema } from '../contract/schemas.js';
+import { buildOpenApi } from '../contract/openapi.js';
+import { AccessGuard } from './access-guard.js';
+import { type AppContext, type HttpServices } from './context.js';
+import { ServiceMetrics } from './service-metrics.js';
+import { compileValidator } from './validator.js';
+import { isStorageUnavailable } from '../persistence/storage-unavailable.js';
+import { ApiError, storageUnavailableError } from '../contract/errors.js';
 import { Exchange, readHead } from './exchange.js';
 import { Router } from './router.js';
 import { calculateRoute } from './routes/calculate-route.js';
@@ -28,8 +33,26 @@ export interface HttpServer {
   stopListening(): void;
 }
 
+/** The handlers' context, built from the domain's services: guard, validator, OpenAPI, metrics. */
+function contextOf(s: HttpServices): AppContext {
+  const requestSchema = calculateRequestSchema(s.config.maxSimulations);
+  return {
+    config: s.config,
+    log: s.log,
+    guard: new AccessGuard(s.keys, s.limiter, s.config),
+    datasets: s.datasets,
+    calculator: s.calculator,
+    metrics: new ServiceMetrics(s.pool, s.limiterFallbacks),
+    validateCalculate: compileValidator(requestSchema),
+    openapi: buildOpenApi(requestSchema, s.calculator.engine.version),
+    ready: () => s.pool.threads() > 0,
+    draining: s.draining,
+  };
+}
+
 /** The uWS app: one dispatcher for every path, so 404/405/errors share one shape. */
-export function startHttpServer(ctx: AppContext): Promise<HttpServer> {
+export function startHttpServer(services: HttpServices): Promise<HttpServer> {
+  const ctx = contextOf(services);
   const router = buildRouter();
   const app = uWS.App();
   let inFlight = 0;

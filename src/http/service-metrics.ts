@@ -23,19 +23,25 @@ export class ServiceMetrics {
     buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
     registers: [this.registry],
   });
-  readonly limiterFallbacks = new Counter({
-    name: 'rate_limit_fallback_total',
-    help: 'Rate-limit decisions taken in this process because the shared store (Redis) was unavailable',
-    registers: [this.registry],
-  });
 
-  constructor(queueDepth: () => number, threads: () => number, inFlight: () => number) {
+  constructor(pool: { queueDepth(): number; threads(): number; inFlight(): number }, limiterFallbacks: () => number) {
+    let counted = 0;
+    new Counter({
+      name: 'rate_limit_fallback_total',
+      help: 'Rate-limit decisions taken in this process because the shared store (Redis) was unavailable',
+      registers: [this.registry],
+      collect() {
+        const now = limiterFallbacks();
+        this.inc(now - counted);
+        counted = now;
+      },
+    });
     new Gauge({
       name: 'engine_pool_queue_depth',
       help: 'Engine tasks waiting for a worker',
       registers: [this.registry],
       collect() {
-        this.set(queueDepth());
+        this.set(pool.queueDepth());
       },
     });
     new Gauge({
@@ -43,7 +49,7 @@ export class ServiceMetrics {
       help: 'Engine tasks submitted and not yet finished (running or waiting)',
       registers: [this.registry],
       collect() {
-        this.set(inFlight());
+        this.set(pool.inFlight());
       },
     });
     new Gauge({
@@ -51,7 +57,7 @@ export class ServiceMetrics {
       help: 'Engine worker threads',
       registers: [this.registry],
       collect() {
-        this.set(threads());
+        this.set(pool.threads());
       },
     });
     collectDefaultMetrics({ register: this.registry });

@@ -1,14 +1,22 @@
 import { type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ValueErrorType } from '@sinclair/typebox/errors';
-import { validationError, type ValidationIssue } from './errors.js';
+import { validationError, type ValidationIssue } from '../contract/errors.js';
 
-function toLoc(path: string): (string | number)[] {
-  const parts = path
-    .split('/')
-    .slice(1)
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  return ['body', ...parts.map((p) => (/^\d+$/.test(p) ? Number(p) : p))];
+/** Most issues one answer lists. */
+const MAX_ISSUES = 20;
+
+/** A JSON pointer as a location: array indices as numbers, object keys (even "12") as strings. */
+function toLoc(path: string, value: unknown): (string | number)[] {
+  const loc: (string | number)[] = ['body'];
+  let at: unknown = value;
+  for (const raw of path.split('/').slice(1)) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const index = Array.isArray(at) && /^\d+$/.test(part);
+    loc.push(index ? Number(part) : part);
+    at = at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined;
+  }
+  return loc;
 }
 
 /** Compiles a schema once; the returned function checks a value or throws 422 VALIDATION_ERROR. */
@@ -19,11 +27,12 @@ export function compileValidator<T extends TSchema>(schema: T): (value: unknown)
     const seen = new Set<string>();
     const errors: ValidationIssue[] = [];
     for (const e of compiled.Errors(value)) {
-      if (seen.has(e.path) || errors.length >= 20) continue;
+      if (errors.length >= MAX_ISSUES) break;
+      if (seen.has(e.path)) continue;
       seen.add(e.path);
       const unknownField = e.type === ValueErrorType.ObjectAdditionalProperties;
       errors.push({
-        loc: toLoc(e.path),
+        loc: toLoc(e.path, value),
         msg: unknownField ? 'unknown field' : e.message,
         type: unknownField ? 'extra_forbidden' : ValueErrorType[e.type],
       });

@@ -2,18 +2,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { type EngineSource } from '../engine/load.js';
-import { absoluteNow, type EngineExecutor, type EngineReply, type OpCode } from '../engine/ops.js';
+import { absoluteNow, ExecutorBusyError, type EngineExecutor, type EngineReply, type OpCode } from '../engine/ops.js';
 import { type EngineTask, type EngineWorkerData } from '../worker/messages.js';
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../worker/engine-worker.js');
-
-/** Why a task did not run: the queue was full, or the pool is closing. */
-export class PoolBusyError extends Error {}
 
 /** The engine on a fixed pool of worker threads, with at most `maxQueue` tasks waiting. */
 export class EnginePool implements EngineExecutor {
   private readonly pool: Piscina;
   private outstanding = 0;
+  private closing = false;
 
   constructor(
     source: EngineSource,
@@ -27,6 +25,8 @@ export class EnginePool implements EngineExecutor {
       maxThreads: threadCount,
       idleTimeout: 24 * 3600 * 1000,
       concurrentTasksPerWorker: 1,
+      // Admission is ours (below); Piscina's own queue never refuses what we admitted.
+      maxQueue: Infinity,
       atomics: 'sync',
       // A runaway task ends its own thread (ERR_WORKER_OUT_OF_MEMORY), not the process.
       resourceLimits: { maxOldGenerationSizeMb: 1024 },
@@ -49,21 +49,21 @@ export class EnginePool implements EngineExecutor {
   }
 
   async run(op: OpCode, input: Float64Array, signal?: AbortSignal): Promise<EngineReply> {
-    // Admission is counted here, synchronously, so a burst cannot overshoot the bound.
-    if (this.outstanding >= this.threadCount + this.maxQueue) throw new PoolBusyError('engine queue is full');
+    // Admission is decided here, by our own count, synchronously: a burst cannot overshoot the
+    // bound, and a closing pool takes nothing more.
+    if (this.closing) throw new ExecutorBusyError('the engine pool is closing');
+    if (this.outstanding >= this.threadCount + this.maxQueue) throw new ExecutorBusyError('the engine queue is full');
     this.outstanding++;
     const task: EngineTask = { op, input, submittedAt: absoluteNow() };
     try {
       return (await this.pool.run(task, { signal: signal ?? null, transferList: [input.buffer as ArrayBuffer] })) as EngineReply;
-    } catch (e) {
-      if (e instanceof Error && /queue is at limit|pool is closed|closing/i.test(e.message)) throw new PoolBusyError(e.message);
-      throw e;
     } finally {
       this.outstanding--;
     }
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.pool.close();
   }
 }

@@ -5,19 +5,19 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { EstimateCache } from '../../src/calc/estimate-cache.js';
-import { calculate, type CalculatorDeps } from '../../src/calc/calculate.js';
-import { readCsv } from '../../src/dataset/csv-reader.js';
+import { EstimateCache } from '../../src/risk/estimate-cache.js';
+import { calculate, type CalculatorDeps } from '../../src/risk/calculate.js';
+import { readCsv } from '../../src/datasets/csv-reader.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { NativeEngine } from '../../src/engine/native-engine.js';
 import { type Engine } from '../../src/engine/ops.js';
-import { ISO_4217 } from '../../src/http/currencies.js';
-import { ApiError } from '../../src/http/errors.js';
-import { calculateRequestSchema, METHODS, type CalculateRequest, type CalculateResponseBody } from '../../src/http/schemas.js';
+import { ISO_4217 } from '../../src/contract/currencies.js';
+import { ApiError } from '../../src/contract/errors.js';
+import { calculateRequestSchema, METHODS, type CalculateRequest, type CalculateResponseBody } from '../../src/contract/schemas.js';
 import { compileValidator } from '../../src/http/validator.js';
-import { FileDatasetStore } from '../../src/storage/dataset-store.js';
-import { mulberry32 } from '../../bench/lib/mulberry32.js';
+import { FileDatasetStore } from '../../src/datasets/dataset-store.js';
+import { mulberry32 } from './mulberry32.js';
 
 export const MAX_SIMULATIONS = 10_000_000; // the configuration's default (api.md §5)
 const schema = calculateRequestSchema(MAX_SIMULATIONS);

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { ROOT } from '../../src/engine/paths.js';
+import { ROOT } from '../../src/paths.js';
 
 export interface ServiceProcess {
   child: ChildProcess;

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { FileKeyStore } from '../../src/auth/key-store.js';
 import { loadKeySecret } from '../../src/auth/secret.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { ROOT } from '../../src/engine/paths.js';
+import { ROOT } from '../../src/paths.js';
 import { startService, type RunningService } from '../../src/service.js';
 
 export const SHARED_DATA = path.join(ROOT, 'test/fixtures');
@@ -39,6 +39,7 @@ export function testEnv(dir: string, extra: Record<string, string> = {}): NodeJS
     WORKERS: '2',
     LOG_LEVEL: 'silent',
     KEY_RELOAD_MS: '100',
+    NODE_ENV: 'test',
     ...extra,
   };
 }

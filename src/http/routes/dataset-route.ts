@@ -1,6 +1,6 @@
-import { summarize } from '../../dataset/dataset.js';
+import { summarize } from '../../datasets/dataset.js';
 import { type Handler } from '../context.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../contract/errors.js';
 
 /** GET /api/v1/risk/datasets/{id} */
 export const getDatasetRoute: Handler = async (ctx, ex, params) => {

@@ -1,5 +1,5 @@
 import { type Handler } from '../context.js';
-import { ApiError } from '../errors.js';
+import { ApiError } from '../../contract/errors.js';
 
 export const healthRoute: Handler = (_ctx, ex) => ex.json(200, { status: 'ok' });
 

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { type Dataset } from './dataset.js';
+
+/**
+ * One dataset, one file: a magic line, a JSON header (owner, symbols, dates, checksum) and the
+ * price matrix as f64 in the machine's byte order (little-endian on every platform Node runs the
+ * service on). A single file makes the atomic rename cover everything. Version 2's checksum covers
+ * the header as well as the prices; version 1 files (prices only) are still read.
+ */
+const MAGIC = Buffer.from('PRDS2\n');
+const MAGIC_V1 = Buffer.from('PRDS1\n');
+
+export interface StoredDataset {
+  id: string;
+  owner: string;
+  createdAt: string;
+  dataset: Dataset;
+}
+
+interface Header {
+  id: string;
+  owner: string;
+  created_at: string;
+  symbols: string[];
+  dates: string[];
+  layout: 'wide' | 'long';
+  missing_values: number;
+  sha256: string;
+}
+
+function priceBytes(prices: Float64Array): Buffer {
+  return Buffer.from(prices.buffer, prices.byteOffset, prices.byteLength);
+}
+
+/** Version 2: SHA-256 of the header's JSON without its checksum, then of the prices. */
+function checksum(unsigned: Omit<Header, 'sha256'>, data: Buffer): string {
+  return createHash('sha256').update(JSON.stringify(unsigned)).update(data).digest('hex');
+}
+
+export function encodeDatasetFile(s: StoredDataset): Buffer {
+  const data = priceBytes(s.dataset.prices);
+  const unsigned: Omit<Header, 'sha256'> = {
+    id: s.id,
+    owner: s.owner,
+    created_at: s.createdAt,
+    symbols: s.dataset.symbols,
+    dates: s.dataset.dates,
+    layout: s.dataset.layout,
+    missing_values: s.dataset.missingValues,
+  };
+  const header: Header = { ...unsigned, sha256: checksum(unsigned, data) };
+  const json = Buffer.from(JSON.stringify(header));
+  // Pad so that the f64 data starts 8-byte aligned.
+  const prefix = MAGIC.length + 4 + json.length;
+  const pad = (8 - (prefix % 8)) % 8;
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(json.length + pad);
+  return Buffer.concat([MAGIC, len, json, Buffer.alloc(pad, 0x20), data]);
+}
+
+/** Decodes and verifies a dataset file; throws on any corruption. */
+export function decodeDatasetFile(buf: Buffer): StoredDataset {
+  const magic = buf.subarray(0, MAGIC.length);
+  const legacy = magic.equals(MAGIC_V1);
+  if (buf.length < MAGIC.length + 4 || !(legacy || magic.equals(MAGIC))) {
+    throw new Error('not a dataset file');
+  }
+  const jsonLen = buf.readUInt32LE(MAGIC.length);
+  const start = MAGIC.length + 4 + jsonLen;
+  if (start > buf.length) throw new Error('truncated dataset header');
+  const header = JSON.parse(buf.subarray(MAGIC.length + 4, start).toString('utf8')) as Header;
+  const data = buf.subarray(start);
+  if (data.length !== header.dates.length * header.symbols.length * 8) throw new Error('truncated dataset');
+  const { sha256, ...unsigned } = header;
+  const expected = legacy ? createHash('sha256').update(data).digest('hex') : checksum(unsigned, data);
+  if (expected !== sha256) throw new Error('dataset checksum mismatch');
+  const prices = new Float64Array(data.length / 8);
+  Buffer.from(prices.buffer).set(data);
+  return {
+    id: header.id,
+    owner: header.owner,
+    createdAt: header.created_at,
+    dataset: {
+      symbols: header.symbols,
+      dates: header.dates,
+      prices,
+      layout: header.layout,
+      missingValues: header.missing_values,
+    },
+  };
+}

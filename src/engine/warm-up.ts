@@ -1,0 +1,19 @@
+import { encodeParametric, checkStatus } from './codec.js';
+import { Op, type Engine } from './ops.js';
+
+/**
+ * One small calculation: proves an engine computes (a loaded but broken build fails here, not on
+ * a client's request) and warms a fresh worker (its first call is about twice as slow).
+ */
+export function warmUp<E extends Engine>(engine: E): E {
+  const input = encodeParametric({
+    portfolioValue: 1,
+    horizon: 1,
+    confidence: 0.99,
+    weights: new Float64Array([1]),
+    mean: new Float64Array([0]),
+    covariance: new Float64Array([1e-4]),
+  });
+  checkStatus(engine.call(Op.parametric, input));
+  return engine;
+}

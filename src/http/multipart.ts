@@ -1,0 +1,99 @@
+import busboy from 'busboy';
+import { PassThrough } from 'node:stream';
+import { ApiError, validationError } from '../contract/errors.js';
+import { CsvError } from '../datasets/csv-error.js';
+import { readCsv } from '../datasets/csv-reader.js';
+import { type Dataset } from '../datasets/dataset.js';
+import { type Exchange } from './exchange.js';
+
+// A multipart upload streamed through busboy into the CSV reader: one file part named "file".
+
+const MAX_PARTS = 5;
+/** Room for part headers and boundaries beyond the file itself. */
+export const MULTIPART_OVERHEAD = 64 * 1024;
+
+function csvFailure(e: CsvError): ApiError {
+  return new ApiError('INVALID_CSV', e.message, {
+    reason: e.reason,
+    line: e.line,
+    ...(e.column !== undefined ? { column: e.column } : {}),
+  });
+}
+
+/** Streams the multipart body through busboy; resolves with the parsed CSV of part "file". */
+export function receiveDataset(ex: Exchange, limits: { maxBytes: number; maxSymbols: number }): Promise<Dataset> {
+  const max = limits.maxBytes;
+  return new Promise<Dataset>((resolve, reject) => {
+    let settled = false;
+    const fail = (e: unknown) => {
+      if (settled) return;
+      settled = true;
+      // Not destroyed here: this may run inside busboy's own callbacks. Nothing more is fed to it.
+      setImmediate(() => file?.destroy());
+      reject(e);
+    };
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { 'content-type': ex.head.contentType },
+        // busboy signals "limit" on reaching fileSize, so a file of exactly `max` bytes needs max + 1.
+        limits: { fileSize: max + 1, files: 1, parts: MAX_PARTS, fields: MAX_PARTS, fieldSize: 4096, fieldNameSize: 200, headerPairs: 20 },
+      });
+    } catch {
+      reject(new ApiError('MALFORMED_MULTIPART', 'Content-Type multipart/form-data needs a boundary.'));
+      return;
+    }
+    let file: PassThrough | null = null;
+    let dataset: Promise<Dataset> | null = null;
+    let truncated = false;
+
+    parser.on('file', (name, stream) => {
+      // A truncated body errors the part's stream too; every stream gets a handler.
+      stream.on('error', (e: Error) => fail(new ApiError('MALFORMED_MULTIPART', `The multipart body is malformed: ${e.message.slice(0, 100)}.`)));
+      if (name !== 'file') {
+        stream.resume(); // drain: not the part we want
+        return;
+      }
+      const pipe = new PassThrough();
+      file = pipe;
+      stream.on('limit', () => {
+        truncated = true;
+        fail(new ApiError('PAYLOAD_TOO_LARGE', `The file exceeds MAX_UPLOAD_BYTES (${max} bytes).`));
+      });
+      stream.pipe(pipe);
+      dataset = readCsv(pipe, { maxSymbols: limits.maxSymbols });
+      // Size comes before content: a CSV error is reported once the whole body is in, unless the
+      // file turns out too large (413). Meanwhile the rest of the file is drained.
+      // (Leaving its `for await` early destroys `pipe`, so the part's own stream is drained.)
+      dataset.catch(() => {
+        stream.unpipe(pipe);
+        stream.resume();
+      });
+    });
+    parser.on('partsLimit', () => fail(new ApiError('PAYLOAD_TOO_LARGE', `At most ${MAX_PARTS} parts.`)));
+    parser.on('filesLimit', () => fail(validationError([{ loc: ['body', 'file'], msg: 'exactly one file part is allowed', type: 'value_error' }])));
+    parser.on('fieldsLimit', () => fail(new ApiError('PAYLOAD_TOO_LARGE', `At most ${MAX_PARTS} parts.`)));
+    parser.on('error', (e: Error) => fail(new ApiError('MALFORMED_MULTIPART', `The multipart body is malformed: ${e.message.slice(0, 100)}.`)));
+    parser.on('close', () => {
+      if (settled) return;
+      if (!dataset) return fail(new ApiError('MISSING_FILE', 'The upload needs one file part named "file".'));
+      if (truncated) return;
+      dataset.then(
+        (d) => {
+          if (!settled) {
+            settled = true;
+            resolve(d);
+          }
+        },
+        (e: unknown) => fail(e instanceof CsvError ? csvFailure(e) : e),
+      );
+    });
+
+    ex.onAbort(() => fail(new Error('client aborted')));
+    ex.onBody((chunk, isLast) => {
+      if (settled) return;
+      parser.write(chunk);
+      if (isLast) parser.end();
+    });
+  });
+}

@@ -1,0 +1,12 @@
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+/** Repository root, from dist/src/. */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const WASM_PATHS = {
+  simd: path.join(ROOT, 'build/wasm/engine-simd.wasm'),
+  scalar: path.join(ROOT, 'build/wasm/engine-scalar.wasm'),
+} as const;
+export const NATIVE_PATH = path.join(ROOT, 'build/native/index.node');
+/** Plain x86-64 build of the same addon: the benchmarks' like-for-like comparison with WASM. */
+export const NATIVE_BASELINE_PATH = path.join(ROOT, 'build/native-baseline/index.node');

@@ -1,0 +1,23 @@
+import { ApiError, validationError } from '../contract/errors.js';
+import { ABI } from '../engine/abi.js';
+import { EngineFailure } from '../engine/codec.js';
+import { ExecutorBusyError } from '../engine/ops.js';
+
+/**
+ * The one place where a calculation's failures become the contract's errors: the deadline, a busy
+ * executor, and the engine's own error codes. Anything else is a bug and passes through (500).
+ */
+export function calculationFailure(e: unknown, deadline: { passed: boolean; ms: number }): unknown {
+  if (deadline.passed || (e instanceof EngineFailure && e.code === ABI.ERR_DEADLINE_EXCEEDED)) {
+    return new ApiError('CALCULATION_TIMEOUT', `The calculation did not finish within ${deadline.ms} ms.`, {}, { 'Retry-After': '1' });
+  }
+  if (e instanceof ExecutorBusyError) return new ApiError('SERVER_BUSY', undefined, {}, { 'Retry-After': '1' });
+  if (!(e instanceof EngineFailure)) return e;
+  if (e.code === ABI.ERR_INSUFFICIENT_DATA) {
+    return new ApiError('INSUFFICIENT_DATA', `Only ${e.detail} daily returns on dates where every portfolio symbol has a price; at least 30 are needed.`, {
+      observations: e.detail,
+    });
+  }
+  if (e.code === ABI.ERR_LIMIT_EXCEEDED) return validationError([{ loc: ['body', 'simulations'], msg: e.message, type: 'limit_exceeded' }], e.message);
+  return e;
+}

@@ -1,0 +1,129 @@
+import {
+  checkStatus,
+  decodeEstimation,
+  decodeMetrics,
+  encodeEstimation,
+  encodeFinalize,
+  encodeParametric,
+  encodeSpec,
+  type EngineMetrics,
+  type Estimation,
+  type ModelParameters,
+  type SimulatedMethod,
+  type SimulationSpec,
+} from '../engine/codec.js';
+import { Op, type EngineExecutor, type EngineReply } from '../engine/ops.js';
+import { MIN_BLOCKS_PER_BATCH, planBatches } from './plan.js';
+
+export interface BatchPolicy {
+  maxBatches: number;
+  /** Date.now() by which the engine must stop (native builds stop themselves; see deadline.rs). */
+  deadline?: number;
+  /** Fewest 256-simulation blocks per batch (tests lower it to force splits). */
+  minBlocksPerBatch?: number;
+}
+
+export type Method = SimulatedMethod | 'parametric_normal';
+
+export interface EstimationOptions {
+  lookback: number; // 0 = all returns
+  zeroDrift: boolean;
+  ewmaLambda: number | null;
+}
+
+export interface ModelInput extends ModelParameters {
+  method: Method;
+  simulations: number;
+  zeroDrift: boolean;
+}
+
+/** Where a calculation's time went: the slowest task of each phase, phases added up. */
+export interface PhaseTiming {
+  queueMs: number;
+  computeMs: number;
+  batches: number;
+}
+
+function addPhase(timing: PhaseTiming, replies: EngineReply[]): void {
+  timing.queueMs += Math.max(...replies.map((r) => r.queueMs));
+  timing.computeMs += Math.max(...replies.map((r) => r.computeMs));
+}
+
+/** Estimates μ, Σ and its factor from prices [date][asset] (NaN = missing). */
+export async function estimateModel(
+  exec: EngineExecutor,
+  prices: Float64Array,
+  nDates: number,
+  nAssets: number,
+  options: EstimationOptions,
+  signal?: AbortSignal,
+): Promise<Estimation> {
+  const input = encodeEstimation({ prices, nDates, nAssets, ...options });
+  return decodeEstimation((await exec.run(Op.estimate, input, signal)).output, nAssets);
+}
+
+/** Scenarios the method draws: simulations, or the number of overlapping T-day windows. */
+export function scenarioCount(model: ModelInput, estimation: Estimation): number {
+  if (model.method === 'historical') return estimation.observations - model.horizon + 1;
+  if (model.method === 'parametric_normal') return 0;
+  return model.simulations;
+}
+
+export function simulationSpec(model: ModelInput, est: Estimation): SimulationSpec {
+  const method = model.method as SimulatedMethod;
+  const historical = method === 'historical';
+  return {
+    method,
+    rebalanced: model.rebalanced,
+    portfolioValue: model.portfolioValue,
+    weights: model.weights,
+    horizon: model.horizon,
+    degreesOfFreedom: model.degreesOfFreedom,
+    seed: model.seed,
+    antithetic: model.antithetic,
+    scenarios: scenarioCount(model, est),
+    confidence: model.confidence,
+    histogramBins: model.histogramBins,
+    // Historical with zero drift removes each asset's sample mean from its returns.
+    mean: historical ? (model.zeroDrift ? est.sampleMean : new Float64Array(est.mean.length)) : est.mean,
+    cholesky: historical ? new Float64Array(0) : est.cholesky,
+    returns: historical ? est.returns : new Float64Array(0),
+  };
+}
+
+/**
+ * Runs the model on the executor. Monte Carlo and historical work is split into up to
+ * `maxBatches` tasks whose partials merge exactly: the answer is the same for any split.
+ */
+export async function runModel(
+  exec: EngineExecutor,
+  model: ModelInput,
+  est: Estimation,
+  policy: BatchPolicy,
+  signal?: AbortSignal,
+  timing: PhaseTiming = { queueMs: 0, computeMs: 0, batches: 0 },
+): Promise<EngineMetrics> {
+  if (model.method === 'parametric_normal') {
+    const input = encodeParametric({ ...model, mean: est.mean, covariance: est.covariance });
+    const reply = await exec.run(Op.parametric, input, signal);
+    addPhase(timing, [reply]);
+    timing.batches = 1;
+    return decodeMetrics(reply.output);
+  }
+  const spec = simulationSpec(model, est);
+  const batches = planBatches(spec.scenarios, policy.maxBatches, policy.minBlocksPerBatch ?? MIN_BLOCKS_PER_BATCH);
+  const budget = () => (policy.deadline === undefined ? 0 : Math.max(1, policy.deadline - Date.now()));
+  timing.batches = batches.length;
+  if (batches.length === 1) {
+    const only = batches[0]!;
+    const reply = await exec.run(Op.run, encodeSpec(spec, only.first, only.end, budget()), signal);
+    addPhase(timing, [reply]);
+    return decodeMetrics(reply.output);
+  }
+  const replies = await Promise.all(batches.map((b) => exec.run(Op.simulate, encodeSpec(spec, b.first, b.end, budget()), signal)));
+  addPhase(timing, replies);
+  replies.forEach((r) => checkStatus(r.output));
+  const final = await exec.run(Op.finalize, encodeFinalize(replies.map((r) => r.output)), signal);
+  addPhase(timing, [final]);
+  return decodeMetrics(final.output);
+}

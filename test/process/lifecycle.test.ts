@@ -1,0 +1,147 @@
+// The service as `npm start` runs it: first-start key, keys CLI, restart, SIGTERM, storage hygiene.
+import t from 'tap';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { calcBody, calculate, call, uploadFile } from '../helpers/http.js';
+import { keysCli, spawnService } from '../helpers/process.js';
+import { tempDir, testEnv, WIDE_SAMPLE } from '../helpers/service.js';
+import { waitFor } from '../helpers/wait.js';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = path.join(dir, name);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+t.test('first start creates and prints one key; restart keeps keys and datasets', async (t) => {
+  const dir = tempDir();
+  const env = testEnv(dir);
+  const first = await spawnService(env, t);
+  const printed = /prk_live_[0-9A-Za-z]{32}/.exec(first.stdout());
+  t.ok(printed, 'a key is printed when none exists');
+  const key = printed![0];
+  const base = `http://127.0.0.1:${first.port}`;
+  const up = await uploadFile(base, key, WIDE_SAMPLE);
+  t.equal(up.status, 200);
+  const before = await calculate(base, key, calcBody(up.body.dataset_id));
+  t.equal(before.status, 200);
+
+  const created = keysCli(env, ['create', '--name', 'ops', '--owner', 'default', '--json']);
+  t.equal(created.code, 0);
+  const made = JSON.parse(created.stdout.trim()) as { id: string; key: string; owner: string; name: string; created_at: string };
+  t.same(Object.keys(made).sort(), ['created_at', 'id', 'key', 'name', 'owner']);
+  t.equal(
+    (await call(base, 'GET', `/api/v1/risk/datasets/${up.body.dataset_id}`, { key: made.key })).status,
+    200,
+    'a key printed by the CLI works for the very next request; same owner sees the dataset',
+  );
+  const listed = keysCli(env, ['list', '--json'])
+    .stdout.trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  t.equal(listed.length, 2);
+  t.ok(
+    listed.every((k) => !('key' in k) && !('hash' in k)),
+    'list never shows keys',
+  );
+  t.equal(keysCli(env, ['revoke', made.id]).code, 0);
+  const revoked = await waitFor(async () => {
+    const status = (await call(base, 'GET', `/api/v1/risk/datasets/${up.body.dataset_id}`, { key: made.key })).status;
+    return status === 401 ? status : undefined;
+  }, 'the revoked key to be refused');
+  t.equal(revoked.value, 401, 'a revoked key is refused (after the next reload of the key store)');
+  t.comment(`revocation took effect after ${revoked.ms.toFixed(0)} ms (KEY_RELOAD_MS ${env.KEY_RELOAD_MS})`);
+
+  first.child.kill('SIGTERM');
+  t.equal(await first.exited, 0, 'SIGTERM exits 0');
+
+  const second = await spawnService(env, t);
+  t.notMatch(second.stdout(), /prk_live_/, 'no new key printed when one exists');
+  const base2 = `http://127.0.0.1:${second.port}`;
+  const after = await calculate(base2, key, calcBody(up.body.dataset_id));
+  t.equal(after.status, 200, 'key and dataset survive a restart');
+  t.same(after.body.meta.metrics, before.body.meta.metrics, 'same seeded answer after restart');
+
+  // No key string anywhere under DATA_DIR: only keyed hashes are stored.
+  for (const file of filesUnder(env.DATA_DIR!)) {
+    const content = readFileSync(file);
+    t.notOk(content.includes(key) || content.includes(made.key), `no key in ${path.basename(file)}`);
+  }
+  t.notOk(second.stdout().includes(made.key), 'no key in the logs');
+  second.child.kill('SIGTERM');
+  t.equal(await second.exited, 0);
+});
+
+t.test('SIGTERM during a calculation: it still answers 200, then the process exits 0', async (t) => {
+  const dir = tempDir();
+  const env = testEnv(dir, { WORKERS: '1' });
+  const svc = await spawnService(env, t);
+  const key = /prk_live_[0-9A-Za-z]{32}/.exec(svc.stdout())![0];
+  const base = `http://127.0.0.1:${svc.port}`;
+  const ds = (await uploadFile(base, key, WIDE_SAMPLE)).body.dataset_id;
+  const pending = calculate(base, key, calcBody(ds, { method: 'monte_carlo_student_t', simulations: 400_000, time_horizon: 20 }));
+  await engineBusy(base);
+  svc.child.kill('SIGTERM');
+  const r = await pending;
+  t.equal(r.status, 200, 'in-flight calculation completes');
+  t.equal(await svc.exited, 0);
+});
+
+t.test('SIGTERM with 5 calculations in flight: all 5 answer 200, new requests 503, exit 0', async (t) => {
+  const dir = tempDir();
+  const env = testEnv(dir, { WORKERS: '2' });
+  const svc = await spawnService(env, t);
+  const key = /prk_live_[0-9A-Za-z]{32}/.exec(svc.stdout())![0];
+  const base = `http://127.0.0.1:${svc.port}`;
+  const ds = (await uploadFile(base, key, WIDE_SAMPLE)).body.dataset_id;
+  await calculate(base, key, calcBody(ds, { simulations: 1000 })); // estimate cached
+  const inFlight = Array.from({ length: 5 }, (_, i) =>
+    calculate(base, key, calcBody(ds, { method: 'monte_carlo_student_t', simulations: 150_000, method_options: { seed: i } })),
+  );
+  await engineBusy(base);
+  svc.child.kill('SIGTERM');
+  await waitFor(() => (svc.stdout().includes('"msg":"draining"') ? true : undefined), 'the drain to begin');
+  const late = await call(base, 'GET', '/readyz').catch(() => ({ status: 0 }));
+  t.ok(late.status === 0 || late.status === 503, `a new request is refused or answered 503 (got ${late.status})`);
+  const late2 = await calculate(base, key, calcBody(ds)).catch(() => ({ status: 0, body: null }));
+  t.ok(late2.status === 0 || late2.status === 503, `a new calculation is refused (connection) or 503 (got ${late2.status})`);
+  const statuses = (await Promise.all(inFlight)).map((r) => r.status);
+  t.same(statuses, [200, 200, 200, 200, 200], 'every in-flight calculation completes');
+  t.equal(await svc.exited, 0, 'exit 0');
+  t.match(svc.stdout(), /"unfinished":0,"msg":"stopped"/, 'nothing left unfinished (the grace period is 25 s)');
+});
+
+t.test('npm start, SIGTERM to npm: the service drains at once (readyz 503, socket closed), finishes its work, exits 0', async (t) => {
+  const env = testEnv(tempDir(), { WORKERS: '1' });
+  const svc = await spawnService(env, t, 'npm-start');
+  const key = /prk_live_[0-9A-Za-z]{32}/.exec(svc.stdout())![0];
+  const base = `http://127.0.0.1:${svc.port}`;
+  const ds = (await uploadFile(base, key, WIDE_SAMPLE)).body.dataset_id;
+  const pending = calculate(base, key, calcBody(ds, { method: 'monte_carlo_student_t', simulations: 1_000_000, time_horizon: 20 }));
+  await engineBusy(base);
+  svc.child.kill('SIGTERM'); // to npm, as a process manager or a terminal would send it
+  await waitFor(() => (svc.stdout().includes('"msg":"draining"') ? true : undefined), 'the service to receive SIGTERM through npm');
+  const ready = await freshConnectionStatus(svc.port, '/readyz');
+  t.ok(ready === 'ECONNREFUSED' || ready === 503, `from the first moment of the drain a load balancer sees it: ${ready}`);
+  t.equal(await freshConnectionStatus(svc.port, '/healthz'), 'ECONNREFUSED', 'the listening socket is closed');
+  t.equal((await pending).status, 200, 'the in-flight calculation still completes');
+  t.equal(await svc.exited, 0, 'npm exits 0 with the service');
+});
+
+/** Until the engine is computing (a task in flight), by the service's own metric. */
+async function engineBusy(base: string): Promise<void> {
+  await waitFor(async () => (/engine_tasks_in_flight [1-9]/.test((await call(base, 'GET', '/metrics')).text) ? true : undefined), 'the engine to be busy');
+}
+
+/** A request on a new connection (as a load balancer's probe): its status, or the connection error. */
+function freshConnectionStatus(port: number, path: string): Promise<number | string> {
+  return new Promise((resolve) => {
+    const req = http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+  });
+}
