@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     embedded_over_shared_stores_latency: null,
   };
   if (ensureNumpy()) {
-    const ns = normalsNs(es, 2_000_000);
+    const ns = normalsNs(2_000_000);
     measured.wasm_simd_over_numpy_per_normal = runNumpy(await prepare(exec, w1!), 1, 2_000_000).normal_ns! / ns['wasm-simd128']!;
   }
   if (backingServersInstalled()) {

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   }
 
   const normalCount = quick ? 2_000_000 : 10_000_000;
-  results.normals_ns = normalsNs(es, normalCount);
+  results.normals_ns = normalsNs(normalCount);
   if (numpy) results.normals_ns.numpy = runNumpy(await prepare(exec, workloads(true)[0]!), 1, normalCount).normal_ns!;
   progress(
     `normals (ns each): ${Object.entries(results.normals_ns)

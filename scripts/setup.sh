@@ -16,16 +16,19 @@ fi
 
 mkdir -p build/wasm build/native
 
-# --- WASM engine: simd128 (the service's) and scalar (the benchmarks' baseline) ---
+# --- WASM engine: simd128 (the service's), scalar (the benchmarks' baseline) and simd128 with the
+# benchmark-only operations (cargo feature bench-ops; never loaded by the service) ---
 core_fp=$(fingerprint engine/core/src engine/core/Cargo.toml)
-for variant in simd scalar; do
+for variant in simd scalar simd-bench; do
   out=build/wasm/engine-$variant.wasm
   if stale "$out.stamp" "$core_fp" || [ ! -f "$out" ]; then
     say "building $out"
     flags="-C target-feature=+simd128"
     [ "$variant" = scalar ] && flags="-C target-feature=-simd128"
+    features=()
+    [ "$variant" = simd-bench ] && features=(--features bench-ops)
     (cd engine/core && RUSTFLAGS="$flags" CARGO_TARGET_DIR="target/$variant" \
-      "${WASM_CARGO[@]}" build --quiet --release --lib --target wasm32-unknown-unknown >&2)
+      "${WASM_CARGO[@]}" build --quiet --release --lib --target wasm32-unknown-unknown "${features[@]}" >&2)
     wasm-opt -O3 --enable-simd --enable-bulk-memory --strip-debug --strip-producers \
       "engine/core/target/$variant/wasm32-unknown-unknown/release/risk_engine_core.wasm" -o "$out"
     echo "$core_fp" > "$out.stamp"
@@ -37,11 +40,11 @@ done
 # its own and the engine has its own exp/ln, so results stay bit-identical to WASM).
 # build/native-baseline: plain x86-64, the like-for-like comparison with WASM in the benchmarks.
 native_fp=$(fingerprint engine/core/src engine/core/Cargo.toml engine/native Cargo.toml)
-build_native() { # $1 = output dir, $2 = RUSTFLAGS
+build_native() { # $1 = output dir, $2 = RUSTFLAGS, $3… = extra napi/cargo arguments
   if stale "$1/stamp" "$native_fp" || [ ! -f "$1/index.node" ]; then
     say "building the native addon into $1 (${2:-baseline})"
     mkdir -p "$1"
-    if RUSTFLAGS="$2" CARGO_TARGET_DIR="$PWD/target/$(basename "$1")" npx --no-install napi build --release --cargo-cwd engine/native "$1" >&2; then
+    if RUSTFLAGS="$2" CARGO_TARGET_DIR="$PWD/target/$(basename "$1")" npx --no-install napi build --release --cargo-cwd engine/native "${@:3}" "$1" >&2; then
       echo "$native_fp" > "$1/stamp"
     else
       say "WARNING: native addon build failed; the service will use WASM"
@@ -50,7 +53,8 @@ build_native() { # $1 = output dir, $2 = RUSTFLAGS
 }
 if command -v cargo >/dev/null && cargo --version >/dev/null 2>&1; then
   build_native build/native "${NATIVE_RUSTFLAGS--C target-cpu=native}"
-  build_native build/native-baseline ""
+  # The baseline is a benchmark build: it carries the benchmark-only operations (bench-ops).
+  build_native build/native-baseline "" --features bench-ops
 else
   say "no cargo for the native addon; the service will use WASM"
 fi

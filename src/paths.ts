@@ -6,6 +6,8 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const WASM_PATHS = {
   simd: path.join(ROOT, 'build/wasm/engine-simd.wasm'),
   scalar: path.join(ROOT, 'build/wasm/engine-scalar.wasm'),
+  /** simd128 with the benchmark-only operations (cargo feature bench-ops); never served. */
+  'simd-bench': path.join(ROOT, 'build/wasm/engine-simd-bench.wasm'),
 } as const;
 export const NATIVE_PATH = path.join(ROOT, 'build/native/index.node');
 /** Plain x86-64 build of the same addon: the benchmarks' like-for-like comparison with WASM. */

@@ -3,6 +3,8 @@ import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { Op, type Engine } from '../../src/engine/ops.js';
 import { NativeEngine } from '../../src/engine/native-engine.js';
+import { compileWasm, WasmEngine } from '../../src/engine/wasm-engine.js';
+import { warmUp } from '../../src/engine/warm-up.js';
 import { blockCount } from '../../src/risk/plan.js';
 import { runModel, simulationSpec } from '../../src/risk/risk-calculation.js';
 import { EnginePool } from '../../src/pool/engine-pool.js';
@@ -20,7 +22,7 @@ export function engines(): Record<BuildName, Engine> {
     Engine
   >;
   es['native-x86-64'] = NativeEngine.baseline();
-  for (const e of Object.values(es)) for (let i = 0; i < 3; i++) e.call(Op.normals, new Float64Array([i, 2_000_000]));
+  for (const e of Object.values(es)) for (let i = 0; i < 3; i++) warmUp(e);
   return es;
 }
 
@@ -64,11 +66,14 @@ export async function benchWorkload(es: Record<BuildName, Engine>, p: PreparedWo
   return figures;
 }
 
-/** ns per normal in each build (the engine's block streams, no storage). */
-export function normalsNs(es: Record<BuildName, Engine>, count: number): Record<string, number> {
+/**
+ * ns per normal (the engine's block streams, no storage), on the builds that carry the
+ * benchmark-only operation: WASM simd128 with bench-ops, and the native x86-64 baseline.
+ */
+export function normalsNs(count: number): Record<string, number> {
   const out: Record<string, number> = {};
+  const es = { 'wasm-simd128': new WasmEngine(compileWasm('simd-bench'), 'wasm-simd128'), 'native-x86-64': NativeEngine.baseline() };
   for (const [name, e] of Object.entries(es)) {
-    if (name === 'wasm-scalar' || name === 'native-x86-64') continue;
     e.call(Op.normals, new Float64Array([1, 1e5]));
     const times = [];
     for (let r = 0; r < 5; r++) {

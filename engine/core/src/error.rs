@@ -3,6 +3,10 @@
 
 use std::fmt;
 
+use crate::abi::constants::{
+    ERR_DEADLINE_EXCEEDED, ERR_INSUFFICIENT_DATA, ERR_INVALID_INPUT, ERR_LIMIT_EXCEEDED,
+};
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum EngineError {
     /// A field of the encoded request is out of its domain (a bug in the caller: the service
@@ -26,12 +30,12 @@ impl EngineError {
 
     /// Numeric code carried over the flat ABI (0 means success).
     pub fn code(&self) -> f64 {
-        match self {
-            EngineError::InvalidInput(_) => 1.0,
-            EngineError::InsufficientData { .. } => 2.0,
-            EngineError::LimitExceeded(_) => 3.0,
-            EngineError::DeadlineExceeded => 4.0,
-        }
+        f64::from(match self {
+            EngineError::InvalidInput(_) => ERR_INVALID_INPUT,
+            EngineError::InsufficientData { .. } => ERR_INSUFFICIENT_DATA,
+            EngineError::LimitExceeded(_) => ERR_LIMIT_EXCEEDED,
+            EngineError::DeadlineExceeded => ERR_DEADLINE_EXCEEDED,
+        })
     }
 }
 

@@ -1,11 +1,9 @@
 //! Estimation: daily log returns on common dates, mean, covariance (sample or EWMA), Cholesky.
 
 use crate::error::{ensure, EngineError, Result};
+use crate::limits::MIN_OBSERVATIONS;
 use crate::linalg::cholesky_with_jitter;
 use crate::math::ln;
-
-/// Fewest returns a model is estimated from.
-pub const MIN_OBSERVATIONS: usize = 30;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Covariance {

@@ -1,16 +1,20 @@
 //! Exact merge of task partials into the metrics. The answer depends only on the scenarios, never on
 //! how they were split: partials are put back in scenario order and every tie is broken by index.
 
-use crate::error::{ensure, Result};
-use crate::metrics::{compensated_sum, CompensatedSum, Metrics, PERCENTILE_LEVELS};
+use crate::error::{ensure, EngineError, Result};
+use crate::limits::{confidence_in_range, histogram_bins_in_range};
+use crate::metrics::{compensated_sum, CompensatedSum, Metrics, PERCENTILES, PERCENTILE_LEVELS};
 use crate::select::{
     from_order_key, multi_select, nth_smallest, order_key, rank_of_level, smallest_sorted,
 };
 use crate::simulate::Partial;
+use crate::spec::Spec;
 
 /// Independent batches the standard errors come from.
 const SE_BATCHES: usize = 20;
 
+/// What the merge needs of the calculation. Every partial repeats it as its header, so that
+/// finalize needs nothing but the partials.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FinalizeParams {
     pub scenarios: usize,
@@ -20,7 +24,24 @@ pub struct FinalizeParams {
     pub histogram_bins: usize,
 }
 
+impl FinalizeParams {
+    pub fn of(spec: &Spec) -> Self {
+        FinalizeParams {
+            scenarios: spec.scenarios(),
+            n_assets: spec.n_assets(),
+            confidence: spec.confidence(),
+            portfolio_value: spec.portfolio_value(),
+            histogram_bins: spec.histogram_bins(),
+        }
+    }
+}
+
 pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Metrics> {
+    // Decoded partials carry these from outside; from a `Spec` they are in range already.
+    ensure(
+        confidence_in_range(params.confidence) && histogram_bins_in_range(params.histogram_bins),
+        "finalize parameters out of range",
+    )?;
     partials.sort_by_key(|p| p.first);
     let mut next = 0;
     for p in partials.iter() {
@@ -50,23 +71,25 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Met
     ranks.sort_unstable();
     ranks.dedup();
     multi_select(&mut keys, &ranks);
-    let mut percentiles = [0.0; 9];
+    let mut percentiles = [0.0; PERCENTILES];
     for (out, rank) in percentiles.iter_mut().zip(percentile_ranks) {
         *out = from_order_key(keys[rank - 1]);
     }
     // Every key before index k − 1 is no larger than the k-th: the tail is keys[..k].
     let (var, es) = var_es(&mut keys[..k], k);
     let tail = tail_indices(&pnl, from_order_key(keys[k - 1]), k);
-    let component_es = component_es(params.n_assets, partials, &tail, k);
+    let component_es = component_es(params.n_assets, partials, &tail, k)?;
     let standalone_var = (0..params.n_assets)
         .map(|i| {
             let mut all: Vec<u64> = partials
                 .iter()
                 .flat_map(|p| p.asset_tails[i].iter().copied())
                 .collect();
-            -from_order_key(nth_smallest(&mut all, k))
+            // Honest partials hold min(k, count) each, k in all; decoded ones may hold fewer.
+            ensure(all.len() >= k, "partial tails do not match their P&L")?;
+            Ok(-from_order_key(nth_smallest(&mut all, k)))
         })
-        .collect();
+        .collect::<Result<Vec<f64>>>()?;
 
     let Summary {
         sum,
@@ -154,7 +177,7 @@ fn tail_indices(pnl: &[f64], var_pnl: f64, k: usize) -> Vec<usize> {
 }
 
 /// −E[P&L_i | scenario in the tail], summed in tail order.
-fn component_es(n: usize, partials: &[Partial], tail: &[usize], k: usize) -> Vec<f64> {
+fn component_es(n: usize, partials: &[Partial], tail: &[usize], k: usize) -> Result<Vec<f64>> {
     let mut sums = vec![0.0; n];
     for &index in tail {
         let owner = partials
@@ -162,17 +185,19 @@ fn component_es(n: usize, partials: &[Partial], tail: &[usize], k: usize) -> Vec
             .rev()
             .find(|p| p.first <= index)
             .expect("partials tile the scenarios");
+        // A task's tail holds every global tail scenario it simulated, unless the partial was
+        // altered on its way here.
         let pos = owner
             .worst
             .indices
             .binary_search(&(index as u64))
-            .expect("a global tail scenario is in its task's tail");
+            .map_err(|_| EngineError::invalid("partial tails do not match their P&L"))?;
         let assets = &owner.worst.asset_pnl[pos * n..(pos + 1) * n];
         for (s, a) in sums.iter_mut().zip(assets) {
             *s += a;
         }
     }
-    sums.iter().map(|s| -s / k as f64).collect()
+    Ok(sums.iter().map(|s| -s / k as f64).collect())
 }
 
 /// Standard errors of VaR and ES from contiguous batches of the scenarios.

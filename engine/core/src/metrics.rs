@@ -1,7 +1,10 @@
 //! Risk figures of one calculation, shared by every method.
 
+/// Percentiles per response (a count the flat ABI carries implicitly).
+pub const PERCENTILES: usize = 9;
 /// Percentile levels of the response, in order p01 … p99.
-pub const PERCENTILE_LEVELS: [f64; 9] = [0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99];
+pub const PERCENTILE_LEVELS: [f64; PERCENTILES] =
+    [0.01, 0.05, 0.10, 0.25, 0.50, 0.75, 0.90, 0.95, 0.99];
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Metrics {
@@ -17,7 +20,7 @@ pub struct Metrics {
     pub value_at_risk_standard_error: f64,
     pub expected_shortfall_standard_error: f64,
     /// P&L at PERCENTILE_LEVELS.
-    pub percentiles: [f64; 9],
+    pub percentiles: [f64; PERCENTILES],
     /// Euler contributions to ES per asset; they sum to `expected_shortfall`.
     pub component_es: Vec<f64>,
     pub standalone_var: Vec<f64>,

@@ -1,8 +1,9 @@
 //! Closed-form (variance–covariance) VaR and ES of the linear P&L.
 
-use crate::error::{ensure, Result};
+use crate::error::{ensure, EngineError, Result};
+use crate::limits::{check_horizon, confidence_in_range, confidence_range};
 use crate::math::{normal_cdf, normal_pdf, normal_quantile};
-use crate::metrics::{Metrics, PERCENTILE_LEVELS};
+use crate::metrics::{Metrics, PERCENTILES, PERCENTILE_LEVELS};
 
 /// Level of `worst_loss` and `best_gain` for the closed form, which has no sample extremes.
 pub const EXTREME_LEVEL: f64 = 1e-4;
@@ -31,14 +32,13 @@ pub fn parametric(input: &ParametricInput) -> Result<Metrics> {
         input.portfolio_value.is_finite() && input.portfolio_value > 0.0,
         "portfolio value must be finite and positive",
     )?;
-    ensure(
-        input.confidence >= 0.5 && input.confidence < 1.0,
-        "confidence in [0.5, 1)",
-    )?;
-    ensure(
-        (1..=1000).contains(&input.horizon),
-        "horizon must be 1..=1000 days",
-    )?;
+    if !confidence_in_range(input.confidence) {
+        return Err(EngineError::InvalidInput(format!(
+            "confidence in {}",
+            confidence_range()
+        )));
+    }
+    check_horizon(input.horizon)?;
     let finite = |xs: &[f64]| xs.iter().all(|x| x.is_finite());
     ensure(
         finite(&input.weights) && finite(&input.mean) && finite(&input.covariance),
@@ -86,7 +86,7 @@ pub fn parametric(input: &ParametricInput) -> Result<Metrics> {
     } else {
         0.0
     };
-    let mut percentiles = [0.0; 9];
+    let mut percentiles = [0.0; PERCENTILES];
     for (p, level) in percentiles.iter_mut().zip(PERCENTILE_LEVELS) {
         *p = quantile(level);
     }

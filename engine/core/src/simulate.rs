@@ -3,9 +3,8 @@
 
 use crate::deadline::Deadline;
 use crate::error::{EngineError, Result};
-use crate::kernels::{daily_paths, historical_windows, normal_buy_and_hold, Workspace};
-use crate::rng::Xoshiro256pp;
-use crate::spec::{BlockRange, Method, Mode, Spec, BLOCK};
+use crate::kernels::{fill_block, scaled_cholesky, Workspace};
+use crate::spec::{BlockRange, Spec, BLOCK};
 use crate::tail::{ScenarioTail, ValueTail};
 
 #[derive(Clone, Debug)]
@@ -20,9 +19,9 @@ pub struct Partial {
     pub asset_tails: Vec<Vec<u64>>,
 }
 
-/// Simulates the blocks of `range`; stops with DeadlineExceeded once `deadline` has passed.
+/// Simulates the blocks of `range`; stops with DeadlineExceeded once `deadline` has passed. The
+/// spec is valid by construction; only the range, which belongs to no spec, is checked here.
 pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<Partial> {
-    spec.validate()?;
     range.validate(spec)?;
     let n = spec.n_assets();
     let (start, end) = range.scenarios(spec);
@@ -31,27 +30,15 @@ pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<P
     let mut pnl = Vec::with_capacity(end - start);
     let mut worst = ScenarioTail::new(k, n);
     let mut asset_tails: Vec<ValueTail> = (0..n).map(|_| ValueTail::new(k)).collect();
-    // √T·L, for the one-draw buy-and-hold model.
-    let sqrt_t = (spec.horizon as f64).sqrt();
-    let chol_t: Vec<f64> = spec.cholesky.iter().map(|l| sqrt_t * l).collect();
+    let chol_t = scaled_cholesky(spec);
 
     for block in range.first..range.end {
         if deadline.passed() {
             return Err(EngineError::DeadlineExceeded);
         }
         let block_start = block * BLOCK;
-        let count = BLOCK.min(spec.scenarios - block_start);
-        match (spec.method, spec.mode) {
-            (Method::Historical, _) => historical_windows(spec, &mut ws, block_start, count),
-            (Method::MonteCarloNormal, Mode::BuyAndHold) => {
-                let mut rng = Xoshiro256pp::for_block(spec.seed, block as u64);
-                normal_buy_and_hold(spec, &chol_t, &mut ws, &mut rng)
-            }
-            _ => {
-                let mut rng = Xoshiro256pp::for_block(spec.seed, block as u64);
-                daily_paths(spec, &mut ws, &mut rng)
-            }
-        }
+        let count = BLOCK.min(spec.scenarios() - block_start);
+        fill_block(spec, &chol_t, &mut ws, block);
         for (s, &x) in ws.pnl[..count].iter().enumerate() {
             pnl.push(x);
             if worst.admits(x) {

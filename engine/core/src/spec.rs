@@ -1,12 +1,15 @@
-//! What one simulation task computes, validated once so that the kernels cannot fail.
+//! What one simulation task computes. A `Spec` is valid by construction (`Spec::new`), so that the
+//! kernels and the simulation loop never check it again and cannot fail.
 
 use crate::error::{ensure, EngineError, Result};
+use crate::limits::{
+    check_assets, check_degrees_of_freedom, check_histogram_bins, check_horizon, check_scenarios,
+    confidence_in_range, MAX_TAIL_BYTES,
+};
 use crate::select::rank_of_level;
 
 /// Simulations per block: the unit of seeding (see `rng`) and of work splitting.
 pub const BLOCK: usize = 256;
-/// Bound on per-task tail memory (k · (2n + 2) values kept with 50 % slack).
-pub const MAX_TAIL_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
@@ -21,9 +24,9 @@ pub enum Mode {
     Rebalanced,
 }
 
-/// Shared by every task of one calculation.
+/// The fields of a spec before validation: what a decoder or a test assembles.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Spec {
+pub struct SpecFields {
     pub method: Method,
     pub mode: Mode,
     pub portfolio_value: f64,
@@ -44,92 +47,144 @@ pub struct Spec {
     pub returns: Vec<f64>,
 }
 
+/// Shared by every task of one calculation; only `Spec::new` makes one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spec {
+    f: SpecFields,
+}
+
 impl Spec {
-    pub fn n_assets(&self) -> usize {
-        self.weights.len()
-    }
-
-    /// k = ⌈(1 − c)·N⌉, the number of scenarios in the tail.
-    pub fn tail_count(&self) -> usize {
-        rank_of_level(1.0 - self.confidence, self.scenarios)
-    }
-
-    pub fn blocks(&self) -> usize {
-        (self.scenarios + BLOCK - 1) / BLOCK
-    }
-
-    pub fn validate(&self) -> Result<()> {
-        let n = self.n_assets();
-        ensure((1..=100_000).contains(&n), "assets must number 1..=100000")?;
+    /// Checks every field, in the order the errors have always been reported.
+    pub fn new(f: SpecFields) -> Result<Spec> {
+        let n = f.weights.len();
+        check_assets(n)?;
         ensure(
-            self.portfolio_value.is_finite() && self.portfolio_value > 0.0,
+            f.portfolio_value.is_finite() && f.portfolio_value > 0.0,
             "portfolio value must be finite and positive",
         )?;
         ensure(
-            self.weights.iter().all(|w| w.is_finite()),
+            f.weights.iter().all(|w| w.is_finite()),
             "weights must be finite",
         )?;
+        check_horizon(f.horizon)?;
+        if !confidence_in_range(f.confidence) {
+            return Err(EngineError::InvalidInput(format!(
+                "confidence must lie in {}",
+                crate::limits::confidence_range()
+            )));
+        }
+        check_scenarios(f.scenarios)?;
+        check_histogram_bins(f.histogram_bins)?;
         ensure(
-            (1..=1000).contains(&self.horizon),
-            "horizon must be 1..=1000 days",
-        )?;
-        ensure(
-            self.confidence >= 0.5 && self.confidence < 1.0,
-            "confidence must lie in [0.5, 1)",
-        )?;
-        ensure(
-            (1..=100_000_000).contains(&self.scenarios),
-            "scenarios must number 1..=1e8",
-        )?;
-        ensure(
-            (1..=1000).contains(&self.histogram_bins),
-            "histogram bins 1..=1000",
-        )?;
-        ensure(
-            self.mean.len() == n && self.mean.iter().all(|m| m.is_finite()),
+            f.mean.len() == n && f.mean.iter().all(|m| m.is_finite()),
             "mean must hold one finite value per asset",
         )?;
-        let tail_bytes = self.tail_count() as f64 * (2 * n + 2) as f64 * 12.0;
+        let tail_count = rank_of_level(1.0 - f.confidence, f.scenarios);
+        let tail_bytes = tail_count as f64 * (2 * n + 2) as f64 * 12.0;
         if tail_bytes > MAX_TAIL_BYTES {
             return Err(EngineError::LimitExceeded(format!(
                 "simulations × (1 − confidence_level) × assets too large: the exact tail of {} \
                  scenarios × {n} assets needs {:.0} MiB, the limit is {:.0} MiB",
-                self.tail_count(),
+                tail_count,
                 tail_bytes / 1048576.0,
                 MAX_TAIL_BYTES / 1048576.0
             )));
         }
-        match self.method {
+        match f.method {
             Method::MonteCarloNormal | Method::MonteCarloStudentT => {
                 ensure(
-                    n.checked_mul(n) == Some(self.cholesky.len())
-                        && self.cholesky.iter().all(|x| x.is_finite()),
+                    n.checked_mul(n) == Some(f.cholesky.len())
+                        && f.cholesky.iter().all(|x| x.is_finite()),
                     "cholesky factor must be n×n and finite",
                 )?;
-                if self.method == Method::MonteCarloStudentT {
-                    ensure(
-                        self.degrees_of_freedom >= 3.0
-                            && self.degrees_of_freedom <= 1000.0
-                            && self.degrees_of_freedom.fract() == 0.0,
-                        "degrees of freedom must be an integer in 3..=1000",
-                    )?;
+                if f.method == Method::MonteCarloStudentT {
+                    check_degrees_of_freedom(f.degrees_of_freedom)?;
                 }
             }
             Method::Historical => {
                 ensure(
-                    !self.returns.is_empty()
-                        && self.returns.len() % n == 0
-                        && self.returns.iter().all(|r| r.is_finite()),
+                    !f.returns.is_empty()
+                        && f.returns.len() % n == 0
+                        && f.returns.iter().all(|r| r.is_finite()),
                     "returns must be observations × assets and finite",
                 )?;
-                let windows = (self.returns.len() / n + 1).saturating_sub(self.horizon);
+                let windows = (f.returns.len() / n + 1).saturating_sub(f.horizon);
                 ensure(
-                    self.scenarios == windows,
+                    f.scenarios == windows,
                     "historical scenarios must equal the number of T-day windows",
                 )?;
             }
         }
-        Ok(())
+        Ok(Spec { f })
+    }
+
+    pub fn method(&self) -> Method {
+        self.f.method
+    }
+    pub fn mode(&self) -> Mode {
+        self.f.mode
+    }
+    pub fn portfolio_value(&self) -> f64 {
+        self.f.portfolio_value
+    }
+    pub fn weights(&self) -> &[f64] {
+        &self.f.weights
+    }
+    pub fn horizon(&self) -> usize {
+        self.f.horizon
+    }
+    /// ν (meaningful for Student-t only, where it is a whole number in 3..=1000).
+    pub fn degrees_of_freedom(&self) -> f64 {
+        self.f.degrees_of_freedom
+    }
+    pub fn seed(&self) -> u64 {
+        self.f.seed
+    }
+    pub fn antithetic(&self) -> bool {
+        self.f.antithetic
+    }
+    /// Total scenarios N over all tasks (historical: the number of T-day windows).
+    pub fn scenarios(&self) -> usize {
+        self.f.scenarios
+    }
+    pub fn confidence(&self) -> f64 {
+        self.f.confidence
+    }
+    pub fn histogram_bins(&self) -> usize {
+        self.f.histogram_bins
+    }
+    /// Daily drift per asset (historical: the amount subtracted from each return).
+    pub fn mean(&self) -> &[f64] {
+        &self.f.mean
+    }
+    /// Cholesky factor of the daily covariance, row-major n×n (Monte Carlo only, else empty).
+    pub fn cholesky(&self) -> &[f64] {
+        &self.f.cholesky
+    }
+    /// Daily returns [observation][asset] (historical only, else empty).
+    pub fn returns(&self) -> &[f64] {
+        &self.f.returns
+    }
+
+    pub fn n_assets(&self) -> usize {
+        self.f.weights.len()
+    }
+
+    /// k = ⌈(1 − c)·N⌉, the number of scenarios in the tail.
+    pub fn tail_count(&self) -> usize {
+        rank_of_level(1.0 - self.f.confidence, self.f.scenarios)
+    }
+
+    pub fn blocks(&self) -> usize {
+        (self.f.scenarios + BLOCK - 1) / BLOCK
+    }
+
+    /// Every block: what one task that runs the whole calculation simulates.
+    pub fn all_blocks(&self) -> BlockRange {
+        BlockRange {
+            first: 0,
+            end: self.blocks(),
+        }
     }
 }
 
@@ -141,6 +196,7 @@ pub struct BlockRange {
 }
 
 impl BlockRange {
+    /// A range is only meaningful against its spec: checked when decoded and again by `simulate`.
     pub fn validate(&self, spec: &Spec) -> Result<()> {
         ensure(
             self.first < self.end && self.end <= spec.blocks(),
@@ -150,6 +206,6 @@ impl BlockRange {
 
     /// Global scenario indices [start, end) covered by the range.
     pub fn scenarios(&self, spec: &Spec) -> (usize, usize) {
-        (self.first * BLOCK, (self.end * BLOCK).min(spec.scenarios))
+        (self.first * BLOCK, (self.end * BLOCK).min(spec.scenarios()))
     }
 }

@@ -5,11 +5,12 @@
 mod common;
 
 use common::*;
-use risk_engine_core::api::{call, OP_RUN};
-use risk_engine_core::codec::{
-    decode_estimation_input, decode_partial, decode_spec, Reader, MAX_COUNT, MAX_EXACT_INT,
-};
+use risk_engine_core::abi::call;
+use risk_engine_core::abi::codec::{decode_estimation_input, decode_partial, decode_spec};
+use risk_engine_core::abi::constants::{MAX_COUNT, MAX_EXACT_INT, OP_RUN, PARTIAL_HEADER_LEN};
+use risk_engine_core::abi::reader::Reader;
 use risk_engine_core::deadline::Deadline;
+use risk_engine_core::limits::{MAX_ASSETS, MAX_HISTOGRAM_BINS, MAX_HORIZON, MAX_SCENARIOS};
 use risk_engine_core::simulate::simulate;
 use risk_engine_core::spec::{BlockRange, Method, Mode};
 
@@ -82,9 +83,9 @@ fn every_seed_crosses_the_abi_exactly_and_draws_its_own_scenarios() {
     for seed in EDGES.iter().copied().filter(|&s| s <= MAX_EXACT_INT) {
         let mut s = base.clone();
         s.seed = seed as u64;
-        let encoded = encode_spec(&s, 0, s.blocks());
+        let encoded = encode_spec(&s, 0, blocks(&s));
         let (decoded, _, _) = decode_spec(&encoded).expect("valid");
-        assert_eq!(decoded.seed as f64, seed, "seed {seed} decoded exactly");
+        assert_eq!(decoded.seed() as f64, seed, "seed {seed} decoded exactly");
         let out: Vec<u64> = call(OP_RUN, &encoded).iter().map(|x| x.to_bits()).collect();
         assert_eq!(out[0], 0, "seed {seed} runs");
         for (other, previous) in &seen {
@@ -97,7 +98,7 @@ fn every_seed_crosses_the_abi_exactly_and_draws_its_own_scenarios() {
     }
     let mut s = base;
     s.seed = 0;
-    let mut encoded = encode_spec(&s, 0, s.blocks());
+    let mut encoded = encode_spec(&s, 0, blocks(&s));
     encoded[6] = MAX_EXACT_INT + 1.0;
     assert!(decode_spec(&encoded).is_err(), "seed 2^53 is refused");
 }
@@ -135,18 +136,18 @@ fn spec_fields_decode_exactly_or_are_refused_over_their_whole_range() {
     // (index in the layout, field's domain)
     let fields: [(usize, &str, f64, f64); 8] = [
         (1, "mode", 0.0, MAX_COUNT as f64),
-        (4, "horizon", 1.0, 1000.0),
+        (4, "horizon", 1.0, MAX_HORIZON as f64),
         (6, "seed", 0.0, MAX_EXACT_INT),
         (7, "antithetic", 0.0, MAX_COUNT as f64),
-        (8, "scenarios", 1.0, 100_000_000.0),
-        (10, "bins", 1.0, 1000.0),
+        (8, "scenarios", 1.0, MAX_SCENARIOS as f64),
+        (10, "bins", 1.0, MAX_HISTOGRAM_BINS as f64),
         (11, "first block", 0.0, 1.0),
         (12, "end block", 1.0, 2.0),
     ];
     for case in 0..4_000 {
         let (at, name, lo, hi) = fields[case % fields.len()];
         let value = draw.integer();
-        let mut encoded = encode_spec(&base, 0, base.blocks());
+        let mut encoded = encode_spec(&base, 0, blocks(&base));
         encoded[at] = value;
         // The block range must stay within the scenarios for a scenarios change alone to be valid.
         let valid = (lo..=hi).contains(&value) && (at != 8 || value >= 257.0);
@@ -154,12 +155,12 @@ fn spec_fields_decode_exactly_or_are_refused_over_their_whole_range() {
             Ok((s, range, _)) => {
                 assert!(valid, "{name} = {value} accepted");
                 let back = [
-                    (s.mode == Mode::Rebalanced) as u8 as f64,
-                    s.horizon as f64,
-                    s.seed as f64,
-                    s.antithetic as u8 as f64,
-                    s.scenarios as f64,
-                    s.histogram_bins as f64,
+                    (s.mode() == Mode::Rebalanced) as u8 as f64,
+                    s.horizon() as f64,
+                    s.seed() as f64,
+                    s.antithetic() as u8 as f64,
+                    s.scenarios() as f64,
+                    s.histogram_bins() as f64,
                     range.first as f64,
                     range.end as f64,
                 ];
@@ -178,7 +179,11 @@ fn spec_fields_decode_exactly_or_are_refused_over_their_whole_range() {
 
 #[test]
 fn asset_counts_at_the_edges_are_refused_without_overflow() {
-    for n in EDGES.iter().copied().chain([100_000.0, 100_001.0]) {
+    for n in EDGES
+        .iter()
+        .copied()
+        .chain([MAX_ASSETS as f64, MAX_ASSETS as f64 + 1.0])
+    {
         let mut encoded = encode_spec(&spec(Method::MonteCarloNormal, Mode::BuyAndHold, 300), 0, 2);
         encoded[2] = n;
         // Three assets' worth of data follow: any other count is refused, never read past the end.
@@ -197,7 +202,7 @@ fn asset_counts_at_the_edges_are_refused_without_overflow() {
 fn partials_round_trip_and_reject_indices_beyond_32_bits() {
     let s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 2_000);
     let range = BlockRange { first: 2, end: 6 };
-    let partial = simulate(&s, range, &Deadline::none()).unwrap();
+    let partial = simulate(&build(&s), range, &Deadline::none()).unwrap();
     let encoded = encode_partial_of(&s, range);
     let (_, decoded) = decode_partial(&mut Reader::new(&encoded)).expect("round trip");
     assert_eq!(decoded.first, partial.first);
@@ -209,7 +214,7 @@ fn partials_round_trip_and_reject_indices_beyond_32_bits() {
     // The first tail index moved by 2^32: it wraps to itself in 32 bits, and must still be refused.
     let k = partial.worst.indices.len();
     assert!(k > 0);
-    let index_at = 9 + partial.pnl.len();
+    let index_at = PARTIAL_HEADER_LEN + partial.pnl.len();
     for shift in [TWO_32, MAX_EXACT_INT - encoded[index_at]] {
         let mut bad = encoded.clone();
         bad[index_at] += shift;

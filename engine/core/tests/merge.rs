@@ -2,12 +2,13 @@
 mod common;
 
 use common::*;
-use risk_engine_core::spec::{Method, Mode};
+use risk_engine_core::abi::constants::PARTIAL_HEADER_LEN;
+use risk_engine_core::spec::{BlockRange, Method, Mode, SpecFields};
 
-fn assert_split_invariant(spec: &risk_engine_core::spec::Spec) {
+fn assert_split_invariant(spec: &SpecFields) {
     let whole = run_split(spec, &[]);
     assert_eq!(whole[0], 0.0);
-    let blocks = spec.blocks();
+    let blocks = blocks(spec);
     for cuts in [vec![1], vec![blocks / 2], vec![1, 2, 3, 5, 8, blocks - 1]] {
         let split = run_split(spec, &cuts);
         let same = whole
@@ -52,19 +53,14 @@ fn more_scenarios_extend_the_same_draws() {
     // A scenario depends only on (seed, index): the first 1000 P&L of a 2000 run equal a 1000 run.
     let a = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_000);
     let b = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 2_000);
-    let pa = encode_partial_of(
-        &a,
-        risk_engine_core::spec::BlockRange {
-            first: 0,
-            end: a.blocks(),
-        },
-    );
+    let pa = encode_partial_of(&a, build(&a).all_blocks());
     let pb = encode_partial_of(
         &b,
-        risk_engine_core::spec::BlockRange {
+        BlockRange {
             first: 0,
-            end: b.blocks(),
+            end: blocks(&b),
         },
     );
-    assert_eq!(&pa[9..9 + 1000], &pb[9..9 + 1000]);
+    let pnl = PARTIAL_HEADER_LEN..PARTIAL_HEADER_LEN + 1000;
+    assert_eq!(&pa[pnl.clone()], &pb[pnl]);
 }

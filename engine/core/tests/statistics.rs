@@ -2,28 +2,28 @@
 mod common;
 
 use common::*;
-use risk_engine_core::kernels::{daily_paths, normal_buy_and_hold, Workspace};
+use risk_engine_core::kernels::{daily_paths, normal_buy_and_hold, scaled_cholesky, Workspace};
 use risk_engine_core::math::{normal_pdf, normal_quantile};
 use risk_engine_core::parametric::{parametric, ParametricInput};
 use risk_engine_core::rng::Xoshiro256pp;
-use risk_engine_core::spec::{Method, Mode, Spec, BLOCK};
+use risk_engine_core::spec::{BlockRange, Method, Mode, SpecFields, BLOCK};
 
 /// Log returns R[asset][sim] recovered from the kernel's per-asset P&L.
-fn simulated_log_returns(spec: &Spec, blocks: usize) -> Vec<Vec<f64>> {
+fn simulated_log_returns(fields: &SpecFields, blocks: usize) -> Vec<Vec<f64>> {
+    let spec = &build(fields);
     let n = spec.n_assets();
-    let sqrt_t = (spec.horizon as f64).sqrt();
-    let chol_t: Vec<f64> = spec.cholesky.iter().map(|l| sqrt_t * l).collect();
+    let chol_t = scaled_cholesky(spec);
     let mut ws = Workspace::new(n);
     let mut out = vec![Vec::new(); n];
     for b in 0..blocks {
-        let mut rng = Xoshiro256pp::for_block(spec.seed, b as u64);
-        if spec.method == Method::MonteCarloNormal && spec.mode == Mode::BuyAndHold {
+        let mut rng = Xoshiro256pp::for_block(spec.seed(), b as u64);
+        if spec.method() == Method::MonteCarloNormal && spec.mode() == Mode::BuyAndHold {
             normal_buy_and_hold(spec, &chol_t, &mut ws, &mut rng);
         } else {
             daily_paths(spec, &mut ws, &mut rng);
         }
         for (i, r) in out.iter_mut().enumerate() {
-            let position = spec.portfolio_value * spec.weights[i];
+            let position = spec.portfolio_value() * spec.weights()[i];
             r.extend(
                 ws.asset_pnl[i * BLOCK..(i + 1) * BLOCK]
                     .iter()
@@ -34,7 +34,7 @@ fn simulated_log_returns(spec: &Spec, blocks: usize) -> Vec<Vec<f64>> {
     out
 }
 
-fn check_moments(spec: &Spec, cov_scale: f64) {
+fn check_moments(spec: &SpecFields, cov_scale: f64) {
     let (mean, cov) = three_assets();
     let t = spec.horizon as f64;
     let r = simulated_log_returns(spec, 400);
@@ -69,9 +69,11 @@ fn check_moments(spec: &Spec, cov_scale: f64) {
 
 #[test]
 fn simulated_moments_match_the_model() {
-    check_moments(&spec(Method::MonteCarloNormal, Mode::BuyAndHold, 0), 1.0);
+    // 400 blocks of draws, whatever the fixture's N (which must only be valid).
+    let n = 400 * BLOCK;
+    check_moments(&spec(Method::MonteCarloNormal, Mode::BuyAndHold, n), 1.0);
     // Student-t with ν = 5 is scaled to covariance Σ per day; sums of T days have covariance TΣ.
-    check_moments(&spec(Method::MonteCarloStudentT, Mode::BuyAndHold, 0), 1.0);
+    check_moments(&spec(Method::MonteCarloStudentT, Mode::BuyAndHold, n), 1.0);
 }
 
 #[test]
@@ -163,10 +165,10 @@ fn component_es_sums_to_es_for_every_method() {
 fn var_and_es_follow_the_k_worst_definition() {
     let s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_000);
     let partial = risk_engine_core::simulate::simulate(
-        &s,
-        risk_engine_core::spec::BlockRange {
+        &build(&s),
+        BlockRange {
             first: 0,
-            end: s.blocks(),
+            end: blocks(&s),
         },
         &risk_engine_core::deadline::Deadline::none(),
     )

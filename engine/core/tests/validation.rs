@@ -2,11 +2,15 @@
 mod common;
 
 use common::*;
-use risk_engine_core::api::{call, OP_ESTIMATE, OP_FINALIZE, OP_PARAMETRIC, OP_RUN, OP_SIMULATE};
+use risk_engine_core::abi::call;
+use risk_engine_core::abi::constants::{
+    ERR_DEADLINE_EXCEEDED, ERR_INSUFFICIENT_DATA, ERR_INVALID_INPUT, ERR_LIMIT_EXCEEDED,
+    OP_ESTIMATE, OP_FINALIZE, OP_NORMALS, OP_PARAMETRIC, OP_RUN, OP_SIMULATE,
+};
 use risk_engine_core::spec::{Method, Mode};
 
-const INVALID: f64 = 1.0;
-const INSUFFICIENT: f64 = 2.0;
+const INVALID: f64 = ERR_INVALID_INPUT as f64;
+const INSUFFICIENT: f64 = ERR_INSUFFICIENT_DATA as f64;
 
 fn valid_input() -> Vec<f64> {
     encode_spec(
@@ -80,35 +84,16 @@ fn tail_memory_is_bounded() {
     let mut s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 100_000_000);
     s.confidence = 0.5;
     s.weights = vec![1.0 / 3.0; 3];
-    let input = encode_spec_unchecked(&s);
+    let input = encode_fields(&s, 0, 1);
     let out = call(OP_SIMULATE, &input);
-    assert_eq!(out[0], 3.0, "LimitExceeded");
+    assert_eq!(out[0], ERR_LIMIT_EXCEEDED as f64, "LimitExceeded");
     assert!(message(&out).contains("too large"), "{}", message(&out));
-}
-
-/// The header and arrays of a spec without running its validation.
-fn encode_spec_unchecked(s: &risk_engine_core::spec::Spec) -> Vec<f64> {
-    let mut out = vec![
-        0.0,
-        0.0,
-        3.0,
-        s.portfolio_value,
-        s.horizon as f64,
-        5.0,
-        1.0,
-        0.0,
-    ];
-    out.extend([s.scenarios as f64, s.confidence, 50.0, 0.0, 1.0, 0.0]);
-    out.extend_from_slice(&s.weights);
-    out.extend_from_slice(&s.mean);
-    out.extend_from_slice(&s.cholesky);
-    out
 }
 
 #[test]
 fn historical_scenarios_must_match_the_windows() {
     let s = historical_spec(Mode::BuyAndHold, 100);
-    let mut input = encode_spec(&s, 0, s.blocks());
+    let mut input = encode_spec(&s, 0, blocks(&s));
     input[8] = 50.0;
     assert_refused(&input, "wrong window count");
     let mut t = s.clone();
@@ -163,13 +148,32 @@ fn parametric_and_finalize_inputs_are_checked() {
         "a gap: blocks 2..4 missing"
     );
     assert_eq!(call(99, &[])[0], INVALID, "unknown operation");
-    let normals = call(risk_engine_core::api::OP_NORMALS, &[7.0, 1000.0]);
+}
+
+#[cfg(feature = "bench-ops")]
+#[test]
+fn the_bench_op_draws_normals() {
+    let normals = call(OP_NORMALS, &[7.0, 1000.0]);
     assert_eq!(normals[0], 0.0);
     assert!(
         normals[1].abs() < 4.0 * 1000f64.sqrt(),
         "sum of 1000 normals"
     );
-    assert_eq!(call(risk_engine_core::api::OP_NORMALS, &[7.0])[0], INVALID);
+    assert_eq!(call(OP_NORMALS, &[7.0])[0], INVALID);
+    let too_many = call(OP_NORMALS, &[7.0, 2e9]);
+    assert_eq!(
+        message(&too_many),
+        "invalid engine input: at most 1e9 normals"
+    );
+}
+
+/// Benchmark operations are not part of the product ABI: their code is reserved, and unknown.
+#[cfg(not(feature = "bench-ops"))]
+#[test]
+fn the_bench_op_is_unknown_without_its_feature() {
+    let out = call(OP_NORMALS, &[7.0, 1000.0]);
+    assert_eq!(out[0], INVALID);
+    assert_eq!(message(&out), "invalid engine input: unknown operation");
 }
 
 /// Natively only: wasm32 has no clock, and there the host terminates the worker instead.
@@ -177,10 +181,10 @@ fn parametric_and_finalize_inputs_are_checked() {
 #[test]
 fn a_spent_time_budget_stops_the_task() {
     let s = spec(Method::MonteCarloStudentT, Mode::Rebalanced, 2_000_000);
-    let mut input = encode_spec(&s, 0, s.blocks());
+    let mut input = encode_spec(&s, 0, blocks(&s));
     input[13] = 1.0; // 1 ms for two million simulations
     let out = call(OP_RUN, &input);
-    assert_eq!(out[0], 4.0, "DeadlineExceeded");
+    assert_eq!(out[0], ERR_DEADLINE_EXCEEDED as f64, "DeadlineExceeded");
 }
 
 #[test]

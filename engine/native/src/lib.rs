@@ -4,14 +4,14 @@ use napi::bindgen_prelude::Float64Array;
 use napi::{Env, JsTypedArray, TypedArrayType};
 use napi_derive::napi;
 
-/// Runs engine operation `op` (see `risk_engine_core::api`) on `input`.
+/// Runs engine operation `op` (see `risk_engine_core::abi::constants`) on `input`.
 ///
 /// The result is copied into a buffer the JS heap owns. Handing the Vec over as an external
 /// buffer would avoid the copy, but external memory is invisible to a worker's garbage collector,
 /// which then lets thousands of results pile up (measured: RSS +1 MiB/s under load).
 #[napi]
 pub fn engine_call(env: Env, op: u32, input: Float64Array) -> napi::Result<JsTypedArray> {
-    let out = risk_engine_core::api::call(op, &input);
+    let out = risk_engine_core::abi::call(op, &input);
     let mut buffer = env.create_arraybuffer(out.len() * 8)?;
     for (bytes, x) in buffer.chunks_exact_mut(8).zip(&out) {
         bytes.copy_from_slice(&x.to_le_bytes());

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use risk_engine_core::api::call;
+use risk_engine_core::abi::call;
 
 fuzz_target!(|data: &[u8]| {
     if data.is_empty() {

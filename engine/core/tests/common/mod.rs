@@ -1,13 +1,18 @@
-//! Shared fixtures of the engine's integration tests.
+//! Shared fixtures of the engine's integration tests. Fixtures are `SpecFields`, which a test may
+//! alter freely (also into an invalid spec); `build` turns them into a `Spec` where one is needed.
 #![allow(dead_code)]
 
-use risk_engine_core::api::{call, OP_FINALIZE, OP_RUN, OP_SIMULATE};
-use risk_engine_core::codec::{decode_spec, encode_partial};
+use risk_engine_core::abi::call;
+use risk_engine_core::abi::codec::{decode_spec, encode_partial};
+use risk_engine_core::abi::constants::{
+    METHOD_HISTORICAL, METHOD_MONTE_CARLO_NORMAL, METHOD_MONTE_CARLO_STUDENT_T, MODE_BUY_AND_HOLD,
+    MODE_REBALANCED, OP_FINALIZE, OP_RUN, OP_SIMULATE, SPEC_HEADER_LEN,
+};
 use risk_engine_core::deadline::Deadline;
 use risk_engine_core::finalize::{finalize, FinalizeParams};
 use risk_engine_core::metrics::Metrics;
 use risk_engine_core::simulate::simulate;
-use risk_engine_core::spec::{BlockRange, Method, Mode, Spec};
+use risk_engine_core::spec::{BlockRange, Method, Mode, Spec, SpecFields};
 
 /// Three assets with realistic daily moments and correlation.
 pub fn three_assets() -> (Vec<f64>, Vec<f64>) {
@@ -26,9 +31,9 @@ pub fn cholesky(cov: &[f64], n: usize) -> Vec<f64> {
     risk_engine_core::linalg::cholesky(cov, n).expect("positive definite")
 }
 
-pub fn spec(method: Method, mode: Mode, scenarios: usize) -> Spec {
+pub fn spec(method: Method, mode: Mode, scenarios: usize) -> SpecFields {
     let (mean, cov) = three_assets();
-    Spec {
+    SpecFields {
         method,
         mode,
         portfolio_value: 1_000_000.0,
@@ -47,7 +52,7 @@ pub fn spec(method: Method, mode: Mode, scenarios: usize) -> Spec {
 }
 
 /// Historical simulation over `obs` synthetic daily returns of the three assets.
-pub fn historical_spec(mode: Mode, obs: usize) -> Spec {
+pub fn historical_spec(mode: Mode, obs: usize) -> SpecFields {
     let mut s = spec(Method::Historical, mode, 0);
     s.cholesky = Vec::new();
     s.returns = synthetic_returns(obs, 3);
@@ -65,88 +70,88 @@ pub fn synthetic_returns(obs: usize, n: usize) -> Vec<f64> {
         .collect()
 }
 
-pub fn params(spec: &Spec) -> FinalizeParams {
-    FinalizeParams {
-        scenarios: spec.scenarios,
-        n_assets: spec.n_assets(),
-        confidence: spec.confidence,
-        portfolio_value: spec.portfolio_value,
-        histogram_bins: spec.histogram_bins,
-    }
+/// The spec of fixture fields that must be valid.
+pub fn build(f: &SpecFields) -> Spec {
+    Spec::new(f.clone()).expect("valid spec")
 }
 
-pub fn run(spec: &Spec) -> Metrics {
-    let partial = simulate(
-        spec,
-        BlockRange {
-            first: 0,
-            end: spec.blocks(),
-        },
-        &Deadline::none(),
-    )
-    .expect("valid spec");
-    finalize(&params(spec), &mut [partial]).expect("finalize")
+pub fn blocks(f: &SpecFields) -> usize {
+    build(f).blocks()
 }
 
-/// Encodes a spec in the flat ABI layout (what the TypeScript side sends).
-pub fn encode_spec(spec: &Spec, first: usize, end: usize) -> Vec<f64> {
-    let n = spec.n_assets();
-    let method = match spec.method {
-        Method::MonteCarloNormal => 0.0,
-        Method::MonteCarloStudentT => 1.0,
-        Method::Historical => 2.0,
+pub fn run(f: &SpecFields) -> Metrics {
+    let spec = build(f);
+    let partial = simulate(&spec, spec.all_blocks(), &Deadline::none()).expect("valid spec");
+    finalize(&FinalizeParams::of(&spec), &mut [partial]).expect("finalize")
+}
+
+/// Encodes spec fields in the flat ABI layout (what the TypeScript side sends), unchecked.
+pub fn encode_fields(f: &SpecFields, first: usize, end: usize) -> Vec<f64> {
+    let n = f.weights.len();
+    let method = match f.method {
+        Method::MonteCarloNormal => METHOD_MONTE_CARLO_NORMAL,
+        Method::MonteCarloStudentT => METHOD_MONTE_CARLO_STUDENT_T,
+        Method::Historical => METHOD_HISTORICAL,
     };
-    let mut out = vec![
-        method,
-        if spec.mode == Mode::Rebalanced {
-            1.0
-        } else {
-            0.0
-        },
+    let mode = match f.mode {
+        Mode::BuyAndHold => MODE_BUY_AND_HOLD,
+        Mode::Rebalanced => MODE_REBALANCED,
+    };
+    let header: [f64; SPEC_HEADER_LEN] = [
+        method as f64,
+        mode as f64,
         n as f64,
-        spec.portfolio_value,
-        spec.horizon as f64,
-        spec.degrees_of_freedom,
-        spec.seed as f64,
-        if spec.antithetic { 1.0 } else { 0.0 },
-        spec.scenarios as f64,
-        spec.confidence,
-        spec.histogram_bins as f64,
+        f.portfolio_value,
+        f.horizon as f64,
+        f.degrees_of_freedom,
+        f.seed as f64,
+        if f.antithetic { 1.0 } else { 0.0 },
+        f.scenarios as f64,
+        f.confidence,
+        f.histogram_bins as f64,
         first as f64,
         end as f64,
         0.0, // no time budget
     ];
-    out.extend_from_slice(&spec.weights);
-    out.extend_from_slice(&spec.mean);
-    if spec.method == Method::Historical {
-        out.push((spec.returns.len() / n) as f64);
-        out.extend_from_slice(&spec.returns);
+    let mut out = header.to_vec();
+    out.extend_from_slice(&f.weights);
+    out.extend_from_slice(&f.mean);
+    if f.method == Method::Historical {
+        out.push((f.returns.len() / n) as f64);
+        out.extend_from_slice(&f.returns);
     } else {
-        out.extend_from_slice(&spec.cholesky);
+        out.extend_from_slice(&f.cholesky);
     }
+    out
+}
+
+/// Encodes a valid spec, and checks that it decodes to the very same spec.
+pub fn encode_spec(f: &SpecFields, first: usize, end: usize) -> Vec<f64> {
+    let out = encode_fields(f, first, end);
     let (decoded, _, _) = decode_spec(&out).expect("round trip");
-    assert!(&decoded == spec, "spec does not survive encoding");
+    assert!(decoded == build(f), "spec does not survive encoding");
     out
 }
 
 /// Runs through the flat ABI, split at the given block boundaries.
-pub fn run_split(spec: &Spec, cuts: &[usize]) -> Vec<f64> {
+pub fn run_split(f: &SpecFields, cuts: &[usize]) -> Vec<f64> {
     let mut bounds = vec![0];
     bounds.extend_from_slice(cuts);
-    bounds.push(spec.blocks());
+    bounds.push(blocks(f));
     if bounds.len() == 2 {
-        return call(OP_RUN, &encode_spec(spec, 0, spec.blocks()));
+        return call(OP_RUN, &encode_spec(f, 0, blocks(f)));
     }
     let mut input = vec![(bounds.len() - 1) as f64];
     // Partials in reverse order: finalize must not depend on their order.
     for w in bounds.windows(2).rev() {
-        let partial = call(OP_SIMULATE, &encode_spec(spec, w[0], w[1]));
+        let partial = call(OP_SIMULATE, &encode_spec(f, w[0], w[1]));
         assert_eq!(partial[0], 0.0, "simulate failed");
         input.extend(partial);
     }
     call(OP_FINALIZE, &input)
 }
 
-pub fn encode_partial_of(spec: &Spec, range: BlockRange) -> Vec<f64> {
-    encode_partial(spec, &simulate(spec, range, &Deadline::none()).unwrap())
+pub fn encode_partial_of(f: &SpecFields, range: BlockRange) -> Vec<f64> {
+    let spec = build(f);
+    encode_partial(&spec, &simulate(&spec, range, &Deadline::none()).unwrap())
 }

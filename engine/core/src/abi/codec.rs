@@ -3,85 +3,23 @@
 //! Layouts are documented in README.md ("Engine ABI"); every result starts with a status word
 //! (0 = success, else the `EngineError` code, then detail, message length and message bytes).
 
+use super::constants::{
+    ESTIMATION_HEADER_LEN, ESTIMATION_RESULT_HEADER_LEN, METHOD_HISTORICAL,
+    METHOD_MONTE_CARLO_NORMAL, METHOD_MONTE_CARLO_STUDENT_T, METRICS_SCALARS, MODE_BUY_AND_HOLD,
+    PARAMETRIC_HEADER_LEN, PARTIAL_HEADER_LEN, SPEC_HEADER_LEN,
+};
+use super::reader::{product, Reader};
 use crate::deadline::Deadline;
 use crate::error::{ensure, EngineError, Result};
 use crate::estimate::{Covariance, Estimation, EstimationInput};
+use crate::finalize::FinalizeParams;
+use crate::limits::check_assets;
 use crate::metrics::Metrics;
 use crate::parametric::ParametricInput;
 use crate::select::{from_order_key, order_key};
 use crate::simulate::Partial;
-use crate::spec::{BlockRange, Method, Mode, Spec};
+use crate::spec::{BlockRange, Method, Mode, Spec, SpecFields};
 use crate::tail::ScenarioTail;
-
-/// Largest integer an f64 carries exactly (2^53 − 1): the top of the seed range.
-pub const MAX_EXACT_INT: f64 = 9_007_199_254_740_991.0;
-/// Largest count (a length, index or bound) the ABI carries. Fixed at u32::MAX on every target so
-/// that a count is read the same way where `usize` is 32 bits (wasm32) as where it is 64.
-pub const MAX_COUNT: u64 = u32::MAX as u64;
-
-pub struct Reader<'a> {
-    data: &'a [f64],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    pub fn new(data: &'a [f64]) -> Self {
-        Reader { data, at: 0 }
-    }
-
-    pub fn take(&mut self, len: usize) -> Result<&'a [f64]> {
-        ensure(
-            len <= self.data.len() - self.at,
-            "input shorter than its header says",
-        )?;
-        let out = &self.data[self.at..self.at + len];
-        self.at += len;
-        Ok(out)
-    }
-
-    pub fn scalar(&mut self) -> Result<f64> {
-        Ok(self.take(1)?[0])
-    }
-
-    /// A whole number in 0..=2^53 − 1, as u64: never through `usize`, which would saturate at
-    /// 2^32 − 1 on wasm32.
-    pub fn integer(&mut self) -> Result<u64> {
-        let x = self.scalar()?;
-        ensure(
-            (0.0..=MAX_EXACT_INT).contains(&x) && x.fract() == 0.0,
-            "integers must be whole numbers in 0..=2^53 - 1",
-        )?;
-        Ok(x as u64)
-    }
-
-    /// A whole number in 0..=`MAX_COUNT`, the same range on every target.
-    pub fn count(&mut self) -> Result<usize> {
-        let x = self.integer()?;
-        ensure(
-            x <= MAX_COUNT,
-            "counts must be whole numbers in 0..=2^32 - 1",
-        )?;
-        Ok(x as usize)
-    }
-
-    pub fn flag(&mut self) -> Result<bool> {
-        Ok(self.count()? != 0)
-    }
-
-    pub fn end(&self) -> Result<()> {
-        ensure(
-            self.at == self.data.len(),
-            "input longer than its header says",
-        )
-    }
-}
-
-/// `a · b` as a length, or an error where it would overflow (sooner on wasm32 than natively; the
-/// input cannot hold that many values on either).
-fn product(a: usize, b: usize) -> Result<usize> {
-    a.checked_mul(b)
-        .ok_or_else(|| EngineError::invalid("input shorter than its header says"))
-}
 
 pub fn encode_error(e: &EngineError) -> Vec<f64> {
     let detail = match e {
@@ -96,6 +34,7 @@ pub fn encode_error(e: &EngineError) -> Vec<f64> {
     out
 }
 
+/// Estimation input layout: [dates, assets, lookback, zero drift, ewma, λ, prices(dates·assets)].
 pub fn decode_estimation_input(data: &[f64]) -> Result<EstimationInput<'_>> {
     let mut r = Reader::new(data);
     let n_dates = r.count()?;
@@ -104,6 +43,7 @@ pub fn decode_estimation_input(data: &[f64]) -> Result<EstimationInput<'_>> {
     let zero_drift = r.flag()?;
     let ewma = r.flag()?;
     let lambda = r.scalar()?;
+    debug_assert_eq!(r.position(), ESTIMATION_HEADER_LEN);
     let prices = r.take(product(n_dates, n_assets)?)?;
     r.end()?;
     Ok(EstimationInput {
@@ -120,14 +60,17 @@ pub fn decode_estimation_input(data: &[f64]) -> Result<EstimationInput<'_>> {
     })
 }
 
+/// Estimation result layout: [0, observations, first date, last date, jitter, mean(n),
+/// sample mean(n), covariance(n²), cholesky(n²), volatility(n), returns(observations·n)].
 pub fn encode_estimation(e: &Estimation) -> Vec<f64> {
-    let mut out = vec![
+    let header: [f64; ESTIMATION_RESULT_HEADER_LEN] = [
         0.0,
         e.observations as f64,
         e.first_date as f64,
         e.last_date as f64,
         e.jitter,
     ];
+    let mut out = header.to_vec();
     for part in [
         &e.mean,
         &e.sample_mean,
@@ -146,18 +89,22 @@ pub fn encode_estimation(e: &Estimation) -> Vec<f64> {
 pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
     let mut r = Reader::new(data);
     let method = match r.count()? {
-        0 => Method::MonteCarloNormal,
-        1 => Method::MonteCarloStudentT,
-        2 => Method::Historical,
+        METHOD_MONTE_CARLO_NORMAL => Method::MonteCarloNormal,
+        METHOD_MONTE_CARLO_STUDENT_T => Method::MonteCarloStudentT,
+        METHOD_HISTORICAL => Method::Historical,
         _ => return Err(EngineError::invalid("unknown method code")),
     };
-    let mode = if r.flag()? {
-        Mode::Rebalanced
-    } else {
-        Mode::BuyAndHold
+    // The mode has always been read as a flag: any code but buy-and-hold means rebalanced.
+    let mode = match r.count()? {
+        MODE_BUY_AND_HOLD => Mode::BuyAndHold,
+        _ => Mode::Rebalanced,
     };
     let n = r.count()?;
-    ensure(n <= 100_000, "assets must number 1..=100000")?;
+    // The upper bound before any array is read, as `n` sizes them; n = 0 is refused later, among
+    // the other fields, by `Spec::new` (the order errors have always been reported in).
+    if n != 0 {
+        check_assets(n)?;
+    }
     let portfolio_value = r.scalar()?;
     let horizon = r.count()?;
     let degrees_of_freedom = r.scalar()?;
@@ -175,6 +122,7 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
         budget_ms.is_finite() && budget_ms >= 0.0,
         "time budget must be finite, ≥ 0",
     )?;
+    debug_assert_eq!(r.position(), SPEC_HEADER_LEN);
     let weights = r.take(n)?.to_vec();
     let mean = r.take(n)?.to_vec();
     let (cholesky, returns) = if method == Method::Historical {
@@ -184,7 +132,7 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
         (r.take(product(n, n)?)?.to_vec(), Vec::new())
     };
     r.end()?;
-    let spec = Spec {
+    let spec = Spec::new(SpecFields {
         method,
         mode,
         portfolio_value,
@@ -199,8 +147,7 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
         mean,
         cholesky,
         returns,
-    };
-    spec.validate()?;
+    })?;
     range.validate(&spec)?;
     Ok((spec, range, Deadline::after_ms(budget_ms)))
 }
@@ -208,20 +155,22 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
 /// Partial layout: [0, scenarios, n, confidence, V, bins, first, count, k, pnl(count),
 /// worst index(k), worst P&L(k), worst per-asset P&L(k·n), asset tails(n·k)].
 pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
-    let n = spec.n_assets();
+    let h = FinalizeParams::of(spec);
+    let n = h.n_assets;
     let k = p.worst.indices.len();
-    let mut out = Vec::with_capacity(9 + p.pnl.len() + k * (2 * n + 2));
-    out.extend_from_slice(&[
+    let header: [f64; PARTIAL_HEADER_LEN] = [
         0.0,
-        spec.scenarios as f64,
+        h.scenarios as f64,
         n as f64,
-        spec.confidence,
-        spec.portfolio_value,
-        spec.histogram_bins as f64,
+        h.confidence,
+        h.portfolio_value,
+        h.histogram_bins as f64,
         p.first as f64,
         p.pnl.len() as f64,
         k as f64,
-    ]);
+    ];
+    let mut out = Vec::with_capacity(PARTIAL_HEADER_LEN + p.pnl.len() + k * (2 * n + 2));
+    out.extend_from_slice(&header);
     out.extend_from_slice(&p.pnl);
     out.extend(p.worst.indices.iter().map(|&i| i as f64));
     out.extend(p.worst.keys.iter().map(|&key| from_order_key(key)));
@@ -232,19 +181,12 @@ pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
     out
 }
 
-/// Header values every partial of one calculation repeats.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PartialHeader {
-    pub scenarios: usize,
-    pub n_assets: usize,
-    pub confidence: f64,
-    pub portfolio_value: f64,
-    pub histogram_bins: usize,
-}
-
-pub fn decode_partial(r: &mut Reader) -> Result<(PartialHeader, Partial)> {
+/// One partial of `OP_FINALIZE`'s input: the calculation's parameters (its header, the same in
+/// every partial of one calculation) and the task's results.
+pub fn decode_partial(r: &mut Reader) -> Result<(FinalizeParams, Partial)> {
+    let start = r.position();
     ensure(r.scalar()? == 0.0, "partial must be a success result")?;
-    let header = PartialHeader {
+    let header = FinalizeParams {
         scenarios: r.count()?,
         n_assets: r.count()?,
         confidence: r.scalar()?,
@@ -253,10 +195,11 @@ pub fn decode_partial(r: &mut Reader) -> Result<(PartialHeader, Partial)> {
     };
     let n = header.n_assets;
     // Bounded like every other decoder: with k = 0 nothing below would limit n (found by fuzzing).
-    ensure((1..=100_000).contains(&n), "assets must number 1..=100000")?;
+    check_assets(n)?;
     let first = r.count()?;
     let count = r.count()?;
     let k = r.count()?;
+    debug_assert_eq!(r.position() - start, PARTIAL_HEADER_LEN);
     ensure(k <= count, "tail larger than the partial")?;
     let end = first
         .checked_add(count)
@@ -295,8 +238,7 @@ pub fn decode_partial(r: &mut Reader) -> Result<(PartialHeader, Partial)> {
 /// Metrics layout: [0, scenarios, VaR, ES, mean, volatility, P(loss), worst, best, VaR SE, ES SE,
 /// percentiles(9), n, component ES(n), standalone VaR(n), bins, edges(bins + 1 or 0), counts(bins)].
 pub fn encode_metrics(m: &Metrics) -> Vec<f64> {
-    let mut out = vec![
-        0.0,
+    let scalars: [f64; METRICS_SCALARS] = [
         m.scenarios as f64,
         m.value_at_risk,
         m.expected_shortfall,
@@ -308,6 +250,8 @@ pub fn encode_metrics(m: &Metrics) -> Vec<f64> {
         m.value_at_risk_standard_error,
         m.expected_shortfall_standard_error,
     ];
+    let mut out = vec![0.0];
+    out.extend_from_slice(&scalars);
     out.extend_from_slice(&m.percentiles);
     out.push(m.component_es.len() as f64);
     out.extend_from_slice(&m.component_es);
@@ -318,13 +262,15 @@ pub fn encode_metrics(m: &Metrics) -> Vec<f64> {
     out
 }
 
+/// Parametric layout: [n, V, T, c, weights(n), mean(n), covariance(n²)].
 pub fn decode_parametric(data: &[f64]) -> Result<ParametricInput> {
     let mut r = Reader::new(data);
     let n = r.count()?;
-    ensure((1..=100_000).contains(&n), "assets must number 1..=100000")?;
+    check_assets(n)?;
     let portfolio_value = r.scalar()?;
     let horizon = r.count()?;
     let confidence = r.scalar()?;
+    debug_assert_eq!(r.position(), PARAMETRIC_HEADER_LEN);
     let weights = r.take(n)?.to_vec();
     let mean = r.take(n)?.to_vec();
     let covariance = r.take(product(n, n)?)?.to_vec();

@@ -1,10 +1,12 @@
 //! Raw `extern "C"` ABI for wasm32: the host allocates an input buffer in linear memory, fills it,
-//! calls `call` once per task and reads the result. All `unsafe` of the engine lives here.
+//! calls `call` once per task and reads the result. All `unsafe` of the engine lives here (the crate
+//! denies `unsafe_code` everywhere else).
+#![allow(unsafe_code)]
 
 use std::cell::RefCell;
 
 thread_local! {
-    static RESULT: RefCell<Vec<f64>> = RefCell::new(Vec::new());
+    static RESULT: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Allocates room for `len` f64 values; the host writes the input there.
@@ -32,7 +34,7 @@ pub unsafe extern "C" fn engine_free(ptr: *mut f64, len: usize) {
 #[no_mangle]
 pub unsafe extern "C" fn engine_call(op: u32, ptr: *const f64, len: usize) -> usize {
     let input = std::slice::from_raw_parts(ptr, len);
-    let out = crate::api::call(op, input);
+    let out = super::call(op, input);
     let n = out.len();
     RESULT.with(|r| *r.borrow_mut() = out);
     n

@@ -1,0 +1,119 @@
+//! The numbers both sides of the flat ABI must agree on, one name each. `OP_ABI` reports every one of
+//! them by name (see `TABLE`), so the TypeScript binding can compare its own copies at load time.
+
+pub use crate::limits::{MAX_COUNT, MAX_EXACT_INT};
+pub use crate::metrics::PERCENTILES;
+pub use crate::spec::BLOCK;
+
+// Operation codes of `call`.
+pub const OP_ESTIMATE: u32 = 1;
+pub const OP_SIMULATE: u32 = 2;
+pub const OP_FINALIZE: u32 = 3;
+pub const OP_PARAMETRIC: u32 = 4;
+/// Simulate and finalize in one step (one task holds every block).
+pub const OP_RUN: u32 = 5;
+/// Benchmark only (cargo feature `bench-ops`): draw `count` normals of `seed`'s block streams.
+/// Without the feature the code stays reserved and answers "unknown operation".
+pub const OP_NORMALS: u32 = 6;
+/// This table: [0, count, then per constant: name length, name bytes, value].
+pub const OP_ABI: u32 = 7;
+
+// Method codes, the first word of a spec.
+pub const METHOD_MONTE_CARLO_NORMAL: usize = 0;
+pub const METHOD_MONTE_CARLO_STUDENT_T: usize = 1;
+pub const METHOD_HISTORICAL: usize = 2;
+
+// Mode codes, the second word of a spec (read as a flag: any other value is rebalanced).
+pub const MODE_BUY_AND_HOLD: usize = 0;
+pub const MODE_REBALANCED: usize = 1;
+
+/// Estimation input: [dates, assets, lookback, zero drift, ewma, λ] before the prices.
+pub const ESTIMATION_HEADER_LEN: usize = 6;
+/// Spec: [method, mode, n, V, T, ν, seed, antithetic, N, c, bins, first, end, budget ms].
+pub const SPEC_HEADER_LEN: usize = 14;
+/// Partial, status word included: [0, N, n, c, V, bins, first, count, k].
+pub const PARTIAL_HEADER_LEN: usize = 9;
+/// Estimation result, status word included: [0, observations, first date, last date, jitter].
+pub const ESTIMATION_RESULT_HEADER_LEN: usize = 5;
+/// Metrics scalars after the status word: N, VaR, ES, mean, volatility, P(loss), worst, best,
+/// VaR SE, ES SE; the PERCENTILES percentiles follow.
+pub const METRICS_SCALARS: usize = 10;
+/// Parametric input: [n, V, T, c] before the arrays.
+pub const PARAMETRIC_HEADER_LEN: usize = 4;
+
+// Engine error codes, the status word of a failed call (0 is success).
+pub const ERR_INVALID_INPUT: u32 = 1;
+pub const ERR_INSUFFICIENT_DATA: u32 = 2;
+pub const ERR_LIMIT_EXCEEDED: u32 = 3;
+pub const ERR_DEADLINE_EXCEEDED: u32 = 4;
+
+// The crate version, from the build (never read from Cargo.toml at run time).
+pub const VERSION_MAJOR: u32 = parse_version_part(env!("CARGO_PKG_VERSION_MAJOR"));
+pub const VERSION_MINOR: u32 = parse_version_part(env!("CARGO_PKG_VERSION_MINOR"));
+pub const VERSION_PATCH: u32 = parse_version_part(env!("CARGO_PKG_VERSION_PATCH"));
+
+/// Decimal digits to a number, at compile time (a non-digit fails the build).
+const fn parse_version_part(digits: &str) -> u32 {
+    let bytes = digits.as_bytes();
+    assert!(!bytes.is_empty(), "empty version part");
+    let mut value = 0u32;
+    let mut i = 0;
+    while i < bytes.len() {
+        assert!(bytes[i].is_ascii_digit(), "version parts are decimal");
+        value = value * 10 + (bytes[i] - b'0') as u32;
+        i += 1;
+    }
+    value
+}
+
+/// (name, value) of each listed constant, the name spelled by the compiler, never by hand.
+macro_rules! table {
+    ($($name:ident),* $(,)?) => {
+        &[$((stringify!($name), $name as f64)),*]
+    };
+}
+
+/// Every constant above, in the fixed order `OP_ABI` reports them.
+#[allow(clippy::unnecessary_cast)] // the list mixes u32, u64, usize and f64 constants
+pub const TABLE: &[(&str, f64)] = table![
+    OP_ESTIMATE,
+    OP_SIMULATE,
+    OP_FINALIZE,
+    OP_PARAMETRIC,
+    OP_RUN,
+    OP_NORMALS,
+    OP_ABI,
+    BLOCK,
+    METHOD_MONTE_CARLO_NORMAL,
+    METHOD_MONTE_CARLO_STUDENT_T,
+    METHOD_HISTORICAL,
+    MODE_BUY_AND_HOLD,
+    MODE_REBALANCED,
+    ESTIMATION_HEADER_LEN,
+    SPEC_HEADER_LEN,
+    PARTIAL_HEADER_LEN,
+    ESTIMATION_RESULT_HEADER_LEN,
+    METRICS_SCALARS,
+    PERCENTILES,
+    PARAMETRIC_HEADER_LEN,
+    ERR_INVALID_INPUT,
+    ERR_INSUFFICIENT_DATA,
+    ERR_LIMIT_EXCEEDED,
+    ERR_DEADLINE_EXCEEDED,
+    MAX_COUNT,
+    MAX_EXACT_INT,
+    VERSION_MAJOR,
+    VERSION_MINOR,
+    VERSION_PATCH,
+];
+
+/// The `OP_ABI` result: [0, count, then per constant: name length, name bytes, value].
+pub fn encode_table() -> Vec<f64> {
+    let mut out = vec![0.0, TABLE.len() as f64];
+    for (name, value) in TABLE {
+        out.push(name.len() as f64);
+        out.extend(name.bytes().map(f64::from));
+        out.push(*value);
+    }
+    out
+}

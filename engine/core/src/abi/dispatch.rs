@@ -1,0 +1,71 @@
+//! The engine's one entry point over flat f64 buffers, shared by the WASM ABI and the napi binding.
+
+use super::codec::{
+    decode_estimation_input, decode_parametric, decode_partial, decode_spec, encode_error,
+    encode_estimation, encode_metrics, encode_partial,
+};
+use super::constants::{
+    encode_table, OP_ABI, OP_ESTIMATE, OP_FINALIZE, OP_PARAMETRIC, OP_RUN, OP_SIMULATE,
+};
+use super::reader::Reader;
+use crate::error::{ensure, EngineError, Result};
+use crate::estimate::estimate;
+use crate::finalize::{finalize, FinalizeParams};
+use crate::parametric::parametric;
+use crate::simulate::simulate;
+
+fn or_error(result: Result<Vec<f64>>) -> Vec<f64> {
+    result.unwrap_or_else(|e| encode_error(&e))
+}
+
+/// Runs operation `op` (see `constants`) on `input`; the result starts with its status word.
+pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
+    or_error(match op {
+        OP_ESTIMATE => decode_estimation_input(input)
+            .and_then(|i| estimate(&i))
+            .map(|e| encode_estimation(&e)),
+        OP_SIMULATE => decode_spec(input).and_then(|(spec, range, deadline)| {
+            simulate(&spec, range, &deadline).map(|p| encode_partial(&spec, &p))
+        }),
+        OP_FINALIZE => finalize_encoded(input),
+        OP_PARAMETRIC => decode_parametric(input)
+            .and_then(|i| parametric(&i))
+            .map(|m| encode_metrics(&m)),
+        OP_RUN => run_encoded(input),
+        #[cfg(feature = "bench-ops")]
+        super::constants::OP_NORMALS => super::bench::normals_encoded(input),
+        OP_ABI => Reader::new(input).end().map(|()| encode_table()),
+        _ => Err(EngineError::invalid("unknown operation")),
+    })
+}
+
+/// Input: [number of partials, partial…] as `OP_SIMULATE` returned them, in any order.
+fn finalize_encoded(input: &[f64]) -> Result<Vec<f64>> {
+    // Room for this many partials up front; a count beyond it grows the vector as partials decode.
+    const PREALLOCATED_PARTIALS: usize = 1024;
+    let mut r = Reader::new(input);
+    let count = r.count()?;
+    ensure(count >= 1, "at least one partial")?;
+    let mut params: Option<FinalizeParams> = None;
+    let mut partials = Vec::with_capacity(count.min(PREALLOCATED_PARTIALS));
+    for _ in 0..count {
+        let (h, p) = decode_partial(&mut r)?;
+        ensure(
+            params.map_or(true, |first| first == h),
+            "partials of one calculation",
+        )?;
+        params = Some(h);
+        partials.push(p);
+    }
+    r.end()?;
+    let params = params.expect("count ≥ 1");
+    finalize(&params, &mut partials).map(|m| encode_metrics(&m))
+}
+
+/// The same as OP_SIMULATE followed by OP_FINALIZE on its one partial.
+fn run_encoded(input: &[f64]) -> Result<Vec<f64>> {
+    let (spec, range, deadline) = decode_spec(input)?;
+    ensure(range == spec.all_blocks(), "run covers every block")?;
+    let partial = simulate(&spec, range, &deadline)?;
+    finalize(&FinalizeParams::of(&spec), &mut [partial]).map(|m| encode_metrics(&m))
+}

@@ -1,0 +1,14 @@
+//! The flat f64 ABI: operation codes and layouts (`constants`), the one entry point (`dispatch`),
+//! the encodings (`codec`, `reader`) and the raw wasm32 exports (`wasm`, the engine's only
+//! `unsafe`). Both builds, WASM and the napi addon, go through `call`.
+
+#[cfg(feature = "bench-ops")]
+mod bench;
+pub mod codec;
+pub mod constants;
+pub mod dispatch;
+pub mod reader;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use dispatch::call;

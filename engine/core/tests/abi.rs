@@ -1,0 +1,179 @@
+//! The ABI's named constants: `OP_ABI` reports each by name with its value, and the layouts are as
+//! long as the constants say.
+mod common;
+
+use common::*;
+use risk_engine_core::abi::call;
+use risk_engine_core::abi::codec::{
+    decode_estimation_input, decode_parametric, decode_spec, encode_metrics,
+};
+use risk_engine_core::abi::constants::*;
+use risk_engine_core::spec::{Method, Mode};
+
+/// Every constant the TypeScript side may compare, in `OP_ABI`'s order, written out by hand so
+/// that a constant dropped from (or renamed in) the table fails here.
+fn expected() -> Vec<(&'static str, f64)> {
+    vec![
+        ("OP_ESTIMATE", f64::from(OP_ESTIMATE)),
+        ("OP_SIMULATE", f64::from(OP_SIMULATE)),
+        ("OP_FINALIZE", f64::from(OP_FINALIZE)),
+        ("OP_PARAMETRIC", f64::from(OP_PARAMETRIC)),
+        ("OP_RUN", f64::from(OP_RUN)),
+        ("OP_NORMALS", f64::from(OP_NORMALS)),
+        ("OP_ABI", f64::from(OP_ABI)),
+        ("BLOCK", BLOCK as f64),
+        (
+            "METHOD_MONTE_CARLO_NORMAL",
+            METHOD_MONTE_CARLO_NORMAL as f64,
+        ),
+        (
+            "METHOD_MONTE_CARLO_STUDENT_T",
+            METHOD_MONTE_CARLO_STUDENT_T as f64,
+        ),
+        ("METHOD_HISTORICAL", METHOD_HISTORICAL as f64),
+        ("MODE_BUY_AND_HOLD", MODE_BUY_AND_HOLD as f64),
+        ("MODE_REBALANCED", MODE_REBALANCED as f64),
+        ("ESTIMATION_HEADER_LEN", ESTIMATION_HEADER_LEN as f64),
+        ("SPEC_HEADER_LEN", SPEC_HEADER_LEN as f64),
+        ("PARTIAL_HEADER_LEN", PARTIAL_HEADER_LEN as f64),
+        (
+            "ESTIMATION_RESULT_HEADER_LEN",
+            ESTIMATION_RESULT_HEADER_LEN as f64,
+        ),
+        ("METRICS_SCALARS", METRICS_SCALARS as f64),
+        ("PERCENTILES", PERCENTILES as f64),
+        ("PARAMETRIC_HEADER_LEN", PARAMETRIC_HEADER_LEN as f64),
+        ("ERR_INVALID_INPUT", f64::from(ERR_INVALID_INPUT)),
+        ("ERR_INSUFFICIENT_DATA", f64::from(ERR_INSUFFICIENT_DATA)),
+        ("ERR_LIMIT_EXCEEDED", f64::from(ERR_LIMIT_EXCEEDED)),
+        ("ERR_DEADLINE_EXCEEDED", f64::from(ERR_DEADLINE_EXCEEDED)),
+        ("MAX_COUNT", MAX_COUNT as f64),
+        ("MAX_EXACT_INT", MAX_EXACT_INT),
+        ("VERSION_MAJOR", f64::from(VERSION_MAJOR)),
+        ("VERSION_MINOR", f64::from(VERSION_MINOR)),
+        ("VERSION_PATCH", f64::from(VERSION_PATCH)),
+    ]
+}
+
+/// Reads `[0, count, (name length, name bytes, value)…]` the way the TypeScript side does.
+fn decode_table(out: &[f64]) -> Vec<(String, f64)> {
+    assert_eq!(out[0], 0.0, "OP_ABI succeeds");
+    let mut at = 2;
+    let mut table = Vec::new();
+    for _ in 0..out[1] as usize {
+        let len = out[at] as usize;
+        let bytes: Vec<u8> = out[at + 1..at + 1 + len].iter().map(|&b| b as u8).collect();
+        let name = String::from_utf8(bytes).expect("UTF-8 names");
+        table.push((name, out[at + 1 + len]));
+        at += len + 2;
+    }
+    assert_eq!(at, out.len(), "nothing after the last constant");
+    table
+}
+
+#[test]
+fn op_abi_reports_every_constant_once_with_its_value() {
+    let table = decode_table(&call(OP_ABI, &[]));
+    let mut names: Vec<&str> = table.iter().map(|(n, _)| n.as_str()).collect();
+    names.sort_unstable();
+    let count = names.len();
+    names.dedup();
+    assert_eq!(names.len(), count, "names are unique");
+    let want: Vec<(String, f64)> = expected()
+        .into_iter()
+        .map(|(n, v)| (n.to_string(), v))
+        .collect();
+    assert_eq!(table, want);
+}
+
+#[test]
+fn op_abi_values_are_the_wire_values() {
+    // The numbers the TypeScript binding has always sent (src/engine/ops.ts, codec.ts).
+    let table = decode_table(&call(OP_ABI, &[]));
+    let get = |name: &str| table.iter().find(|(n, _)| n == name).unwrap().1;
+    let ops = ["OP_ESTIMATE", "OP_SIMULATE", "OP_FINALIZE", "OP_PARAMETRIC"];
+    for (code, name) in (1..).zip(ops) {
+        assert_eq!(get(name), f64::from(code), "{name}");
+    }
+    assert_eq!(
+        (get("OP_RUN"), get("OP_NORMALS"), get("OP_ABI")),
+        (5.0, 6.0, 7.0)
+    );
+    assert_eq!((get("BLOCK"), get("SPEC_HEADER_LEN")), (256.0, 14.0));
+    assert_eq!(get("METHOD_HISTORICAL"), 2.0);
+    assert_eq!(get("ERR_DEADLINE_EXCEEDED"), 4.0);
+    assert_eq!(get("MAX_EXACT_INT"), 9_007_199_254_740_991.0);
+    let version = format!(
+        "{}.{}.{}",
+        get("VERSION_MAJOR"),
+        get("VERSION_MINOR"),
+        get("VERSION_PATCH")
+    );
+    assert_eq!(version, risk_engine_core::VERSION);
+}
+
+#[test]
+fn op_abi_takes_no_input() {
+    let out = call(OP_ABI, &[1.0]);
+    assert_eq!(out[0], f64::from(ERR_INVALID_INPUT));
+}
+
+/// Each decoder reads exactly its header before the arrays: one value more or less is refused.
+#[test]
+fn headers_are_as_long_as_their_constants() {
+    let s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 300);
+    let encoded = encode_spec(&s, 0, 1);
+    let arrays = &encoded[SPEC_HEADER_LEN..];
+    assert_eq!(arrays[..3], s.weights[..], "weights follow the header");
+    assert!(decode_spec(&encoded).is_ok());
+
+    let prices = [100.0, 101.0, 102.0];
+    let mut estimation = vec![3.0, 1.0, 0.0, 0.0, 0.0, 0.0];
+    assert_eq!(estimation.len(), ESTIMATION_HEADER_LEN);
+    estimation.extend(prices);
+    assert!(decode_estimation_input(&estimation).is_ok());
+    assert!(decode_estimation_input(&estimation[1..]).is_err());
+
+    let mut parametric = vec![1.0, 1e6, 10.0, 0.99];
+    assert_eq!(parametric.len(), PARAMETRIC_HEADER_LEN);
+    parametric.extend([1.0, 0.0, 1e-4]);
+    assert!(decode_parametric(&parametric).is_ok());
+    assert!(decode_parametric(&parametric[..parametric.len() - 1]).is_err());
+
+    let m = run(&s);
+    let out = encode_metrics(&m);
+    let n_at = 1 + METRICS_SCALARS + PERCENTILES;
+    assert_eq!(out[1], m.scenarios as f64);
+    assert_eq!(out[1 + METRICS_SCALARS..n_at], m.percentiles[..]);
+    assert_eq!(out[n_at], 3.0, "asset count after the percentiles");
+
+    let partial = encode_partial_of(&s, build(&s).all_blocks());
+    assert_eq!(partial[PARTIAL_HEADER_LEN - 2], 300.0, "count");
+    assert_eq!(partial.len(), PARTIAL_HEADER_LEN + 300 + 3 * (2 * 3 + 2));
+}
+
+/// Partials altered on their way to finalize are refused, never a panic (a P&L moved out of the
+/// task's reported tail, or a confidence that asks for a larger tail than the task kept).
+#[test]
+fn altered_partials_are_refused_without_panicking() {
+    let s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_000);
+    let partial = encode_partial_of(&s, build(&s).all_blocks());
+    let k = partial[PARTIAL_HEADER_LEN - 1] as usize;
+    let pnl = PARTIAL_HEADER_LEN..PARTIAL_HEADER_LEN + 1_000;
+    let mut worse = partial.clone();
+    let (at, _) = worse[pnl]
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .unwrap();
+    worse[PARTIAL_HEADER_LEN + at] = -1e12; // the best scenario now the worst, but not in the tail
+    let mut wider = partial;
+    wider[3] = 0.9; // k = 100, the task kept 10
+    assert!(k < 100);
+    for bad in [worse, wider] {
+        let mut input = vec![1.0];
+        input.extend(bad);
+        let out = call(OP_FINALIZE, &input);
+        assert_eq!(out[0], f64::from(ERR_INVALID_INPUT));
+    }
+}
