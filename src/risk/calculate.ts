@@ -62,16 +62,23 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
   const timing: PhaseTiming = { queueMs: 0, computeMs: 0, batches: 0 };
   try {
     const estKey = [req.dataset_id, symbols.join('\u0001'), opts.lookback, opts.drift, opts.covariance, opts.ewmaLambda].join('|');
-    const est: Estimation = await deps.estimates.get(estKey, () =>
-      estimateModel(
-        deps.executor,
-        selectColumns(dataset, symbols),
-        dataset.dates.length,
-        symbols.length,
-        { lookback: opts.lookback ?? 0, zeroDrift: opts.drift === 'zero', ewmaLambda: opts.ewmaLambda },
-        signal,
-      ),
-    );
+    const estimate = () =>
+      deps.estimates.get(estKey, () =>
+        estimateModel(
+          deps.executor,
+          selectColumns(dataset, symbols),
+          dataset.dates.length,
+          symbols.length,
+          { lookback: opts.lookback ?? 0, zeroDrift: opts.drift === 'zero', ewmaLambda: opts.ewmaLambda },
+          signal,
+        ),
+      );
+    // A shared estimate started by another request dies with that request's abort: then this one
+    // (not aborted itself) computes it again under its own deadline, once.
+    const est: Estimation = await estimate().catch((e: unknown) => {
+      if (signal.aborted || !(e instanceof Error && e.name === 'AbortError')) throw e;
+      return estimate();
+    });
     if (req.method === 'historical' && est.observations < req.time_horizon) {
       throw new ApiError(
         'INSUFFICIENT_DATA',
