@@ -36,8 +36,8 @@ async function splitUpload(base: string, between: () => void): Promise<string> {
       `Content-Length: ${payload.length}\r\nConnection: close\r\n\r\n`,
   );
   socket.write(payload.subarray(0, payload.length >> 1));
-  await new Promise((r) => setTimeout(r, 100));
-  between();
+  between(); // the request is in flight: its head and half its body are on the way
+
   socket.write(payload.subarray(payload.length >> 1));
   await Promise.race([closed, new Promise((r) => setTimeout(r, 10_000))]);
   socket.destroy();
