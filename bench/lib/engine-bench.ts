@@ -1,7 +1,8 @@
 import { encodeSpec, decodeMetrics } from '../../src/engine/codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
-import { Op, type Engine } from '../../src/engine/ops.js';
+import { ABI } from '../../src/engine/abi.js';
+import { type Engine } from '../../src/engine/ops.js';
 import { NativeEngine } from '../../src/engine/native-engine.js';
 import { compileWasm, WasmEngine } from '../../src/engine/wasm-engine.js';
 import { warmUp } from '../../src/engine/warm-up.js';
@@ -36,7 +37,7 @@ export interface EngineFigures {
 /** One workload on every build (single thread, interleaved), answers checked across builds. */
 export async function benchWorkload(es: Record<BuildName, Engine>, p: PreparedWorkload, repeats: number, plainSims: number): Promise<EngineFigures> {
   const input = encodeSpec(simulationSpec(p.model, p.estimation), 0, blockCount(p.model.simulations));
-  const tasks = Object.fromEntries(Object.entries(es).map(([name, e]) => [name, () => e.call(Op.run, input)]));
+  const tasks = Object.fromEntries(Object.entries(es).map(([name, e]) => [name, () => e.call(ABI.OP_RUN, input)]));
   const { ms, last } = await interleaved(tasks, repeats);
   const reference = last['wasm-simd128']!;
   for (const [name, out] of Object.entries(last)) {
@@ -74,11 +75,11 @@ export function normalsNs(count: number): Record<string, number> {
   const out: Record<string, number> = {};
   const es = { 'wasm-simd128': new WasmEngine(compileWasm('simd-bench'), 'wasm-simd128'), 'native-x86-64': NativeEngine.baseline() };
   for (const [name, e] of Object.entries(es)) {
-    e.call(Op.normals, new Float64Array([1, 1e5]));
+    e.call(ABI.OP_NORMALS, new Float64Array([1, 1e5]));
     const times = [];
     for (let r = 0; r < 5; r++) {
       const start = performance.now();
-      e.call(Op.normals, new Float64Array([r + 1, count]));
+      e.call(ABI.OP_NORMALS, new Float64Array([r + 1, count]));
       times.push(((performance.now() - start) * 1e6) / count);
     }
     out[name] = times.sort((a, b) => a - b)[2]!;
@@ -99,7 +100,7 @@ export async function scalingCurve(
   for (const v of values) {
     const p = await prepare(exec, base, { [key]: v });
     const input = encodeSpec(simulationSpec(p.model, p.estimation), 0, blockCount(p.model.simulations));
-    const { ms } = await interleaved({ run: () => e.call(Op.run, input) }, repeats);
+    const { ms } = await interleaved({ run: () => e.call(ABI.OP_RUN, input) }, repeats);
     points.push([v, ms.run!]);
   }
   return points;

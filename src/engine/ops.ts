@@ -1,19 +1,7 @@
-import { ABI } from './abi.js';
+import { type ABI } from './abi.js';
 
-/** Operation codes of the engine's one entry point. */
-export const Op = {
-  estimate: ABI.OP_ESTIMATE,
-  simulate: ABI.OP_SIMULATE,
-  finalize: ABI.OP_FINALIZE,
-  parametric: ABI.OP_PARAMETRIC,
-  run: ABI.OP_RUN,
-  normals: ABI.OP_NORMALS,
-  abi: ABI.OP_ABI,
-} as const;
-export type OpCode = (typeof Op)[keyof typeof Op];
-
-/** Simulations per block: the unit of seeding and of work splitting. */
-export const BLOCK = ABI.BLOCK;
+/** An operation code of the engine's one entry point: one of the ABI's OP_* constants. */
+export type OpCode = (typeof ABI)[Extract<keyof typeof ABI, `OP_${string}`>];
 
 /** The engine, in either build: one synchronous call per task over flat f64 buffers. */
 export interface Engine {

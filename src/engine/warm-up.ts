@@ -1,5 +1,6 @@
 import { encodeParametric, checkStatus } from './codec.js';
-import { Op, type Engine } from './ops.js';
+import { ABI } from './abi.js';
+import { type Engine } from './ops.js';
 
 /**
  * One small calculation: proves an engine computes (a loaded but broken build fails here, not on
@@ -14,6 +15,6 @@ export function warmUp<E extends Engine>(engine: E): E {
     mean: new Float64Array([0]),
     covariance: new Float64Array([1e-4]),
   });
-  checkStatus(engine.call(Op.parametric, input));
+  checkStatus(engine.call(ABI.OP_PARAMETRIC, input));
   return engine;
 }

@@ -36,30 +36,21 @@ export class ServiceMetrics {
         counted = now;
       },
     });
-    new Gauge({
-      name: 'engine_pool_queue_depth',
-      help: 'Engine tasks waiting for a worker',
-      registers: [this.registry],
-      collect() {
-        this.set(pool.queueDepth());
-      },
-    });
-    new Gauge({
-      name: 'engine_tasks_in_flight',
-      help: 'Engine tasks submitted and not yet finished (running or waiting)',
-      registers: [this.registry],
-      collect() {
-        this.set(pool.inFlight());
-      },
-    });
-    new Gauge({
-      name: 'engine_pool_threads',
-      help: 'Engine worker threads',
-      registers: [this.registry],
-      collect() {
-        this.set(pool.threads());
-      },
-    });
+    const gauges: [string, string, () => number][] = [
+      ['engine_pool_queue_depth', 'Engine tasks waiting for a worker', () => pool.queueDepth()],
+      ['engine_tasks_in_flight', 'Engine tasks submitted and not yet finished (running or waiting)', () => pool.inFlight()],
+      ['engine_pool_threads', 'Engine worker threads', () => pool.threads()],
+    ];
+    for (const [name, help, read] of gauges) {
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(read());
+        },
+      });
+    }
     collectDefaultMetrics({ register: this.registry });
   }
 }

@@ -1,4 +1,4 @@
-import { BLOCK } from '../engine/ops.js';
+import { ABI } from '../engine/abi.js';
 
 /** Fewest blocks worth a task of their own (64k simulations): below that dispatch costs more. */
 export const MIN_BLOCKS_PER_BATCH = 256;
@@ -9,7 +9,7 @@ export interface Batch {
 }
 
 export function blockCount(scenarios: number): number {
-  return Math.ceil(scenarios / BLOCK);
+  return Math.ceil(scenarios / ABI.BLOCK);
 }
 
 /**

@@ -12,7 +12,8 @@ import {
   type SimulatedMethod,
   type SimulationSpec,
 } from '../engine/codec.js';
-import { Op, type EngineExecutor, type EngineReply } from '../engine/ops.js';
+import { ABI } from '../engine/abi.js';
+import { type EngineExecutor, type EngineReply } from '../engine/ops.js';
 import { MIN_BLOCKS_PER_BATCH, planBatches } from './plan.js';
 
 export interface BatchPolicy {
@@ -59,7 +60,7 @@ export async function estimateModel(
   signal?: AbortSignal,
 ): Promise<Estimation> {
   const input = encodeEstimation({ prices, nDates, nAssets, ...options });
-  return decodeEstimation((await exec.run(Op.estimate, input, signal)).output, nAssets);
+  return decodeEstimation((await exec.run(ABI.OP_ESTIMATE, input, signal)).output, nAssets);
 }
 
 /** Scenarios the method draws: simulations, or the number of overlapping T-day windows. */
@@ -105,7 +106,7 @@ export async function runModel(
 ): Promise<EngineMetrics> {
   if (model.method === 'parametric_normal') {
     const input = encodeParametric({ ...model, mean: est.mean, covariance: est.covariance });
-    const reply = await exec.run(Op.parametric, input, signal);
+    const reply = await exec.run(ABI.OP_PARAMETRIC, input, signal);
     addPhase(timing, [reply]);
     timing.batches = 1;
     return decodeMetrics(reply.output);
@@ -116,14 +117,14 @@ export async function runModel(
   timing.batches = batches.length;
   if (batches.length === 1) {
     const only = batches[0]!;
-    const reply = await exec.run(Op.run, encodeSpec(spec, only.first, only.end, budget()), signal);
+    const reply = await exec.run(ABI.OP_RUN, encodeSpec(spec, only.first, only.end, budget()), signal);
     addPhase(timing, [reply]);
     return decodeMetrics(reply.output);
   }
-  const replies = await Promise.all(batches.map((b) => exec.run(Op.simulate, encodeSpec(spec, b.first, b.end, budget()), signal)));
+  const replies = await Promise.all(batches.map((b) => exec.run(ABI.OP_SIMULATE, encodeSpec(spec, b.first, b.end, budget()), signal)));
   addPhase(timing, replies);
   replies.forEach((r) => checkStatus(r.output));
-  const final = await exec.run(Op.finalize, encodeFinalize(replies.map((r) => r.output)), signal);
+  const final = await exec.run(ABI.OP_FINALIZE, encodeFinalize(replies.map((r) => r.output)), signal);
   addPhase(timing, [final]);
   return decodeMetrics(final.output);
 }

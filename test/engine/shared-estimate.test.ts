@@ -6,7 +6,8 @@ import { EstimateCache } from '../../src/risk/estimate-cache.js';
 import { type Estimation } from '../../src/engine/codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
-import { Op, type EngineExecutor, type EngineReply, type OpCode } from '../../src/engine/ops.js';
+import { ABI } from '../../src/engine/abi.js';
+import { type EngineExecutor, type EngineReply, type OpCode } from '../../src/engine/ops.js';
 import { baseRequest, fourBuilds, OWNER, storeSyntheticDataset, validateRequest } from '../helpers/calculation-domain.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -31,7 +32,7 @@ class GatedExecutor implements EngineExecutor {
   }
 
   async run(op: OpCode, input: Float64Array, signal?: AbortSignal): Promise<EngineReply> {
-    if (op === Op.estimate) {
+    if (op === ABI.OP_ESTIMATE) {
       this.estimations++;
       await new Promise<void>((resolve, reject) => {
         const abort = () => reject(Object.assign(new Error('The task has been aborted'), { name: 'AbortError' }));

@@ -1,5 +1,5 @@
 // The service as `npm start` runs it: first-start key, keys CLI, restart, SIGTERM, storage hygiene.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -75,12 +75,7 @@ t.test('first start creates and prints one key; restart keeps keys and datasets'
 });
 
 t.test('SIGTERM during a calculation: it still answers 200, then the process exits 0', async (t) => {
-  const dir = tempDir();
-  const env = testEnv(dir, { WORKERS: '1' });
-  const svc = await spawnService(env, t);
-  const key = /prk_live_[0-9A-Za-z]{32}/.exec(svc.stdout())![0];
-  const base = `http://127.0.0.1:${svc.port}`;
-  const ds = (await uploadFile(base, key, WIDE_SAMPLE)).body.dataset_id;
+  const { svc, key, base, ds } = await servingWithDataset(t, '1');
   const pending = calculate(base, key, calcBody(ds, { method: 'monte_carlo_student_t', simulations: 400_000, time_horizon: 20 }));
   await engineBusy(base);
   svc.child.kill('SIGTERM');
@@ -90,12 +85,7 @@ t.test('SIGTERM during a calculation: it still answers 200, then the process exi
 });
 
 t.test('SIGTERM with 5 calculations in flight: all 5 answer 200, new requests 503, exit 0', async (t) => {
-  const dir = tempDir();
-  const env = testEnv(dir, { WORKERS: '2' });
-  const svc = await spawnService(env, t);
-  const key = /prk_live_[0-9A-Za-z]{32}/.exec(svc.stdout())![0];
-  const base = `http://127.0.0.1:${svc.port}`;
-  const ds = (await uploadFile(base, key, WIDE_SAMPLE)).body.dataset_id;
+  const { svc, key, base, ds } = await servingWithDataset(t, '2');
   await calculate(base, key, calcBody(ds, { simulations: 1000 })); // estimate cached
   const inFlight = Array.from({ length: 5 }, (_, i) =>
     calculate(base, key, calcBody(ds, { method: 'monte_carlo_student_t', simulations: 150_000, method_options: { seed: i } })),
@@ -114,11 +104,7 @@ t.test('SIGTERM with 5 calculations in flight: all 5 answer 200, new requests 50
 });
 
 t.test('npm start, SIGTERM to npm: the service drains at once (readyz 503, socket closed), finishes its work, exits 0', async (t) => {
-  const env = testEnv(tempDir(), { WORKERS: '1' });
-  const svc = await spawnService(env, t, 'npm-start');
-  const key = /prk_live_[0-9A-Za-z]{32}/.exec(svc.stdout())![0];
-  const base = `http://127.0.0.1:${svc.port}`;
-  const ds = (await uploadFile(base, key, WIDE_SAMPLE)).body.dataset_id;
+  const { svc, base, key, ds } = await servingWithDataset(t, '1', 'npm-start');
   const pending = calculate(base, key, calcBody(ds, { method: 'monte_carlo_student_t', simulations: 1_000_000, time_horizon: 20 }));
   await engineBusy(base);
   svc.child.kill('SIGTERM'); // to npm, as a process manager or a terminal would send it
@@ -129,6 +115,15 @@ t.test('npm start, SIGTERM to npm: the service drains at once (readyz 503, socke
   t.equal((await pending).status, 200, 'the in-flight calculation still completes');
   t.equal(await svc.exited, 0, 'npm exits 0 with the service');
 });
+
+/** A service started as `npm start` serves it (first key printed), with the sample uploaded. */
+async function servingWithDataset(t: Test, workers: string, how: 'node' | 'npm-start' = 'node') {
+  const svc = await spawnService(testEnv(tempDir(), { WORKERS: workers }), t, how);
+  const key = /prk_live_[0-9A-Za-z]{32}/.exec(svc.stdout())![0];
+  const base = `http://127.0.0.1:${svc.port}`;
+  const ds = (await uploadFile(base, key, WIDE_SAMPLE)).body.dataset_id as string;
+  return { svc, key, base, ds };
+}
 
 /** Until the engine is computing (a task in flight), by the service's own metric. */
 async function engineBusy(base: string): Promise<void> {

@@ -1,7 +1,9 @@
 // Work splitting: batches must tile the blocks exactly (a gap or an overlap would change the
 // result), stay near-equal, respect maxBatches and minBlocks, for any scenario count.
 import t, { type Test } from 'tap';
-import { BLOCK } from '../../src/engine/ops.js';
+import { ABI } from '../../src/engine/abi.js';
+
+const BLOCK = ABI.BLOCK;
 import { MIN_BLOCKS_PER_BATCH, blockCount, planBatches, type Batch } from '../../src/risk/plan.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 
