@@ -17,6 +17,7 @@ export interface Config {
   calcTimeoutMs: number;
   uploadPerMin: number;
   calculatePerMin: number;
+  batchPerMin: number;
   authFailuresPerMin: number;
   logLevel: string;
   shutdownGraceMs: number;
@@ -63,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     calcTimeoutMs: int(env, 'CALC_TIMEOUT_MS', 30_000, 1, 3_600_000),
     uploadPerMin: int(env, 'RATE_LIMIT_UPLOAD_PER_MIN', 2, 1, 1_000_000),
     calculatePerMin: int(env, 'RATE_LIMIT_CALCULATE_PER_MIN', 10, 1, 1_000_000),
+    batchPerMin: int(env, 'RATE_LIMIT_BATCH_PER_MIN', 10, 1, 1_000_000),
     authFailuresPerMin: int(env, 'AUTH_FAILURES_PER_MIN', 20, 1, 1_000_000),
     logLevel: env.LOG_LEVEL ?? 'info',
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),

@@ -1,4 +1,4 @@
-import { encodeSpec, decodeMetrics } from '../../src/engine/codec.js';
+import { encodeSpec, decodeResults } from '../../src/engine/codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { ABI } from '../../src/engine/abi.js';
@@ -44,14 +44,14 @@ export async function benchWorkload(es: Record<BuildName, Engine>, p: PreparedWo
     if (out.length !== reference.length || out.some((x, i) => !Object.is(x, reference[i])))
       throw new Error(`${p.workload.id}: ${name} disagrees with wasm-simd128`);
   }
-  const m = decodeMetrics(reference);
+  const m = decodeResults(reference).books[0]!;
   const figures: EngineFigures = { ms, var: m.valueAtRisk, es: m.expectedShortfall };
   if (plainSims > 0) {
     const model = {
       mean: Array.from(p.estimation.mean),
       cholesky: Array.from(p.estimation.cholesky),
-      weights: Array.from(p.model.weights),
-      portfolioValue: p.model.portfolioValue,
+      weights: Array.from(p.model.books[0]!.weights),
+      portfolioValue: p.model.books[0]!.capital,
       horizon: p.model.horizon,
       simulations: plainSims,
       confidence: p.model.confidence,

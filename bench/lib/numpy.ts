@@ -26,8 +26,8 @@ export function runNumpy(p: PreparedWorkload, repeats: number, normals = 0): Num
   const job = {
     mean: Array.from(p.estimation.mean),
     cholesky: L,
-    weights: Array.from(p.model.weights),
-    portfolio_value: p.model.portfolioValue,
+    weights: Array.from(p.model.books[0]!.weights),
+    portfolio_value: p.model.books[0]!.capital,
     horizon: p.model.horizon,
     simulations: p.model.simulations,
     confidence: p.model.confidence,

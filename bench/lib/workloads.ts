@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { readCsv } from '../../src/datasets/csv-reader.js';
 import { selectColumns, type Dataset } from '../../src/datasets/dataset.js';
-import { type Estimation } from '../../src/engine/codec.js';
+import { portfolioBook, type Estimation } from '../../src/engine/codec.js';
 import { type EngineExecutor } from '../../src/engine/ops.js';
 import { ROOT } from '../../src/paths.js';
 import { estimateModel, type Method, type ModelInput } from '../../src/risk/risk-calculation.js';
@@ -102,8 +102,8 @@ export async function prepare(exec: EngineExecutor, w: Workload, overrides: Part
   const model: ModelInput = {
     method: workload.method,
     rebalanced: workload.rebalanced,
-    portfolioValue: 1_000_000,
-    weights: new Float64Array(symbols.length).fill(1 / symbols.length),
+    books: [portfolioBook(1_000_000, new Float64Array(symbols.length).fill(1 / symbols.length))],
+    comparison: 'none',
     horizon: workload.horizon,
     confidence: 0.99,
     simulations: workload.simulations,

@@ -1,6 +1,6 @@
 import { type TSchema } from '@sinclair/typebox';
 import { ERRORS } from './errors.js';
-import { CalculateResponse, DatasetResponse, ErrorBody, Health, UploadForm, UploadResponse } from './schemas.js';
+import { BatchResponse, CalculateResponse, DatasetResponse, ErrorBody, Health, UploadForm, UploadResponse } from './responses.js';
 
 /** Plain JSON Schema of a TypeBox schema (TypeBox keeps its metadata under symbols). */
 function plain(schema: TSchema): unknown {
@@ -20,9 +20,22 @@ function errorResponses(codes: (keyof typeof ERRORS)[]): Record<string, unknown>
 
 const json = (ref: string) => ({ content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } } });
 const common: (keyof typeof ERRORS)[] = ['API_KEY_MISSING', 'API_KEY_INVALID', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR'];
+const calculateErrors: (keyof typeof ERRORS)[] = [
+  ...common,
+  'MALFORMED_JSON',
+  'DATASET_NOT_FOUND',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'VALIDATION_ERROR',
+  'WEIGHTS_DO_NOT_SUM_TO_ONE',
+  'UNKNOWN_SYMBOL',
+  'INSUFFICIENT_DATA',
+  'SERVER_BUSY',
+  'CALCULATION_TIMEOUT',
+];
 
 /** OpenAPI 3.1 of the service, from the same schemas that validate requests. */
-export function buildOpenApi(calculateRequest: TSchema, version: string): string {
+export function buildOpenApi(requests: { calculate: TSchema; batch: TSchema }, version: string): string {
   const doc = {
     openapi: '3.1.0',
     info: { title: 'Portfolio Risk Service', version, description: 'VaR and ES by Monte Carlo, historical simulation and closed form.' },
@@ -31,8 +44,10 @@ export function buildOpenApi(calculateRequest: TSchema, version: string): string
     components: {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
       schemas: {
-        CalculateRequest: plain(calculateRequest),
+        CalculateRequest: plain(requests.calculate),
         CalculateResponse: plain(CalculateResponse),
+        BatchRequest: plain(requests.batch),
+        BatchResponse: plain(BatchResponse),
         UploadResponse: plain(UploadResponse),
         DatasetResponse: plain(DatasetResponse),
         Error: plain(ErrorBody),
@@ -62,23 +77,17 @@ export function buildOpenApi(calculateRequest: TSchema, version: string): string
       '/api/v1/risk/calculate': {
         post: {
           operationId: 'calculateRisk',
+          summary: 'VaR, ES and contributions of one book (weights or long/short positions), with an optional what-if.',
           requestBody: { required: true, ...json('CalculateRequest') },
-          responses: {
-            '200': { description: 'Risk figures', ...json('CalculateResponse') },
-            ...errorResponses([
-              ...common,
-              'MALFORMED_JSON',
-              'DATASET_NOT_FOUND',
-              'PAYLOAD_TOO_LARGE',
-              'UNSUPPORTED_MEDIA_TYPE',
-              'VALIDATION_ERROR',
-              'WEIGHTS_DO_NOT_SUM_TO_ONE',
-              'UNKNOWN_SYMBOL',
-              'INSUFFICIENT_DATA',
-              'SERVER_BUSY',
-              'CALCULATION_TIMEOUT',
-            ]),
-          },
+          responses: { '200': { description: 'Risk figures', ...json('CalculateResponse') }, ...errorResponses(calculateErrors) },
+        },
+      },
+      '/api/v1/risk/calculate/batch': {
+        post: {
+          operationId: 'calculateBatch',
+          summary: 'Up to 200 books priced on one scenario set over the union of their symbols (own rate limit: RATE_LIMIT_BATCH_PER_MIN).',
+          requestBody: { required: true, ...json('BatchRequest') },
+          responses: { '200': { description: 'Each book’s figures', ...json('BatchResponse') }, ...errorResponses(calculateErrors) },
         },
       },
       '/api/v1/risk/datasets/{id}': {

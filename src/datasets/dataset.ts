@@ -1,4 +1,4 @@
-import { type DatasetSummary } from '../contract/schemas.js';
+import { type DatasetSummary } from '../contract/responses.js';
 
 /** A parsed price history: dates ascending, prices [date][symbol], NaN where a price is missing. */
 export interface Dataset {

@@ -80,11 +80,28 @@ export function decodeEstimation(out: Float64Array, n: number): Estimation {
   };
 }
 
+/** One book the engine prices: capital C and weights a_i = e_i / C (any sign). */
+export interface EngineBook {
+  capital: number;
+  weights: Float64Array;
+}
+
+/** A long-only Part 1 portfolio as an engine book: C = V, a = w. */
+export function portfolioBook(portfolioValue: number, weights: Float64Array): EngineBook {
+  return { capital: portfolioValue, weights };
+}
+
+/** `what_if`: book 1 (after a trade) against book 0 (before), with the errors of the differences. */
+export type Comparison = 'none' | 'what_if';
+
+const COMPARISON_CODES = { none: ABI.COMPARISON_NONE, what_if: ABI.COMPARISON_WHAT_IF } as const;
+
 /** What a calculation asks of the model, shared by the request side and the engine spec. */
 export interface ModelParameters {
   rebalanced: boolean;
-  portfolioValue: number;
-  weights: Float64Array;
+  /** Books over the same assets, priced on one scenario set. */
+  books: EngineBook[];
+  comparison: Comparison;
   horizon: number;
   confidence: number;
   degreesOfFreedom: number;
@@ -104,18 +121,33 @@ export interface SimulationSpec extends ModelParameters {
   returns: Float64Array;
 }
 
+/** Writes [capital, weights(n)] per book at `at`; returns the position after them. */
+function writeBooks(out: Float64Array, at: number, books: EngineBook[]): number {
+  for (const b of books) {
+    out[at++] = b.capital;
+    out.set(b.weights, at);
+    at += b.weights.length;
+  }
+  return at;
+}
+
+/** Assets of the books (every book has one weight per asset). */
+function assetCount(books: EngineBook[]): number {
+  return books[0]?.weights.length ?? 0;
+}
+
 /** Encodes the spec for blocks [first, end); `budgetMs` > 0 bounds the task's run time (native). */
 export function encodeSpec(s: SimulationSpec, first: number, end: number, budgetMs = 0): Float64Array {
-  const n = s.weights.length;
+  const n = assetCount(s.books);
   const historical = s.method === 'historical';
   const tail = historical ? 1 + s.returns.length : s.cholesky.length;
   const head = ABI.SPEC_HEADER_LEN;
-  const out = new Float64Array(head + 2 * n + tail);
+  const out = new Float64Array(head + s.books.length * (1 + n) + n + tail);
   out.set([
     METHOD_CODES[s.method],
     s.rebalanced ? ABI.MODE_REBALANCED : ABI.MODE_BUY_AND_HOLD,
     n,
-    s.portfolioValue,
+    s.books.length,
     s.horizon,
     s.degreesOfFreedom,
     s.seed,
@@ -126,14 +158,16 @@ export function encodeSpec(s: SimulationSpec, first: number, end: number, budget
     first,
     end,
     budgetMs,
+    COMPARISON_CODES[s.comparison],
   ]);
-  out.set(s.weights, head);
-  out.set(s.mean, head + n);
+  let at = writeBooks(out, head, s.books);
+  out.set(s.mean, at);
+  at += n;
   if (historical) {
-    out[head + 2 * n] = s.returns.length / n;
-    out.set(s.returns, head + 2 * n + 1);
+    out[at] = s.returns.length / n;
+    out.set(s.returns, at + 1);
   } else {
-    out.set(s.cholesky, head + 2 * n);
+    out.set(s.cholesky, at);
   }
   return out;
 }
@@ -151,22 +185,22 @@ export function encodeFinalize(partials: Float64Array[]): Float64Array {
 }
 
 export interface ParametricRequest {
-  portfolioValue: number;
   horizon: number;
   confidence: number;
-  weights: Float64Array;
+  books: EngineBook[];
+  comparison: Comparison;
   mean: Float64Array;
   covariance: Float64Array;
 }
 
 export function encodeParametric(r: ParametricRequest): Float64Array {
-  const n = r.weights.length;
+  const n = r.mean.length;
   const head = ABI.PARAMETRIC_HEADER_LEN;
-  const out = new Float64Array(head + 2 * n + n * n);
-  out.set([n, r.portfolioValue, r.horizon, r.confidence]);
-  out.set(r.weights, head);
-  out.set(r.mean, head + n);
-  out.set(r.covariance, head + 2 * n);
+  const out = new Float64Array(head + r.books.length * (1 + n) + n + n * n);
+  out.set([n, r.books.length, r.horizon, r.confidence, COMPARISON_CODES[r.comparison]]);
+  const at = writeBooks(out, head, r.books);
+  out.set(r.mean, at);
+  out.set(r.covariance, at + n);
   return out;
 }
 
@@ -184,13 +218,43 @@ export interface EngineMetrics {
   percentiles: number[]; // p01 … p99
   componentEs: number[];
   standaloneVar: number[];
+  componentVar: number[];
   binEdges: number[];
   counts: number[];
 }
 
-export function decodeMetrics(out: Float64Array): EngineMetrics {
+/** A what-if's figures: after − before, and the standard errors of those differences. */
+export interface WhatIfFigures {
+  incrementalVar: number;
+  incrementalEs: number;
+  incrementalVarStandardError: number;
+  incrementalEsStandardError: number;
+}
+
+export interface EngineResults {
+  /** One per book, in the order of the request's books. */
+  books: EngineMetrics[];
+  whatIf: WhatIfFigures | null;
+}
+
+export function decodeResults(out: Float64Array): EngineResults {
   checkStatus(out);
-  let at = 1;
+  const count = out[1] ?? 0;
+  let at: number = ABI.RESULTS_HEADER_LEN;
+  const books: EngineMetrics[] = [];
+  for (let b = 0; b < count; b++) {
+    const [metrics, next] = decodeMetrics(out, at);
+    books.push(metrics);
+    at = next;
+  }
+  if (out[2] !== ABI.COMPARISON_WHAT_IF) return { books, whatIf: null };
+  const [incrementalVar = NaN, incrementalEs = NaN, varSe = NaN, esSe = NaN] = out.subarray(at, at + ABI.COMPARISON_FIGURES);
+  return { books, whatIf: { incrementalVar, incrementalEs, incrementalVarStandardError: varSe, incrementalEsStandardError: esSe } };
+}
+
+/** One book's metrics starting at `start`; returns them and the position after them. */
+function decodeMetrics(out: Float64Array, start: number): [EngineMetrics, number] {
+  let at = start;
   const next = () => out[at++] ?? NaN;
   const take = (len: number) => Array.from(out.subarray(at, (at += len)));
   const scalars = take(ABI.METRICS_SCALARS);
@@ -198,12 +262,13 @@ export function decodeMetrics(out: Float64Array): EngineMetrics {
   const n = next();
   const componentEs = take(n);
   const standaloneVar = take(n);
+  const componentVar = take(n);
   const bins = next();
   const binEdges = take(bins > 0 ? bins + 1 : 0);
   const counts = take(bins);
   const [scenarios, valueAtRisk, expectedShortfall, expectedPnl, volatility, probabilityOfLoss, worstLoss, bestGain, varSe, esSe] =
     scalars as [number, number, number, number, number, number, number, number, number, number];
-  return {
+  const metrics = {
     scenarios,
     valueAtRisk,
     expectedShortfall,
@@ -217,7 +282,9 @@ export function decodeMetrics(out: Float64Array): EngineMetrics {
     percentiles,
     componentEs,
     standaloneVar,
+    componentVar,
     binEdges,
     counts,
   };
+  return [metrics, at];
 }

@@ -1,4 +1,4 @@
-import { encodeParametric, checkStatus } from './codec.js';
+import { encodeParametric, checkStatus, portfolioBook } from './codec.js';
 import { ABI } from './abi.js';
 import { type Engine } from './ops.js';
 
@@ -8,10 +8,10 @@ import { type Engine } from './ops.js';
  */
 export function warmUp<E extends Engine>(engine: E): E {
   const input = encodeParametric({
-    portfolioValue: 1,
     horizon: 1,
     confidence: 0.99,
-    weights: new Float64Array([1]),
+    books: [portfolioBook(1, new Float64Array([1]))],
+    comparison: 'none',
     mean: new Float64Array([0]),
     covariance: new Float64Array([1e-4]),
   });

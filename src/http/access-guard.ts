@@ -4,11 +4,12 @@ import { type RateLimiter } from '../limits/rate-limiter.js';
 import { ApiError } from '../contract/errors.js';
 import { type RequestHead } from './exchange.js';
 
-export type LimitedEndpoint = 'upload' | 'calculate';
+export type LimitedEndpoint = 'upload' | 'calculate' | 'batch';
 
 export interface LimitSettings {
   uploadPerMin: number;
   calculatePerMin: number;
+  batchPerMin: number;
   authFailuresPerMin: number;
 }
 
@@ -51,7 +52,10 @@ export class AccessGuard {
   }
 
   private limitOf(key: KeyRecord, endpoint: LimitedEndpoint): number {
-    return endpoint === 'upload' ? (key.upload_limit ?? this.limits.uploadPerMin) : (key.calculate_limit ?? this.limits.calculatePerMin);
+    if (endpoint === 'upload') return key.upload_limit ?? this.limits.uploadPerMin;
+    if (endpoint === 'calculate') return key.calculate_limit ?? this.limits.calculatePerMin;
+    // Batches have their own bucket, the same for every key.
+    return this.limits.batchPerMin;
   }
 }
 

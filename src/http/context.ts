@@ -1,7 +1,7 @@
 import { type Logger } from 'pino';
 import { type KeyRegistry } from '../auth/key-registry.js';
 import { type Config } from '../config.js';
-import { type CalculateRequest } from '../contract/schemas.js';
+import { type BatchRequest, type CalculateRequest } from '../contract/schemas.js';
 import { type DatasetStore } from '../datasets/dataset-store.js';
 import { type RateLimiter } from '../limits/rate-limiter.js';
 import { type CalculatorDeps } from '../risk/calculate.js';
@@ -33,6 +33,7 @@ export interface AppContext {
   calculator: CalculatorDeps;
   metrics: ServiceMetrics;
   validateCalculate: (value: unknown) => CalculateRequest;
+  validateBatch: (value: unknown) => BatchRequest;
   openapi: string;
   /** Engine loaded and pool up. */
   ready: () => boolean;

@@ -1,5 +1,5 @@
 import uWS from 'uWebSockets.js';
-import { calculateRequestSchema } from '../contract/schemas.js';
+import { batchRequestSchema, calculateRequestSchema } from '../contract/schemas.js';
 import { buildOpenApi } from '../contract/openapi.js';
 import { AccessGuard } from './access-guard.js';
 import { type AppContext, type HttpServices } from './context.js';
@@ -9,7 +9,7 @@ import { isStorageUnavailable } from '../persistence/storage-unavailable.js';
 import { ApiError, storageUnavailableError } from '../contract/errors.js';
 import { Exchange, readHead } from './exchange.js';
 import { Router } from './router.js';
-import { calculateRoute } from './routes/calculate-route.js';
+import { batchRoute, calculateRoute } from './routes/calculate-route.js';
 import { deleteDatasetRoute, getDatasetRoute } from './routes/dataset-route.js';
 import { healthRoute, metricsRoute, openapiRoute, readyRoute } from './routes/ops-routes.js';
 import { uploadRoute } from './routes/upload-route.js';
@@ -22,6 +22,7 @@ export function buildRouter(): Router {
     .add('/api/v1/openapi.json', { GET: openapiRoute })
     .add('/api/v1/risk/datasets/upload', { POST: uploadRoute })
     .add('/api/v1/risk/calculate', { POST: calculateRoute })
+    .add('/api/v1/risk/calculate/batch', { POST: batchRoute })
     .add('/api/v1/risk/datasets/:id', { GET: getDatasetRoute, DELETE: deleteDatasetRoute });
 }
 
@@ -36,6 +37,7 @@ export interface HttpServer {
 /** The handlers' context, built from the domain's services: guard, validator, OpenAPI, metrics. */
 function contextOf(s: HttpServices): AppContext {
   const requestSchema = calculateRequestSchema(s.config.maxSimulations);
+  const batchSchema = batchRequestSchema(s.config.maxSimulations);
   return {
     config: s.config,
     log: s.log,
@@ -44,7 +46,8 @@ function contextOf(s: HttpServices): AppContext {
     calculator: s.calculator,
     metrics: new ServiceMetrics(s.pool, s.limiterFallbacks),
     validateCalculate: compileValidator(requestSchema),
-    openapi: buildOpenApi(requestSchema, s.calculator.engine.version),
+    validateBatch: compileValidator(batchSchema),
+    openapi: buildOpenApi({ calculate: requestSchema, batch: batchSchema }, s.calculator.engine.version),
     ready: () => s.pool.threads() > 0,
     draining: s.draining,
   };

@@ -1,15 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import { type Estimation } from '../engine/codec.js';
+import { type EngineBook } from '../engine/codec.js';
 import { type EngineExecutor } from '../engine/ops.js';
-import { selectColumns } from '../datasets/dataset.js';
-import { ApiError } from '../contract/errors.js';
-import { DEFAULTS, MONTE_CARLO, type CalculateRequest, type CalculateResponseBody } from '../contract/schemas.js';
+import { DEFAULTS, type BatchRequest, type CalculateRequest } from '../contract/schemas.js';
+import { type BatchResponseBody, type CalculateResponseBody } from '../contract/responses.js';
 import { type DatasetStore } from '../datasets/dataset-store.js';
+import { applyTrades, priceBook, symbolsOf, unionOf, type BookRequest, type PricedBook } from './books.js';
+import { loadDataset, prepareModel, type ModelRequest, type PreparedModel, type SymbolRef } from './calculation-setup.js';
 import { type EstimateCache } from './estimate-cache.js';
 import { calculationFailure } from './failures.js';
-import { checkRequest } from './request-checks.js';
-import { allFinite, buildResponse, type EngineInfo, type ResolvedOptions } from './response-builder.js';
-import { estimateModel, runModel, type PhaseTiming } from './risk-calculation.js';
+import { checkBatchRequest, checkRequest } from './request-checks.js';
+import { allFinite, buildBatchResponse, buildResponse, type Calculation, type EngineInfo } from './response-builder.js';
+import { runModel, type PhaseTiming } from './risk-calculation.js';
+import { type Comparison, type EngineResults } from '../engine/codec.js';
 
 export interface CalculatorDeps {
   datasets: DatasetStore;
@@ -22,97 +23,134 @@ export interface CalculatorDeps {
   timeoutMs: number;
 }
 
-/** A fresh seed in [0, 2^53 − 1]. */
-function drawSeed(): number {
-  return Number(randomBytes(8).readBigUInt64BE() >> 11n);
+/** One calculation's deadline and clock: `timeoutMs` from its start, or the client leaving. */
+interface Session {
+  started: number;
+  deadline: number;
+  signal: AbortSignal;
+  timing: PhaseTiming;
 }
 
 /**
- * One calculation, under one deadline: `timeoutMs` from now, or sooner if the client goes away
+ * Runs `work` under one deadline: `timeoutMs` from now, or sooner if the client goes away
  * (`clientSignal`). The engine tasks are aborted at the deadline (native builds also stop
  * themselves then), and every failure leaves as a contract error (see failures.ts).
  */
-export async function calculate(req: CalculateRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<CalculateResponseBody> {
+async function underDeadline<T>(deps: CalculatorDeps, clientSignal: AbortSignal | undefined, work: (s: Session) => Promise<T>): Promise<T> {
   const started = performance.now();
-  const deadline = Date.now() + deps.timeoutMs;
   const timeout = AbortSignal.timeout(deps.timeoutMs);
   const signal = clientSignal ? AbortSignal.any([clientSignal, timeout]) : timeout;
-  checkRequest(req);
-  const stored = await deps.datasets.load(req.dataset_id, owner);
-  if (!stored) throw new ApiError('DATASET_NOT_FOUND', `No dataset ${req.dataset_id}.`);
-  const dataset = stored.dataset;
-  const known = new Set(dataset.symbols);
-  const unknown = req.portfolio.map((p) => p.symbol).filter((s) => !known.has(s));
-  if (unknown.length > 0) {
-    throw new ApiError('UNKNOWN_SYMBOL', `Not in dataset ${req.dataset_id}: ${unknown.slice(0, 20).join(', ')}.`, { symbols: unknown });
-  }
-
-  const o = req.method_options ?? {};
-  const monteCarlo = MONTE_CARLO.has(req.method);
-  const student = req.method === 'monte_carlo_student_t';
-  const opts: ResolvedOptions = {
-    seed: monteCarlo ? (o.seed ?? drawSeed()) : null,
-    drift: o.drift ?? DEFAULTS.drift,
-    covariance: o.covariance ?? DEFAULTS.covariance,
-    ewmaLambda: o.covariance === 'ewma' ? (o.ewma_lambda ?? DEFAULTS.ewma_lambda) : null,
-    lookback: o.lookback ?? null,
-    degreesOfFreedom: student ? (req.degrees_of_freedom ?? DEFAULTS.degrees_of_freedom) : null,
-  };
-  const symbols = req.portfolio.map((p) => p.symbol);
-  const timing: PhaseTiming = { queueMs: 0, computeMs: 0, batches: 0 };
+  const session = { started, deadline: Date.now() + deps.timeoutMs, signal, timing: { queueMs: 0, computeMs: 0, batches: 0 } };
   try {
-    const estKey = [req.dataset_id, symbols.join('\u0001'), opts.lookback, opts.drift, opts.covariance, opts.ewmaLambda].join('|');
-    const estimate = () =>
-      deps.estimates.get(estKey, () =>
-        estimateModel(
-          deps.executor,
-          selectColumns(dataset, symbols),
-          dataset.dates.length,
-          symbols.length,
-          { lookback: opts.lookback ?? 0, zeroDrift: opts.drift === 'zero', ewmaLambda: opts.ewmaLambda },
-          signal,
-        ),
-      );
-    // A shared estimate started by another request dies with that request's abort: then this one
-    // (not aborted itself) computes it again under its own deadline, once.
-    const est: Estimation = await estimate().catch((e: unknown) => {
-      if (signal.aborted || !(e instanceof Error && e.name === 'AbortError')) throw e;
-      return estimate();
-    });
-    if (req.method === 'historical' && est.observations < req.time_horizon) {
-      throw new ApiError(
-        'INSUFFICIENT_DATA',
-        `Historical simulation needs at least time_horizon (${req.time_horizon}) returns; ${est.observations} are available.`,
-        {
-          observations: est.observations,
-        },
-      );
-    }
-    const metrics = await runModel(
-      deps.executor,
-      {
-        method: req.method,
-        rebalanced: req.portfolio_mode === 'rebalanced',
-        portfolioValue: req.portfolio_value,
-        weights: Float64Array.from(req.portfolio, (p) => p.weight),
-        horizon: req.time_horizon,
-        confidence: req.confidence_level,
-        simulations: req.simulations ?? 0,
-        degreesOfFreedom: opts.degreesOfFreedom ?? DEFAULTS.degrees_of_freedom,
-        seed: opts.seed ?? 0,
-        antithetic: o.antithetic ?? DEFAULTS.antithetic,
-        zeroDrift: opts.drift === 'zero',
-        histogramBins: o.histogram_bins ?? DEFAULTS.histogram_bins,
-      },
-      est,
-      { maxBatches: deps.maxBatches, deadline },
-      signal,
-      timing,
-    );
-    const body = buildResponse(req, dataset.dates, est, metrics, opts, deps.engine, { ...timing, totalMs: performance.now() - started });
+    const body = await work(session);
     if (!allFinite(body)) throw new Error('engine produced a non-finite number');
     return body;
   } catch (e) {
     throw calculationFailure(e, { passed: timeout.aborted, ms: deps.timeoutMs });
   }
+}
+
+/** Where each symbol of a book was stated. */
+function refsOf(book: BookRequest, at: (string | number)[]): SymbolRef[] {
+  const field = book.portfolio ? 'portfolio' : 'positions';
+  return symbolsOf(book).map((symbol, i) => ({ symbol, loc: [...at, field, i, 'symbol'] }));
+}
+
+/** Prices `books` on one scenario set of the prepared model. */
+function priceBooks(
+  req: ModelRequest & { simulations?: number },
+  model: PreparedModel,
+  books: EngineBook[],
+  comparison: Comparison,
+  deps: CalculatorDeps,
+  s: Session,
+): Promise<EngineResults> {
+  const o = req.method_options ?? {};
+  return runModel(
+    deps.executor,
+    {
+      method: req.method,
+      rebalanced: req.portfolio_mode === 'rebalanced',
+      books,
+      comparison,
+      horizon: req.time_horizon,
+      confidence: req.confidence_level,
+      simulations: req.simulations ?? 0,
+      degreesOfFreedom: model.opts.degreesOfFreedom ?? DEFAULTS.degrees_of_freedom,
+      seed: model.opts.seed ?? 0,
+      antithetic: o.antithetic ?? DEFAULTS.antithetic,
+      zeroDrift: model.opts.drift === 'zero',
+      histogramBins: o.histogram_bins ?? DEFAULTS.histogram_bins,
+    },
+    model.est,
+    { maxBatches: deps.maxBatches, deadline: s.deadline },
+    s.signal,
+    s.timing,
+  );
+}
+
+function calculationOf(req: ModelRequest, model: PreparedModel, deps: CalculatorDeps, s: Session): Calculation {
+  const { symbols, prices, dataset, est, opts } = model;
+  return {
+    request: req,
+    symbols,
+    prices,
+    dates: dataset.dates,
+    est,
+    opts,
+    engine: deps.engine,
+    timing: { ...s.timing, totalMs: performance.now() - s.started },
+  };
+}
+
+/**
+ * One book, and with `what_if` the same book after the trades, priced on the same scenarios over
+ * the union of their symbols (the book's, then the trades' new ones).
+ */
+export async function calculate(req: CalculateRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<CalculateResponseBody> {
+  checkRequest(req);
+  const trades = req.what_if?.trades ?? [];
+  const refs = [...refsOf(req, ['body']), ...trades.map((t, i) => ({ symbol: t.symbol, loc: ['body', 'what_if', 'trades', i, 'symbol'] }))];
+  const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
+  const symbols = unionOf([symbolsOf(req), trades.map((t) => t.symbol)]);
+  return underDeadline(deps, clientSignal, async (s) => {
+    const model = await prepareModel(req, dataset, symbols, deps, s.signal);
+    const before = priceBook(req, symbols, model.prices, req.portfolio_value, ['body']);
+    const books: PricedBook[] = req.what_if ? [before, applyTrades(before, trades, symbols, model.prices, req.portfolio_value)] : [before];
+    const results = await priceBooks(
+      req,
+      model,
+      books.map((b) => b.engine),
+      req.what_if ? 'what_if' : 'none',
+      deps,
+      s,
+    );
+    return buildResponse(calculationOf(req, model, deps, s), books, results);
+  });
+}
+
+/** Up to 200 books on one scenario set over the union of their symbols (first appearance order). */
+export async function calculateBatch(req: BatchRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<BatchResponseBody> {
+  checkBatchRequest(req);
+  const refs = req.books.flatMap((book, b) => refsOf(book, ['body', 'books', b]));
+  const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
+  const symbols = unionOf(req.books.map(symbolsOf));
+  return underDeadline(deps, clientSignal, async (s) => {
+    const model = await prepareModel(req, dataset, symbols, deps, s.signal);
+    const books = req.books.map((book, b) => priceBook(book, symbols, model.prices, req.portfolio_value, ['body', 'books', b]));
+    const results = await priceBooks(
+      req,
+      model,
+      books.map((b) => b.engine),
+      'none',
+      deps,
+      s,
+    );
+    return buildBatchResponse(
+      calculationOf(req, model, deps, s),
+      req.books.map((b) => b.id),
+      books,
+      results,
+    );
+  });
 }

@@ -19,5 +19,7 @@ export function calculationFailure(e: unknown, deadline: { passed: boolean; ms: 
     });
   }
   if (e.code === ABI.ERR_LIMIT_EXCEEDED) return validationError([{ loc: ['body', 'simulations'], msg: e.message, type: 'limit_exceeded' }], e.message);
+  if (e.code === ABI.ERR_OVERFLOW)
+    return validationError([{ loc: ['body'], msg: e.message, type: 'overflow' }], `The figures do not fit double precision: ${e.message}.`);
   return e;
 }

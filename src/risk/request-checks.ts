@@ -1,30 +1,85 @@
 import { ApiError, validationError } from '../contract/errors.js';
-import { MONTE_CARLO, type CalculateRequest } from '../contract/schemas.js';
+import { MONTE_CARLO, type BatchRequest, type CalculateRequest, type PortfolioEntry, type PositionEntry } from '../contract/schemas.js';
 
 /** Largest |Σw − 1| accepted. */
 export const WEIGHT_TOLERANCE = 1e-6;
 
-/** Rules that span fields, checked after the schema: each raises from the error table. */
-export function checkRequest(req: CalculateRequest): void {
+type Loc = (string | number)[];
+
+const invalid = (loc: Loc, msg: string, type = 'value_error') => validationError([{ loc, msg, type }]);
+
+/** The fields every calculation shares (the schema has checked each on its own). */
+type CalculationFields = Pick<CalculateRequest, 'method' | 'simulations' | 'method_options'>;
+
+function checkCalculation(req: CalculationFields): void {
   if (MONTE_CARLO.has(req.method) && req.simulations === undefined) {
-    throw validationError([{ loc: ['body', 'simulations'], msg: `required for method ${req.method}`, type: 'missing' }]);
+    throw invalid(['body', 'simulations'], `required for method ${req.method}`, 'missing');
   }
   const opts = req.method_options ?? {};
   if (opts.ewma_lambda !== undefined && opts.covariance !== 'ewma') {
-    throw validationError([{ loc: ['body', 'method_options', 'ewma_lambda'], msg: 'only with covariance "ewma"', type: 'value_error' }]);
+    throw invalid(['body', 'method_options', 'ewma_lambda'], 'only with covariance "ewma"');
   }
-  const seen = new Map<string, number>();
-  req.portfolio.forEach((item, i) => {
-    if (seen.has(item.symbol)) {
-      throw validationError([{ loc: ['body', 'portfolio', i, 'symbol'], msg: `duplicate symbol ${item.symbol}`, type: 'value_error' }]);
-    }
-    seen.set(item.symbol, i);
+}
+
+function checkUnique(items: { symbol: string }[], at: Loc): void {
+  const seen = new Set<string>();
+  items.forEach((item, i) => {
+    if (seen.has(item.symbol)) throw invalid([...at, i, 'symbol'], `duplicate symbol ${item.symbol}`);
+    seen.add(item.symbol);
   });
+}
+
+function checkPortfolio(items: PortfolioEntry[], at: Loc, portfolioValue: number | undefined): void {
+  if (portfolioValue === undefined) throw invalid(['body', 'portfolio_value'], 'required with portfolio', 'missing');
+  checkUnique(items, at);
   let sum = 0;
-  for (const item of req.portfolio) sum += item.weight;
+  for (const item of items) sum += item.weight;
   // Written so that NaN fails, and with room for binary rounding: 0.999999 is 1 − 1.00000000003e-6
   // as a double, and a person reads it as exactly at the edge.
   if (!(Math.abs(sum - 1) <= WEIGHT_TOLERANCE * (1 + 1e-9))) {
-    throw new ApiError('WEIGHTS_DO_NOT_SUM_TO_ONE', `Portfolio weights sum to ${sum}, not 1 (tolerance ${WEIGHT_TOLERANCE}).`, { weight_sum: sum });
+    throw new ApiError('WEIGHTS_DO_NOT_SUM_TO_ONE', `Portfolio weights sum to ${sum}, not 1 (tolerance ${WEIGHT_TOLERANCE}).`, {
+      weight_sum: sum,
+      errors: [{ loc: at, msg: `weights sum to ${sum}`, type: 'value_error' }],
+    });
   }
+}
+
+/** Positions or trades: exactly one of quantity and market_value each, unique symbols. */
+function checkPositionItems(items: PositionEntry[], at: Loc): void {
+  items.forEach((item, i) => {
+    const given = Number(item.quantity !== undefined) + Number(item.market_value !== undefined);
+    if (given !== 1) throw invalid([...at, i], 'exactly one of quantity or market_value', given === 0 ? 'missing' : 'value_error');
+  });
+  checkUnique(items, at);
+}
+
+function checkPositions(items: PositionEntry[], at: Loc): void {
+  checkPositionItems(items, at);
+  if (items.every((p) => (p.quantity ?? p.market_value) === 0)) throw invalid(at, 'every position is zero: the book is empty');
+}
+
+/** A book: exactly one of `portfolio` and `positions`, each by its own rules. */
+function checkBook(book: { portfolio?: PortfolioEntry[]; positions?: PositionEntry[] }, at: Loc, portfolioValue: number | undefined): void {
+  if (book.portfolio && book.positions) throw invalid([...at, 'positions'], 'portfolio and positions exclude each other');
+  if (book.portfolio) return checkPortfolio(book.portfolio, [...at, 'portfolio'], portfolioValue);
+  if (book.positions) return checkPositions(book.positions, [...at, 'positions']);
+  throw invalid(at, 'one of portfolio or positions is required', 'missing');
+}
+
+/** Rules of the calculate request that span fields, checked after the schema. */
+export function checkRequest(req: CalculateRequest): void {
+  checkCalculation(req);
+  checkBook(req, ['body'], req.portfolio_value);
+  if (req.what_if) checkPositionItems(req.what_if.trades, ['body', 'what_if', 'trades']);
+}
+
+/** Rules of the batch request that span fields, checked after the schema. */
+export function checkBatchRequest(req: BatchRequest): void {
+  checkCalculation(req);
+  const ids = new Set<string>();
+  req.books.forEach((book, i) => {
+    if (ids.has(book.id)) throw invalid(['body', 'books', i, 'id'], `duplicate book id ${book.id}`);
+    ids.add(book.id);
+    checkBook(book, ['body', 'books', i], req.portfolio_value);
+  });
 }

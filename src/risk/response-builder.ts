@@ -1,6 +1,8 @@
 import { newCalculationId } from '../ids.js';
-import { type EngineMetrics, type Estimation } from '../engine/codec.js';
-import { DEFAULTS, type CalculateRequest, type CalculateResponseBody } from '../contract/schemas.js';
+import { type EngineMetrics, type EngineResults, type Estimation } from '../engine/codec.js';
+import { DEFAULTS, type CalculateRequest } from '../contract/schemas.js';
+import { type BatchResponseBody, type CalculateResponseBody } from '../contract/responses.js';
+import { exposureSummary, type PricedBook } from './books.js';
 import { type PhaseTiming } from './risk-calculation.js';
 
 export interface ResolvedOptions {
@@ -18,80 +20,151 @@ export interface EngineInfo {
   threads: number;
 }
 
+/** What every response of one calculation shares, whatever its book(s). */
+export interface Calculation {
+  request: Pick<CalculateRequest, 'dataset_id' | 'method' | 'portfolio_mode' | 'currency' | 'confidence_level' | 'time_horizon'>;
+  /** The scenarios' symbols (the union of the books'), the estimation's order. */
+  symbols: string[];
+  /** Each symbol's price on the estimation's last date. */
+  prices: Float64Array;
+  dates: string[];
+  est: Estimation;
+  opts: ResolvedOptions;
+  engine: EngineInfo;
+  timing: PhaseTiming & { totalMs: number };
+}
+
 const PERCENTILE_KEYS = ['p01', 'p05', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99'] as const;
 
-/** The response body of a successful calculation (shape in the API contract, §5). */
-export function buildResponse(
-  req: CalculateRequest,
-  dates: string[],
-  est: Estimation,
-  m: EngineMetrics,
-  opts: ResolvedOptions,
-  engine: EngineInfo,
-  timing: PhaseTiming & { totalMs: number },
-): CalculateResponseBody {
-  const v = req.portfolio_value;
-  const symbols = req.portfolio.map((p) => p.symbol);
-  const perSymbol = (xs: Float64Array) => Object.fromEntries(symbols.map((s, i) => [s, xs[i]!]));
-  const round = (ms: number) => Math.round(ms * 1000) / 1000;
+export const CONVENTIONS = {
+  var_sign: 'loss_positive',
+  quantile: 'k=ceil((1-c)N)',
+  es: 'mean of k worst',
+  percentiles: 'p_q = x_(ceil(q N)), P&L ascending',
+  component_es: 'Euler: -mean of the position P&L over the k worst scenarios; sums to ES',
+  component_var: '-mean of the position P&L over the scenarios ranked k-m..k+m, m=max(1,floor(sqrt(k))), rescaled to sum to VaR; parametric: Euler',
+  marginal: 'component / exposure; 0 where the exposure is 0',
+  exposures: 'e = quantity x last price of the estimation, or market_value; short = sum of negative exposures (<= 0); C = portfolio_value, else gross',
+} as const;
+
+const round = (ms: number) => Math.round(ms * 1000) / 1000;
+const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
+
+function metricsBlock(m: EngineMetrics, capital: number) {
+  return {
+    value_at_risk: m.valueAtRisk,
+    value_at_risk_pct: m.valueAtRisk / capital,
+    expected_shortfall: m.expectedShortfall,
+    expected_shortfall_pct: m.expectedShortfall / capital,
+    expected_pnl: m.expectedPnl,
+    volatility: m.volatility,
+    probability_of_loss: m.probabilityOfLoss,
+    worst_loss: m.worstLoss,
+    best_gain: m.bestGain,
+    value_at_risk_standard_error: m.valueAtRiskStandardError,
+    expected_shortfall_standard_error: m.expectedShortfallStandardError,
+    percentiles: Object.fromEntries(PERCENTILE_KEYS.map((k, i) => [k, m.percentiles[i]!])),
+  };
+}
+
+/** One row per symbol the book names, in the scenarios' order. */
+function contributions(c: Calculation, book: PricedBook, m: EngineMetrics) {
+  return c.symbols.flatMap((symbol, i) => {
+    if (!book.own[i]) return [];
+    const exposure = book.exposures[i]!;
+    return [
+      {
+        symbol,
+        weight: book.engine.weights[i]!,
+        exposure,
+        component_es: m.componentEs[i]!,
+        component_es_pct: m.componentEs[i]! / book.capital,
+        component_var: m.componentVar[i]!,
+        marginal_es: ratio(m.componentEs[i]!, exposure),
+        marginal_var: ratio(m.componentVar[i]!, exposure),
+        standalone_var: m.standaloneVar[i]!,
+      },
+    ];
+  });
+}
+
+/** One book's figures: what a calculate's meta and a batch's book entry have in common. */
+function bookFigures(c: Calculation, book: PricedBook, m: EngineMetrics) {
+  return {
+    portfolio_value: book.capital,
+    metrics: metricsBlock(m, book.capital),
+    contributions: contributions(c, book, m),
+    exposures: exposureSummary(book, c.symbols, c.prices),
+    distribution: { bin_edges: m.binEdges, counts: m.counts },
+  };
+}
+
+function sharedMeta(c: Calculation, scenarios: number) {
+  const perSymbol = (xs: Float64Array) => Object.fromEntries(c.symbols.map((s, i) => [s, xs[i]!]));
+  const { request: r, est, opts } = c;
+  return {
+    calculation_id: newCalculationId(),
+    dataset_id: r.dataset_id,
+    method: r.method,
+    portfolio_mode: r.portfolio_mode ?? DEFAULTS.portfolio_mode,
+    currency: r.currency,
+    confidence_level: r.confidence_level,
+    time_horizon: r.time_horizon,
+    simulations: r.method === 'parametric_normal' ? null : scenarios,
+    degrees_of_freedom: opts.degreesOfFreedom,
+    seed: opts.seed,
+    estimation: {
+      observations: est.observations,
+      first_date: c.dates[est.firstDate] ?? '',
+      last_date: c.dates[est.lastDate] ?? '',
+      return_type: 'log' as const,
+      covariance: opts.covariance,
+      ewma_lambda: opts.ewmaLambda,
+      drift: opts.drift,
+      lookback: opts.lookback,
+      jitter: est.jitter,
+      covariance_repaired: est.jitter > 0,
+      daily_mean: perSymbol(est.mean),
+      daily_volatility: perSymbol(est.volatility),
+    },
+    conventions: CONVENTIONS,
+    engine: { ...c.engine, batches: c.timing.batches },
+    timing_ms: { queue: round(c.timing.queueMs), engine: round(c.timing.computeMs), total: round(c.timing.totalMs) },
+  };
+}
+
+/** The calculate response (API contract §5, §7, §8): book 0, and with a what-if book 1 after the trades. */
+export function buildResponse(c: Calculation, books: PricedBook[], results: EngineResults): CalculateResponseBody {
+  const [before, after] = results.books;
+  const w = results.whatIf;
+  const whatIf =
+    after && w && books[1]
+      ? {
+          what_if: {
+            value_at_risk: after.valueAtRisk,
+            expected_shortfall: after.expectedShortfall,
+            incremental_var: w.incrementalVar,
+            incremental_es: w.incrementalEs,
+            incremental_var_standard_error: w.incrementalVarStandardError,
+            incremental_es_standard_error: w.incrementalEsStandardError,
+            exposures: exposureSummary(books[1], c.symbols, c.prices),
+          },
+        }
+      : {};
+  return {
+    status: 'success',
+    meta: { ...sharedMeta(c, before!.scenarios), ...bookFigures(c, books[0]!, before!), ...whatIf },
+  };
+}
+
+/** The batch response: the shared meta, the union of symbols, and each book's figures. */
+export function buildBatchResponse(c: Calculation, ids: string[], books: PricedBook[], results: EngineResults): BatchResponseBody {
   return {
     status: 'success',
     meta: {
-      calculation_id: newCalculationId(),
-      dataset_id: req.dataset_id,
-      method: req.method,
-      portfolio_mode: req.portfolio_mode ?? DEFAULTS.portfolio_mode,
-      currency: req.currency,
-      portfolio_value: v,
-      confidence_level: req.confidence_level,
-      time_horizon: req.time_horizon,
-      simulations: req.method === 'parametric_normal' ? null : m.scenarios,
-      degrees_of_freedom: opts.degreesOfFreedom,
-      seed: opts.seed,
-      metrics: {
-        value_at_risk: m.valueAtRisk,
-        value_at_risk_pct: m.valueAtRisk / v,
-        expected_shortfall: m.expectedShortfall,
-        expected_shortfall_pct: m.expectedShortfall / v,
-        expected_pnl: m.expectedPnl,
-        volatility: m.volatility,
-        probability_of_loss: m.probabilityOfLoss,
-        worst_loss: m.worstLoss,
-        best_gain: m.bestGain,
-        value_at_risk_standard_error: m.valueAtRiskStandardError,
-        expected_shortfall_standard_error: m.expectedShortfallStandardError,
-        percentiles: Object.fromEntries(PERCENTILE_KEYS.map((k, i) => [k, m.percentiles[i]!])),
-      },
-      contributions: req.portfolio.map((p, i) => ({
-        symbol: p.symbol,
-        weight: p.weight,
-        component_es: m.componentEs[i]!,
-        component_es_pct: m.componentEs[i]! / v,
-        standalone_var: m.standaloneVar[i]!,
-      })),
-      distribution: { bin_edges: m.binEdges, counts: m.counts },
-      estimation: {
-        observations: est.observations,
-        first_date: dates[est.firstDate] ?? '',
-        last_date: dates[est.lastDate] ?? '',
-        return_type: 'log',
-        covariance: opts.covariance,
-        ewma_lambda: opts.ewmaLambda,
-        drift: opts.drift,
-        lookback: opts.lookback,
-        jitter: est.jitter,
-        covariance_repaired: est.jitter > 0,
-        daily_mean: perSymbol(est.mean),
-        daily_volatility: perSymbol(est.volatility),
-      },
-      conventions: {
-        var_sign: 'loss_positive',
-        quantile: 'k=ceil((1-c)N)',
-        es: 'mean of k worst',
-        percentiles: 'p_q = x_(ceil(q N)), P&L ascending',
-      },
-      engine: { ...engine, batches: timing.batches },
-      timing_ms: { queue: round(timing.queueMs), engine: round(timing.computeMs), total: round(timing.totalMs) },
+      ...sharedMeta(c, results.books[0]!.scenarios),
+      symbols: c.symbols,
+      books: books.map((book, b) => ({ id: ids[b]!, ...bookFigures(c, book, results.books[b]!) })),
     },
   };
 }

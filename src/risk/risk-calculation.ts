@@ -1,12 +1,12 @@
 import {
   checkStatus,
   decodeEstimation,
-  decodeMetrics,
+  decodeResults,
   encodeEstimation,
   encodeFinalize,
   encodeParametric,
   encodeSpec,
-  type EngineMetrics,
+  type EngineResults,
   type Estimation,
   type ModelParameters,
   type SimulatedMethod,
@@ -76,8 +76,8 @@ export function simulationSpec(model: ModelInput, est: Estimation): SimulationSp
   return {
     method,
     rebalanced: model.rebalanced,
-    portfolioValue: model.portfolioValue,
-    weights: model.weights,
+    books: model.books,
+    comparison: model.comparison,
     horizon: model.horizon,
     degreesOfFreedom: model.degreesOfFreedom,
     seed: model.seed,
@@ -103,13 +103,13 @@ export async function runModel(
   policy: BatchPolicy,
   signal?: AbortSignal,
   timing: PhaseTiming = { queueMs: 0, computeMs: 0, batches: 0 },
-): Promise<EngineMetrics> {
+): Promise<EngineResults> {
   if (model.method === 'parametric_normal') {
     const input = encodeParametric({ ...model, mean: est.mean, covariance: est.covariance });
     const reply = await exec.run(ABI.OP_PARAMETRIC, input, signal);
     addPhase(timing, [reply]);
     timing.batches = 1;
-    return decodeMetrics(reply.output);
+    return decodeResults(reply.output);
   }
   const spec = simulationSpec(model, est);
   const batches = planBatches(spec.scenarios, policy.maxBatches, policy.minBlocksPerBatch ?? MIN_BLOCKS_PER_BATCH);
@@ -119,12 +119,12 @@ export async function runModel(
     const only = batches[0]!;
     const reply = await exec.run(ABI.OP_RUN, encodeSpec(spec, only.first, only.end, budget()), signal);
     addPhase(timing, [reply]);
-    return decodeMetrics(reply.output);
+    return decodeResults(reply.output);
   }
   const replies = await Promise.all(batches.map((b) => exec.run(ABI.OP_SIMULATE, encodeSpec(spec, b.first, b.end, budget()), signal)));
   addPhase(timing, replies);
   replies.forEach((r) => checkStatus(r.output));
   const final = await exec.run(ABI.OP_FINALIZE, encodeFinalize(replies.map((r) => r.output)), signal);
   addPhase(timing, [final]);
-  return decodeMetrics(final.output);
+  return decodeResults(final.output);
 }

@@ -6,7 +6,7 @@ import { createReadStream, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { runModel, type ModelInput } from '../../src/risk/risk-calculation.js';
-import { type Estimation } from '../../src/engine/codec.js';
+import { portfolioBook, type Estimation } from '../../src/engine/codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { ROOT } from '../../src/paths.js';
@@ -68,8 +68,8 @@ function model(method: ModelInput['method'], horizon: number, confidence: number
   return {
     method,
     rebalanced: false,
-    portfolioValue: 1,
-    weights: Float64Array.of(1),
+    books: [portfolioBook(1, Float64Array.of(1))],
+    comparison: 'none',
     horizon,
     confidence,
     simulations: 100_000,
@@ -84,7 +84,7 @@ function model(method: ModelInput['method'], horizon: number, confidence: number
 t.test('parametric normal: VaR/σ and ES/σ equal the normal table', async (t) => {
   for (const row of table.normal) {
     const sigma = 0.01;
-    const m = await runModel(engine, model('parametric_normal', 1, row.c), singleAsset(0, sigma), { maxBatches: 1 });
+    const m = (await runModel(engine, model('parametric_normal', 1, row.c), singleAsset(0, sigma), { maxBatches: 1 })).books[0]!;
     t.ok(relative(m.valueAtRisk / sigma, row.var_per_sigma) < 1e-9, `c = ${row.c}: VaR/σ ${m.valueAtRisk / sigma} vs ${row.var_per_sigma}`);
     t.ok(relative(m.expectedShortfall / sigma, row.es_per_sigma) < 1e-9, `c = ${row.c}: ES/σ ${m.expectedShortfall / sigma} vs ${row.es_per_sigma}`);
   }
@@ -116,7 +116,7 @@ async function countMisses(t: Test, cases: { label: string; input: (seed: number
   const zs: number[] = [];
   for (const c of cases) {
     for (let seed = 1; seed <= SEEDS; seed++) {
-      const m = await runModel(engine, c.input(seed * 104_729), c.est, { maxBatches: 1 });
+      const m = (await runModel(engine, c.input(seed * 104_729), c.est, { maxBatches: 1 })).books[0]!;
       for (const z of [(m.valueAtRisk - c.varPct) / m.valueAtRiskStandardError, (m.expectedShortfall - c.esPct) / m.expectedShortfallStandardError]) {
         checks++;
         zs.push(z);

@@ -14,10 +14,12 @@ import { NativeEngine } from '../../src/engine/native-engine.js';
 import { type Engine } from '../../src/engine/ops.js';
 import { ISO_4217 } from '../../src/contract/currencies.js';
 import { ApiError } from '../../src/contract/errors.js';
-import { calculateRequestSchema, METHODS, type CalculateRequest, type CalculateResponseBody } from '../../src/contract/schemas.js';
+import { calculateRequestSchema, METHODS, type CalculateRequest } from '../../src/contract/schemas.js';
+import { type CalculateResponseBody } from '../../src/contract/responses.js';
 import { compileValidator } from '../../src/http/validator.js';
 import { FileDatasetStore } from '../../src/datasets/dataset-store.js';
 import { mulberry32 } from './mulberry32.js';
+import { without } from './without.js';
 
 export const MAX_SIMULATIONS = 10_000_000; // the configuration's default (api.md §5)
 const schema = calculateRequestSchema(MAX_SIMULATIONS);
@@ -32,6 +34,7 @@ interface Bounds {
 }
 const props = schema.properties as unknown as Record<string, Bounds>;
 const options = (schema.properties.method_options as unknown as { properties?: Record<string, Bounds> }).properties!;
+const positionProps = (schema.properties.positions as unknown as { items: { properties: Record<string, Bounds> } }).items.properties;
 const bound = (b: Bounds | undefined, key: keyof Bounds): number => {
   const v = b?.[key];
   if (typeof v !== 'number') throw new Error(`schema has no ${key}`);
@@ -51,7 +54,9 @@ export const DOMAIN = {
   lambda: { min: Number.MIN_VALUE, max: BELOW_ONE },
   value: { min: bound(props.portfolio_value, 'minimum'), max: bound(props.portfolio_value, 'maximum') },
   assets: { min: 1, max: bound(props.portfolio, 'maxItems') },
+  position: { min: bound(positionProps.quantity, 'minimum'), max: bound(positionProps.quantity, 'maximum') },
 };
+if (bound(positionProps.market_value, 'maximum') !== DOMAIN.position.max) throw new Error('position domain changed');
 if (DOMAIN.confidence.max !== 1 - 2 ** -53 || bound(props.confidence_level, 'exclusiveMaximum') !== 1) throw new Error('confidence domain changed');
 
 /** Seeds every run includes: the ends of the range and both sides of 2^31 and 2^32. */
@@ -143,7 +148,7 @@ export function comparable(o: Outcome): string {
 
 /** Work units of one simulation (a rough count of multiply-adds), to keep a case within a budget. */
 function perScenarioCost(r: CalculateRequest): number {
-  const n = r.portfolio.length;
+  const n = (r.portfolio ?? r.positions ?? []).length + (r.what_if?.trades.length ?? 0);
   const daily = r.method === 'monte_carlo_student_t' || r.portfolio_mode === 'rebalanced';
   return (daily ? r.time_horizon : 1) * ((n * (n + 1)) / 2 + 4 * n);
 }
@@ -167,8 +172,25 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
   const book = fc
     .uniqueArray(fc.integer({ min: 0, max: symbols.length - 1 }), { minLength: 1, maxLength: Math.min(maxAssets, symbols.length) })
     .chain((idx) => fc.tuple(fc.constant(idx), fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: idx.length, maxLength: idx.length })));
+  // Positions: any sign, every magnitude up to the bound and its edges, by quantity or by value.
+  const amount = fc.oneof(
+    fc.constantFrom<number>(0, -0, 1, -1, Number.MIN_VALUE, -DOMAIN.position.max, DOMAIN.position.max, 2 ** 31, 2 ** 32, 2 ** 53 - 1),
+    double(DOMAIN.position.min, DOMAIN.position.max),
+    double(-1e7, 1e7),
+  );
+  const positions = fc.record({
+    amounts: fc.array(amount, { minLength: maxAssets, maxLength: maxAssets }),
+    byQuantity: fc.array(fc.boolean(), { minLength: maxAssets, maxLength: maxAssets }),
+    withValue: fc.boolean(),
+    trades: fc.option(fc.array(fc.tuple(fc.integer({ min: 0, max: symbols.length - 1 }), amount, fc.boolean()), { minLength: 1, maxLength: 3 }), {
+      nil: undefined,
+      freq: 3,
+    }),
+  });
   return fc
     .record({
+      kind: fc.constantFrom('portfolio' as const, 'positions' as const),
+      positions,
       method: fc.constantFrom(...METHODS),
       portfolio_mode: optional(fc.constantFrom('buy_and_hold' as const, 'rebalanced' as const)),
       seed: fc.oneof(fc.constantFrom(...SEED_EDGES), fc.integer({ min: DOMAIN.seed.min, max: DOMAIN.seed.max })),
@@ -213,7 +235,23 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
         ...(d.portfolio_mode !== undefined ? { portfolio_mode: d.portfolio_mode } : {}),
         ...(d.degrees_of_freedom !== undefined ? { degrees_of_freedom: d.degrees_of_freedom } : {}),
       };
-      return withinBudget(request, budget);
+      if (d.kind === 'portfolio') return withinBudget(request, budget);
+      // The same symbols as a long/short book; a book of zeros gets one unit of its first symbol.
+      const p = d.positions;
+      const amounts: number[] = idx.map((_, k) => p.amounts[k]!);
+      if (!amounts.some((a) => a !== 0)) amounts[0] = 1;
+      const positionsRequest: CalculateRequest = {
+        ...without(request, 'portfolio'),
+        positions: idx.map((i, k) => (p.byQuantity[k] ? { symbol: symbols[i]!, quantity: amounts[k]! } : { symbol: symbols[i]!, market_value: amounts[k]! })),
+      };
+      if (!p.withValue) delete positionsRequest.portfolio_value;
+      if (p.trades) {
+        const trades = [
+          ...new Map(p.trades.map(([i, a, q]) => [symbols[i]!, q ? { symbol: symbols[i]!, quantity: a } : { symbol: symbols[i]!, market_value: a }])).values(),
+        ];
+        positionsRequest.what_if = { trades };
+      }
+      return withinBudget(positionsRequest, budget);
     });
 }
 
@@ -264,5 +302,45 @@ export function edgeRequests(datasetId: string, symbols: string[], maxAssets: nu
     for (const method of METHODS) out.push({ ...opts({ covariance: 'ewma', ewma_lambda }), method });
   for (const portfolio_value of [DOMAIN.value.min, 1, DOMAIN.value.max]) for (const method of METHODS) out.push({ ...base, method, portfolio_value });
   for (const drift of ['sample', 'zero'] as const) for (const method of METHODS) out.push({ ...opts({ drift, antithetic: true }), method });
+  // Long/short books at the edges of the position domain, in both modes, with and without a what-if.
+  const noBook = without(base, 'portfolio', 'portfolio_value');
+  const max = DOMAIN.position.max;
+  const books: NonNullable<CalculateRequest['positions']>[] = [
+    [
+      { symbol: symbols[0]!, market_value: 1.5e6 },
+      { symbol: symbols[3]!, quantity: -2_000 },
+    ],
+    [
+      { symbol: symbols[0]!, market_value: 1e6 },
+      { symbol: symbols[3]!, market_value: -1e6 },
+    ],
+    [
+      { symbol: symbols[0]!, quantity: -max },
+      { symbol: symbols[3]!, market_value: -max },
+    ],
+    [
+      { symbol: symbols[0]!, quantity: max },
+      { symbol: symbols[3]!, quantity: 0 },
+    ],
+    [{ symbol: symbols[0]!, quantity: Number.MIN_VALUE }],
+    many.map((symbol, i) => ({ symbol, market_value: i % 2 === 0 ? 1e6 : -1e6 })),
+  ];
+  for (const positions of books) {
+    for (const method of METHODS) {
+      for (const portfolio_mode of ['buy_and_hold', 'rebalanced'] as const) out.push({ ...noBook, method, portfolio_mode, positions });
+      out.push({ ...noBook, method, positions, portfolio_value: DOMAIN.value.min });
+      out.push({
+        ...noBook,
+        method,
+        positions,
+        what_if: {
+          trades: [
+            { symbol: symbols[5]!, market_value: -1e5 },
+            { symbol: symbols[0]!, quantity: 10 },
+          ],
+        },
+      });
+    }
+  }
   return out;
 }

@@ -66,6 +66,10 @@ t.test('calculate', async (t) => {
           quantile: 'k=ceil((1-c)N)',
           es: 'mean of k worst',
           percentiles: 'p_q = x_(ceil(q N)), P&L ascending',
+          component_es: 'Euler: -mean of the position P&L over the k worst scenarios; sums to ES',
+          component_var: '-mean of the position P&L over the scenarios ranked k-m..k+m, m=max(1,floor(sqrt(k))), rescaled to sum to VaR; parametric: Euler',
+          marginal: 'component / exposure; 0 where the exposure is 0',
+          exposures: 'e = quantity x last price of the estimation, or market_value; short = sum of negative exposures (<= 0); C = portfolio_value, else gross',
         });
         if (method !== 'parametric_normal') {
           t.equal(

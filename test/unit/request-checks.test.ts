@@ -2,8 +2,9 @@
 // location, in a fixed order, and the weight-sum tolerance holds on both sides of 1.
 import t, { type Test } from 'tap';
 import { ApiError } from '../../src/contract/errors.js';
-import { type CalculateRequest } from '../../src/contract/schemas.js';
-import { WEIGHT_TOLERANCE, checkRequest } from '../../src/risk/request-checks.js';
+import { type BatchRequest, type CalculateRequest } from '../../src/contract/schemas.js';
+import { WEIGHT_TOLERANCE, checkBatchRequest, checkRequest } from '../../src/risk/request-checks.js';
+import { without } from '../helpers/without.js';
 
 const base: CalculateRequest = {
   dataset_id: 'ds_0123456789abcdef',
@@ -144,4 +145,74 @@ t.test('a NaN weight sum is refused', async (t) => {
     }
   })();
   t.equal(e?.code, 'WEIGHTS_DO_NOT_SUM_TO_ONE', 'NaN sum');
+});
+
+// --- books: positions, what-if, batch (api.md §7–§8) ---------------------------------------------
+
+const noBook = without(base, 'portfolio', 'portfolio_value');
+const positions = (...items: CalculateRequest['positions'] & object) => req({ ...noBook, portfolio: undefined, portfolio_value: undefined, positions: items });
+
+t.test('a book is exactly one of portfolio and positions', async (t) => {
+  rejects(t, { ...noBook } as CalculateRequest, ['body'], 'missing', /one of portfolio or positions/);
+  rejects(t, req({ positions: [{ symbol: 'A', quantity: 1 }] }), ['body', 'positions'], 'value_error', /exclude each other/);
+  t.doesNotThrow(() => checkRequest(positions({ symbol: 'A', quantity: 10 }, { symbol: 'B', market_value: -5e5 })), 'long/short, no portfolio_value');
+  rejects(t, req({ portfolio_value: undefined }), ['body', 'portfolio_value'], 'missing', /required with portfolio/);
+});
+
+t.test('each position states exactly one of quantity and market_value; symbols unique; not all zero', async (t) => {
+  rejects(t, positions({ symbol: 'A', quantity: 1 }, { symbol: 'B' }), ['body', 'positions', 1], 'missing', /exactly one/);
+  rejects(t, positions({ symbol: 'A', quantity: 1, market_value: 2 }), ['body', 'positions', 0], 'value_error', /exactly one/);
+  rejects(t, positions({ symbol: 'A', quantity: 1 }, { symbol: 'A', market_value: 2 }), ['body', 'positions', 1, 'symbol'], 'value_error', /duplicate/);
+  rejects(t, positions({ symbol: 'A', quantity: 0 }, { symbol: 'B', market_value: -0 }), ['body', 'positions'], 'value_error', /zero/);
+  t.doesNotThrow(() => checkRequest(positions({ symbol: 'A', quantity: 0 }, { symbol: 'B', market_value: -1e15 })), 'one zero among others');
+});
+
+t.test('what-if trades follow the position rules', async (t) => {
+  const book = positions({ symbol: 'A', quantity: 10 });
+  t.doesNotThrow(() => checkRequest({ ...book, what_if: { trades: [{ symbol: 'B', market_value: 1 }] } }));
+  t.doesNotThrow(() => checkRequest({ ...req({}), what_if: { trades: [{ symbol: 'A', quantity: -1 }] } }), 'on a weights portfolio too');
+  rejects(t, { ...book, what_if: { trades: [{ symbol: 'B' }] } }, ['body', 'what_if', 'trades', 0], 'missing', /exactly one/);
+  const dup = {
+    ...book,
+    what_if: {
+      trades: [
+        { symbol: 'B', quantity: 1 },
+        { symbol: 'B', quantity: 2 },
+      ],
+    },
+  };
+  rejects(t, dup, ['body', 'what_if', 'trades', 1, 'symbol'], 'value_error', /duplicate/);
+});
+
+t.test('a batch: unique ids, and each book by the same rules at its own location', async (t) => {
+  const fields = without(base, 'portfolio');
+  const batch = (books: BatchRequest['books'], over: Partial<BatchRequest> = {}): BatchRequest => ({ ...fields, books, ...over });
+  const fail = (r: BatchRequest, loc: (string | number)[], msg: RegExp) => {
+    const e = raised(() => checkBatchRequest(r));
+    t.equal(e.code, 'VALIDATION_ERROR');
+    t.same((e.extra.errors as { loc: unknown[] }[])[0]!.loc, loc, JSON.stringify(loc));
+    t.match(e.message + JSON.stringify(e.extra), msg);
+  };
+  t.doesNotThrow(() =>
+    checkBatchRequest(
+      batch([
+        { id: 'a', portfolio: weights(0.5, 0.5) },
+        { id: 'b', positions: [{ symbol: 'S0', quantity: -3 }] },
+      ]),
+    ),
+  );
+  fail(
+    batch([
+      { id: 'a', positions: [{ symbol: 'A', quantity: 1 }] },
+      { id: 'a', positions: [{ symbol: 'B', quantity: 1 }] },
+    ]),
+    ['body', 'books', 1, 'id'],
+    /duplicate book id/,
+  );
+  fail(batch([{ id: 'a' }]), ['body', 'books', 0], /one of portfolio or positions/);
+  fail(batch([{ id: 'a', positions: [{ symbol: 'A' }] }]), ['body', 'books', 0, 'positions', 0], /exactly one/);
+  fail(batch([{ id: 'a', portfolio: weights(1) }], { portfolio_value: undefined }), ['body', 'portfolio_value'], /required with portfolio/);
+  const e = raised(() => checkBatchRequest(batch([{ id: 'a', portfolio: weights(0.5, 0.4) }])));
+  t.equal(e.code, 'WEIGHTS_DO_NOT_SUM_TO_ONE');
+  t.same((e.extra.errors as { loc: unknown[] }[])[0]!.loc, ['body', 'books', 0, 'portfolio']);
 });

@@ -1,10 +1,12 @@
 //! Errors the engine reports at its boundary. Inputs are validated once, when a request is decoded,
-//! so that the sampling loops cannot fail.
+//! so that the sampling loops cannot fail — except by leaving double precision, which no bound on
+//! the inputs alone can rule out for every draw (`Overflow`).
 
 use std::fmt;
 
 use crate::abi::constants::{
     ERR_DEADLINE_EXCEEDED, ERR_INSUFFICIENT_DATA, ERR_INVALID_INPUT, ERR_LIMIT_EXCEEDED,
+    ERR_OVERFLOW,
 };
 
 #[derive(Clone, Debug, PartialEq)]
@@ -21,6 +23,8 @@ pub enum EngineError {
     LimitExceeded(String),
     /// The task's time budget ran out (native builds; see `deadline`).
     DeadlineExceeded,
+    /// A scenario or a figure is not a finite double (extreme exposures, leverage or horizon).
+    Overflow(String),
 }
 
 impl EngineError {
@@ -35,6 +39,7 @@ impl EngineError {
             EngineError::InsufficientData { .. } => ERR_INSUFFICIENT_DATA,
             EngineError::LimitExceeded(_) => ERR_LIMIT_EXCEEDED,
             EngineError::DeadlineExceeded => ERR_DEADLINE_EXCEEDED,
+            EngineError::Overflow(_) => ERR_OVERFLOW,
         })
     }
 }
@@ -43,7 +48,7 @@ impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EngineError::InvalidInput(m) => write!(f, "invalid engine input: {m}"),
-            EngineError::LimitExceeded(m) => write!(f, "{m}"),
+            EngineError::LimitExceeded(m) | EngineError::Overflow(m) => write!(f, "{m}"),
             EngineError::DeadlineExceeded => write!(f, "the task's time budget ran out"),
             EngineError::InsufficientData {
                 observations,

@@ -2,26 +2,32 @@
 //! how they were split: partials are put back in scenario order and every tie is broken by index.
 
 use crate::error::{ensure, EngineError, Result};
-use crate::limits::{confidence_in_range, histogram_bins_in_range};
-use crate::metrics::{compensated_sum, CompensatedSum, Metrics, PERCENTILES, PERCENTILE_LEVELS};
+use crate::limits::{check_books, confidence_in_range, histogram_bins_in_range};
+use crate::metrics::{
+    compensated_sum, CompensatedSum, Metrics, Results, WhatIf, PERCENTILES, PERCENTILE_LEVELS,
+};
 use crate::select::{
     from_order_key, multi_select, nth_smallest, order_key, rank_of_level, smallest_sorted,
 };
 use crate::simulate::Partial;
-use crate::spec::Spec;
+use crate::spec::{var_window, Book, Comparison, Spec};
 
 /// Independent batches the standard errors come from.
 const SE_BATCHES: usize = 20;
 
 /// What the merge needs of the calculation. Every partial repeats it as its header, so that
 /// finalize needs nothing but the partials.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FinalizeParams {
     pub scenarios: usize,
     pub n_assets: usize,
     pub confidence: f64,
-    pub portfolio_value: f64,
     pub histogram_bins: usize,
+    pub comparison: Comparison,
+    /// Per-asset tails kept once for all books: 0 (each book keeps its own), 1 (smallest) or 2
+    /// (smallest and largest).
+    pub lanes: usize,
+    pub books: Vec<Book>,
 }
 
 impl FinalizeParams {
@@ -30,18 +36,48 @@ impl FinalizeParams {
             scenarios: spec.scenarios(),
             n_assets: spec.n_assets(),
             confidence: spec.confidence(),
-            portfolio_value: spec.portfolio_value(),
             histogram_bins: spec.histogram_bins(),
+            comparison: spec.comparison(),
+            lanes: if spec.shares_asset_tails() {
+                1 + usize::from(spec.needs_largest())
+            } else {
+                0
+            },
+            books: spec.books().to_vec(),
         }
+    }
+
+    /// Decoded parameters come from outside; from a `Spec` they are in range already.
+    fn validate(&self) -> Result<()> {
+        ensure(
+            confidence_in_range(self.confidence) && histogram_bins_in_range(self.histogram_bins),
+            "finalize parameters out of range",
+        )?;
+        check_books(self.books.len())?;
+        ensure(
+            self.books.iter().all(|b| {
+                b.weights.len() == self.n_assets
+                    && b.capital.is_finite()
+                    && b.weights.iter().all(|w| w.is_finite())
+            }),
+            "books must hold one finite weight per asset",
+        )?;
+        ensure(
+            self.comparison == Comparison::None || self.books.len() == 2,
+            "a what-if compares exactly two books",
+        )?;
+        // A short book's standalone VaR needs the largest returns: one lane is not enough.
+        let short = self.books.iter().any(Book::has_short);
+        ensure(
+            self.lanes == 0 || self.lanes == 1 + usize::from(short),
+            "per-asset tail lanes do not match the books",
+        )
     }
 }
 
-pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Metrics> {
-    // Decoded partials carry these from outside; from a `Spec` they are in range already.
-    ensure(
-        confidence_in_range(params.confidence) && histogram_bins_in_range(params.histogram_bins),
-        "finalize parameters out of range",
-    )?;
+pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Results> {
+    params.validate()?;
+    let n = params.n_assets;
     partials.sort_by_key(|p| p.first);
     let mut next = 0;
     for p in partials.iter() {
@@ -49,25 +85,110 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Met
             p.first == next,
             "partials must tile the scenarios without gaps",
         )?;
+        let count = p.count();
         ensure(
-            p.asset_tails.len() == params.n_assets,
+            p.books.len() == params.books.len()
+                && p.books.iter().all(|b| {
+                    b.pnl.len() == count
+                        && b.asset_tails.len() == if params.lanes == 0 { n } else { 0 }
+                }),
             "asset tails per asset",
         )?;
-        next += p.pnl.len();
+        let lane = |on: bool, tails: &Vec<Vec<u64>>| tails.len() == if on { n } else { 0 };
+        ensure(
+            lane(params.lanes >= 1, &p.units.smallest) && lane(params.lanes == 2, &p.units.largest),
+            "asset tails per asset",
+        )?;
+        next += count;
     }
     ensure(
         next == params.scenarios && next > 0,
         "partials must cover every scenario",
     )?;
-    let mut pnl: Vec<f64> = Vec::with_capacity(params.scenarios);
-    for p in partials.iter() {
-        pnl.extend_from_slice(&p.pnl);
+    let k = rank_of_level(1.0 - params.confidence, next);
+    // Shared lanes: each asset's k-th smallest and k-th largest e^{R} − 1, once for all books.
+    let kth_of = |lane: &dyn Fn(&Partial) -> &Vec<Vec<u64>>, i: usize| {
+        let mut all: Vec<u64> = partials
+            .iter()
+            .flat_map(|p| lane(p)[i].iter().copied())
+            .collect();
+        // Honest partials hold min(k, count) each, k in all; decoded ones may hold fewer.
+        ensure(all.len() >= k, "partial tails do not match their P&L")?;
+        Ok(from_order_key(nth_smallest(&mut all, k)))
+    };
+    let smallest = (0..if params.lanes >= 1 { n } else { 0 })
+        .map(|i| kth_of(&|p: &Partial| &p.units.smallest, i))
+        .collect::<Result<Vec<f64>>>()?;
+    let largest = (0..if params.lanes == 2 { n } else { 0 })
+        .map(|i| kth_of(&|p: &Partial| &p.units.largest, i).map(|x| -x))
+        .collect::<Result<Vec<f64>>>()?;
+    let mut books = Vec::with_capacity(params.books.len());
+    let mut pnls = Vec::with_capacity(params.books.len());
+    for (b, book) in params.books.iter().enumerate() {
+        let mut pnl: Vec<f64> = Vec::with_capacity(next);
+        for p in partials.iter() {
+            pnl.extend_from_slice(&p.books[b].pnl);
+        }
+        let standalone_var = if params.lanes == 0 {
+            (0..n)
+                .map(|i| {
+                    let mut all: Vec<u64> = partials
+                        .iter()
+                        .flat_map(|p| p.books[b].asset_tails[i].iter().copied())
+                        .collect();
+                    ensure(all.len() >= k, "partial tails do not match their P&L")?;
+                    Ok(-from_order_key(nth_smallest(&mut all, k)))
+                })
+                .collect::<Result<Vec<f64>>>()?
+        } else {
+            // Asset P&L e·u is monotone in u (rounding included): its k-th smallest is e times
+            // u's k-th smallest for e ≥ +0 and e times u's k-th largest for e ≤ −0, exactly.
+            (0..n)
+                .map(|i| {
+                    let e = book.exposure(i);
+                    -(e * if e.is_sign_negative() {
+                        largest[i]
+                    } else {
+                        smallest[i]
+                    })
+                })
+                .collect()
+        };
+        let m = book_metrics(params, partials, b, &pnl, standalone_var)?;
+        if !m.all_finite() {
+            return Err(EngineError::Overflow(
+                "the figures overflow double precision (exposure, leverage or horizon too large)"
+                    .into(),
+            ));
+        }
+        books.push(m);
+        pnls.push(pnl);
     }
+    let what_if = match params.comparison {
+        Comparison::None => None,
+        Comparison::WhatIf => Some(what_if(&books, &pnls, params.confidence)),
+    };
+    Ok(Results { books, what_if })
+}
+
+/// One book's figures from its P&L (in scenario order) and its partials' tails.
+fn book_metrics(
+    params: &FinalizeParams,
+    partials: &[Partial],
+    b: usize,
+    pnl: &[f64],
+    standalone_var: Vec<f64>,
+) -> Result<Metrics> {
     let n_scen = pnl.len();
     let k = rank_of_level(1.0 - params.confidence, n_scen);
+    let worst_k = (k + var_window(k)).min(n_scen);
     let mut keys: Vec<u64> = pnl.iter().map(|&x| order_key(x)).collect();
     let percentile_ranks = PERCENTILE_LEVELS.map(|level| rank_of_level(level, n_scen));
-    let mut ranks: Vec<usize> = percentile_ranks.iter().copied().chain([k]).collect();
+    let mut ranks: Vec<usize> = percentile_ranks
+        .iter()
+        .copied()
+        .chain([k, worst_k])
+        .collect();
     ranks.sort_unstable();
     ranks.dedup();
     multi_select(&mut keys, &ranks);
@@ -75,28 +196,26 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Met
     for (out, rank) in percentiles.iter_mut().zip(percentile_ranks) {
         *out = from_order_key(keys[rank - 1]);
     }
+    let worst_pnl = from_order_key(keys[worst_k - 1]);
     // Every key before index k − 1 is no larger than the k-th: the tail is keys[..k].
     let (var, es) = var_es(&mut keys[..k], k);
-    let tail = tail_indices(&pnl, from_order_key(keys[k - 1]), k);
-    let component_es = component_es(params.n_assets, partials, &tail, k)?;
-    let standalone_var = (0..params.n_assets)
-        .map(|i| {
-            let mut all: Vec<u64> = partials
-                .iter()
-                .flat_map(|p| p.asset_tails[i].iter().copied())
-                .collect();
-            // Honest partials hold min(k, count) each, k in all; decoded ones may hold fewer.
-            ensure(all.len() >= k, "partial tails do not match their P&L")?;
-            Ok(-from_order_key(nth_smallest(&mut all, k)))
-        })
-        .collect::<Result<Vec<f64>>>()?;
+    let tail = tail_indices(pnl, worst_pnl, worst_k);
+    let n = params.n_assets;
+    let component_es = mean_asset_loss(n, partials, b, &tail[..k])?;
+    let m = var_window(k);
+    let window = &tail[k.saturating_sub(m + 1)..worst_k];
+    let component_var = rescaled(
+        mean_asset_loss(n, partials, b, window)?,
+        var,
+        &params.books[b],
+    );
 
     let Summary {
         sum,
         losses,
         worst,
         best,
-    } = summarize(&pnl);
+    } = summarize(pnl);
     let mean = sum / n_scen as f64;
     let volatility = if n_scen > 1 {
         (compensated_sum(pnl.iter().map(|x| (x - mean) * (x - mean))) / (n_scen as f64 - 1.0))
@@ -104,8 +223,8 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Met
     } else {
         0.0
     };
-    let (var_se, es_se) = batch_standard_errors(&pnl, params.confidence);
-    let (bin_edges, counts) = histogram(&pnl, worst, best, params.histogram_bins);
+    let (vars, ess) = batch_figures(pnl, params.confidence);
+    let (bin_edges, counts) = histogram(pnl, worst, best, params.histogram_bins);
     Ok(Metrics {
         scenarios: n_scen,
         value_at_risk: var,
@@ -115,16 +234,50 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Met
         probability_of_loss: losses as f64 / n_scen as f64,
         worst_loss: worst,
         best_gain: best,
-        value_at_risk_standard_error: var_se,
-        expected_shortfall_standard_error: es_se,
+        value_at_risk_standard_error: standard_error(&vars),
+        expected_shortfall_standard_error: standard_error(&ess),
         percentiles,
         component_es,
+        component_var,
         standalone_var,
         bin_edges,
         counts,
     })
 }
 
+/// Incremental VaR and ES of book 1 over book 0, with the standard errors of the differences from
+/// the same batches (common random numbers: far below either figure's own).
+fn what_if(books: &[Metrics], pnls: &[Vec<f64>], confidence: f64) -> WhatIf {
+    let (before_var, before_es) = batch_figures(&pnls[0], confidence);
+    let (after_var, after_es) = batch_figures(&pnls[1], confidence);
+    let differences =
+        |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x - y).collect::<Vec<f64>>();
+    WhatIf {
+        incremental_var: books[1].value_at_risk - books[0].value_at_risk,
+        incremental_es: books[1].expected_shortfall - books[0].expected_shortfall,
+        incremental_var_standard_error: standard_error(&differences(&after_var, &before_var)),
+        incremental_es_standard_error: standard_error(&differences(&after_es, &before_es)),
+    }
+}
+
+/// Component VaR: the window's mean asset losses, scaled so that they add up to VaR. A window
+/// whose losses add up to zero (or scale past double precision) cannot be scaled: VaR is then
+/// shared in proportion to the gross exposures.
+fn rescaled(raw: Vec<f64>, var: f64, book: &Book) -> Vec<f64> {
+    let total: f64 = raw.iter().sum();
+    let scale = var / total;
+    if total != 0.0 && raw.iter().all(|x| (x * scale).is_finite()) {
+        return raw.iter().map(|x| x * scale).collect();
+    }
+    let gross: f64 = book.weights.iter().map(|w| w.abs()).sum();
+    if gross == 0.0 {
+        return vec![0.0; raw.len()];
+    }
+    book.weights
+        .iter()
+        .map(|w| var * (w.abs() / gross))
+        .collect()
+}
 struct Summary {
     sum: f64,
     losses: usize,
@@ -176,35 +329,40 @@ fn tail_indices(pnl: &[f64], var_pnl: f64, k: usize) -> Vec<usize> {
     tail
 }
 
-/// −E[P&L_i | scenario in the tail], summed in tail order.
-fn component_es(n: usize, partials: &[Partial], tail: &[usize], k: usize) -> Result<Vec<f64>> {
+/// −mean of each asset's P&L over the scenarios `indices` of book `b`, summed in their order.
+fn mean_asset_loss(
+    n: usize,
+    partials: &[Partial],
+    b: usize,
+    indices: &[usize],
+) -> Result<Vec<f64>> {
     let mut sums = vec![0.0; n];
-    for &index in tail {
+    for &index in indices {
         let owner = partials
             .iter()
             .rev()
             .find(|p| p.first <= index)
             .expect("partials tile the scenarios");
+        let worst = &owner.books[b].worst;
         // A task's tail holds every global tail scenario it simulated, unless the partial was
         // altered on its way here.
-        let pos = owner
-            .worst
+        let pos = worst
             .indices
             .binary_search(&(index as u64))
             .map_err(|_| EngineError::invalid("partial tails do not match their P&L"))?;
-        let assets = &owner.worst.asset_pnl[pos * n..(pos + 1) * n];
+        let assets = &worst.asset_pnl[pos * n..(pos + 1) * n];
         for (s, a) in sums.iter_mut().zip(assets) {
             *s += a;
         }
     }
-    Ok(sums.iter().map(|s| -s / k as f64).collect())
+    Ok(sums.iter().map(|s| -s / indices.len() as f64).collect())
 }
 
-/// Standard errors of VaR and ES from contiguous batches of the scenarios.
-fn batch_standard_errors(pnl: &[f64], confidence: f64) -> (f64, f64) {
+/// VaR and ES of each of SE_BATCHES contiguous batches of the scenarios (none below two).
+fn batch_figures(pnl: &[f64], confidence: f64) -> (Vec<f64>, Vec<f64>) {
     let batches = SE_BATCHES.min(pnl.len());
     if batches < 2 {
-        return (0.0, 0.0);
+        return (Vec::new(), Vec::new());
     }
     let mut vars = Vec::with_capacity(batches);
     let mut ess = Vec::with_capacity(batches);
@@ -215,12 +373,17 @@ fn batch_standard_errors(pnl: &[f64], confidence: f64) -> (f64, f64) {
         vars.push(v);
         ess.push(e);
     }
-    let se = |xs: &[f64]| {
-        let m = xs.iter().sum::<f64>() / xs.len() as f64;
-        let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (xs.len() as f64 - 1.0);
-        (var / xs.len() as f64).sqrt()
-    };
-    (se(&vars), se(&ess))
+    (vars, ess)
+}
+
+/// The standard error of the mean of the batch figures `xs` (0 for fewer than two).
+fn standard_error(xs: &[f64]) -> f64 {
+    if xs.len() < 2 {
+        return 0.0;
+    }
+    let m = xs.iter().sum::<f64>() / xs.len() as f64;
+    let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (xs.len() as f64 - 1.0);
+    (var / xs.len() as f64).sqrt()
 }
 
 /// Equal-width bins from the worst to the best P&L; the last bin is closed.

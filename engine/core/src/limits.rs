@@ -5,6 +5,10 @@ use crate::error::{EngineError, Result};
 
 /// Assets per calculation: 1..=MAX_ASSETS.
 pub const MAX_ASSETS: usize = 100_000;
+/// Books priced on one scenario set: 1..=MAX_BOOKS.
+pub const MAX_BOOKS: usize = 1000;
+/// Books × scenarios: the portfolio P&L values one calculation keeps.
+pub const MAX_PRICED_SCENARIOS: usize = 100_000_000;
 /// Horizon in days: MIN_HORIZON..=MAX_HORIZON.
 pub const MIN_HORIZON: usize = 1;
 pub const MAX_HORIZON: usize = 1000;
@@ -45,6 +49,22 @@ pub fn check_assets(n: usize) -> Result<()> {
     check((1..=MAX_ASSETS).contains(&n), || {
         format!("assets must number 1..={MAX_ASSETS}")
     })
+}
+
+pub fn check_books(books: usize) -> Result<()> {
+    check((1..=MAX_BOOKS).contains(&books), || {
+        format!("books must number 1..={MAX_BOOKS}")
+    })
+}
+
+/// Books × scenarios within MAX_PRICED_SCENARIOS (for one book, the scenario bound itself).
+pub fn check_priced_scenarios(books: usize, scenarios: usize) -> Result<()> {
+    if books.saturating_mul(scenarios) <= MAX_PRICED_SCENARIOS {
+        return Ok(());
+    }
+    Err(EngineError::LimitExceeded(format!(
+        "books × simulations must be at most {MAX_PRICED_SCENARIOS:e}: {books} × {scenarios}"
+    )))
 }
 
 pub fn check_horizon(days: usize) -> Result<()> {

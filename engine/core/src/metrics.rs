@@ -23,6 +23,8 @@ pub struct Metrics {
     pub percentiles: [f64; PERCENTILES],
     /// Euler contributions to ES per asset; they sum to `expected_shortfall`.
     pub component_es: Vec<f64>,
+    /// Contributions to VaR per asset (the kernel estimator of `finalize`); they sum to VaR.
+    pub component_var: Vec<f64>,
     pub standalone_var: Vec<f64>,
     pub bin_edges: Vec<f64>,
     pub counts: Vec<f64>,
@@ -46,11 +48,28 @@ impl Metrics {
             .iter()
             .chain(&self.percentiles)
             .chain(&self.component_es)
+            .chain(&self.component_var)
             .chain(&self.standalone_var)
             .chain(&self.bin_edges)
             .chain(&self.counts)
             .all(|x| x.is_finite())
     }
+}
+
+/// A what-if's figures: after − before, and the standard errors of the differences.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WhatIf {
+    pub incremental_var: f64,
+    pub incremental_es: f64,
+    pub incremental_var_standard_error: f64,
+    pub incremental_es_standard_error: f64,
+}
+
+/// Every book's figures, in the order of the spec's books, and the comparison asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Results {
+    pub books: Vec<Metrics>,
+    pub what_if: Option<WhatIf>,
 }
 
 /// Neumaier-compensated running sum: accurate for millions of terms, and deterministic.

@@ -1,35 +1,44 @@
 //! Closed-form (variance–covariance) VaR and ES of the linear P&L.
 
 use crate::error::{ensure, EngineError, Result};
-use crate::limits::{check_horizon, confidence_in_range, confidence_range};
+use crate::limits::{check_books, check_horizon, confidence_in_range, confidence_range};
 use crate::math::{normal_cdf, normal_pdf, normal_quantile};
-use crate::metrics::{Metrics, PERCENTILES, PERCENTILE_LEVELS};
+use crate::metrics::{Metrics, Results, WhatIf, PERCENTILES, PERCENTILE_LEVELS};
+use crate::spec::{Book, Comparison};
 
 /// Level of `worst_loss` and `best_gain` for the closed form, which has no sample extremes.
 pub const EXTREME_LEVEL: f64 = 1e-4;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParametricInput {
-    pub portfolio_value: f64,
     pub horizon: usize,
     pub confidence: f64,
-    pub weights: Vec<f64>,
+    pub comparison: Comparison,
+    pub books: Vec<Book>,
     pub mean: Vec<f64>,
     pub covariance: Vec<f64>,
 }
 
-pub fn parametric(input: &ParametricInput) -> Result<Metrics> {
-    let n = input.weights.len();
+pub fn parametric(input: &ParametricInput) -> Result<Results> {
+    check_books(input.books.len())?;
+    let n = input.mean.len();
     ensure(
-        n >= 1 && input.mean.len() == n,
+        n >= 1 && input.books.iter().all(|b| b.weights.len() == n),
         "one weight and mean per asset",
+    )?;
+    ensure(
+        input.comparison == Comparison::None || input.books.len() == 2,
+        "a what-if compares exactly two books",
     )?;
     ensure(
         n.checked_mul(n) == Some(input.covariance.len()),
         "covariance must be n×n",
     )?;
     ensure(
-        input.portfolio_value.is_finite() && input.portfolio_value > 0.0,
+        input
+            .books
+            .iter()
+            .all(|b| b.capital.is_finite() && b.capital > 0.0),
         "portfolio value must be finite and positive",
     )?;
     if !confidence_in_range(input.confidence) {
@@ -41,13 +50,44 @@ pub fn parametric(input: &ParametricInput) -> Result<Metrics> {
     check_horizon(input.horizon)?;
     let finite = |xs: &[f64]| xs.iter().all(|x| x.is_finite());
     ensure(
-        finite(&input.weights) && finite(&input.mean) && finite(&input.covariance),
+        input.books.iter().all(|b| finite(&b.weights))
+            && finite(&input.mean)
+            && finite(&input.covariance),
         "inputs must be finite",
     )?;
+    let books = input
+        .books
+        .iter()
+        .map(|b| {
+            let m = closed_form(input, b);
+            if m.all_finite() {
+                Ok(m)
+            } else {
+                Err(EngineError::Overflow(
+                    "the figures overflow double precision (exposures too large)".into(),
+                ))
+            }
+        })
+        .collect::<Result<Vec<Metrics>>>()?;
+    let what_if = match input.comparison {
+        Comparison::None => None,
+        // The closed form has no sampling error, nor has the difference.
+        Comparison::WhatIf => Some(WhatIf {
+            incremental_var: books[1].value_at_risk - books[0].value_at_risk,
+            incremental_es: books[1].expected_shortfall - books[0].expected_shortfall,
+            incremental_var_standard_error: 0.0,
+            incremental_es_standard_error: 0.0,
+        }),
+    };
+    Ok(Results { books, what_if })
+}
 
-    let v = input.portfolio_value;
+/// One book's figures: the inputs are valid.
+fn closed_form(input: &ParametricInput, book: &Book) -> Metrics {
+    let n = input.mean.len();
+    let v = book.capital;
     let t = input.horizon as f64;
-    let w = &input.weights;
+    let w = &book.weights;
     let sigma_w: Vec<f64> = (0..n)
         .map(|i| (0..n).map(|j| input.covariance[i * n + j] * w[j]).sum())
         .collect();
@@ -63,20 +103,26 @@ pub fn parametric(input: &ParametricInput) -> Result<Metrics> {
     let tail_density = normal_pdf(z) / (1.0 - input.confidence);
     let quantile = |level: f64| mu_p + sigma_p * normal_quantile(level);
 
-    let component_es = (0..n)
-        .map(|i| {
-            let marginal = if variance > 0.0 {
-                v * t.sqrt() * w[i] * sigma_w[i] / variance.sqrt() * tail_density
-            } else {
-                0.0
-            };
-            marginal - v * t * w[i] * input.mean[i]
-        })
-        .collect();
+    // Euler: ∂σ_p/∂e_i · e_i = σ-share of asset i; the drift term is linear in e.
+    let component = |scale: f64| -> Vec<f64> {
+        (0..n)
+            .map(|i| {
+                let marginal = if variance > 0.0 {
+                    v * t.sqrt() * w[i] * sigma_w[i] / variance.sqrt() * scale
+                } else {
+                    0.0
+                };
+                marginal - v * t * w[i] * input.mean[i]
+            })
+            .collect()
+    };
+    let component_es = component(tail_density);
+    let component_var = component(z);
     let standalone_var = (0..n)
         .map(|i| {
+            // A short position loses on the upside: VaR = |e|·z·sd − e·T·μ, for either sign.
             let sd = (t * input.covariance[i * n + i].max(0.0)).sqrt();
-            v * w[i] * (z * sd - t * input.mean[i])
+            v * w[i].abs() * (z * sd - t * input.mean[i] * w[i].signum())
         })
         .collect();
     let probability_of_loss = if sigma_p > 0.0 {
@@ -90,7 +136,7 @@ pub fn parametric(input: &ParametricInput) -> Result<Metrics> {
     for (p, level) in percentiles.iter_mut().zip(PERCENTILE_LEVELS) {
         *p = quantile(level);
     }
-    Ok(Metrics {
+    Metrics {
         scenarios: 0,
         value_at_risk: z * sigma_p - mu_p,
         expected_shortfall: sigma_p * tail_density - mu_p,
@@ -103,8 +149,9 @@ pub fn parametric(input: &ParametricInput) -> Result<Metrics> {
         expected_shortfall_standard_error: 0.0,
         percentiles,
         component_es,
+        component_var,
         standalone_var,
         bin_edges: Vec::new(),
         counts: Vec::new(),
-    })
+    }
 }

@@ -1,22 +1,85 @@
-//! One task: simulate a range of blocks and keep what the exact merge needs — every portfolio P&L,
-//! the task's k worst scenarios with their per-asset P&L, and each asset's k worst P&L.
+//! One task: simulate a range of blocks and keep what the exact merge needs — per book every
+//! portfolio P&L and its worst scenarios with their per-asset P&L; per asset its k worst values
+//! (once for all books where they share the asset returns, else per book).
 
 use crate::deadline::Deadline;
 use crate::error::{EngineError, Result};
-use crate::kernels::{fill_block, scaled_cholesky, Workspace};
+use crate::kernels::{group_size, price_block, scaled_cholesky, Priced, Workspace};
 use crate::spec::{BlockRange, Spec, BLOCK};
 use crate::tail::{ScenarioTail, ValueTail};
+
+/// One book's share of a task.
+#[derive(Clone, Debug)]
+pub struct BookPartial {
+    /// Portfolio P&L of scenarios first, first + 1, ….
+    pub pnl: Vec<f64>,
+    /// The task's worst scenarios (`Spec::worst_count`, capped at its scenario count), by index.
+    pub worst: ScenarioTail,
+    /// Per asset, its k smallest P&L order keys, ascending; empty where the tails are shared.
+    pub asset_tails: Vec<Vec<u64>>,
+}
+
+/// Per asset, the k extreme values of e^{R_i} − 1 that every buy-and-hold book's asset P&L is a
+/// multiple of: `smallest` ascending, and (when some book is short) `largest` as the k smallest
+/// of −(e^{R_i} − 1). Both empty where each book keeps its own asset tails.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UnitTails {
+    pub smallest: Vec<Vec<u64>>,
+    pub largest: Vec<Vec<u64>>,
+}
+
+impl UnitTails {
+    /// How many per-asset lanes are kept: 0 (per book), 1 or 2.
+    pub fn lanes(&self) -> usize {
+        usize::from(!self.smallest.is_empty()) + usize::from(!self.largest.is_empty())
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct Partial {
     /// Global index of the first scenario.
     pub first: usize,
-    /// Portfolio P&L of scenarios first, first + 1, ….
-    pub pnl: Vec<f64>,
-    /// The task's k worst scenarios (k capped at its scenario count), by index.
-    pub worst: ScenarioTail,
-    /// Per asset, its k smallest P&L order keys, ascending.
-    pub asset_tails: Vec<Vec<u64>>,
+    pub books: Vec<BookPartial>,
+    pub units: UnitTails,
+}
+
+impl Partial {
+    /// Scenarios the task simulated.
+    pub fn count(&self) -> usize {
+        self.books.first().map_or(0, |b| b.pnl.len())
+    }
+}
+
+/// Every scenario of one block for one book into its partial.
+fn record(
+    book: &mut BookPartial,
+    tails: &mut [ValueTail],
+    block_start: usize,
+    count: usize,
+    asset_pnl: &[f64],
+    pnl: &[f64],
+) -> Result<()> {
+    let n = asset_pnl.len() / BLOCK;
+    for (s, &x) in pnl[..count].iter().enumerate() {
+        // Extreme leverage or horizons can leave double precision; say so rather than rank NaN.
+        if !x.is_finite() {
+            return Err(EngineError::Overflow(
+                "a scenario's P&L overflows double precision (exposure, leverage or horizon too large)"
+                    .into(),
+            ));
+        }
+        book.pnl.push(x);
+        if book.worst.admits(x) {
+            let assets = (0..n).map(|i| asset_pnl[i * BLOCK + s]);
+            book.worst.push(x, (block_start + s) as u64, assets);
+        }
+    }
+    for (i, tail) in tails.iter_mut().enumerate() {
+        for &x in &asset_pnl[i * BLOCK..i * BLOCK + count] {
+            tail.push(x);
+        }
+    }
+    Ok(())
 }
 
 /// Simulates the blocks of `range`; stops with DeadlineExceeded once `deadline` has passed. The
@@ -25,11 +88,31 @@ pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<P
     range.validate(spec)?;
     let n = spec.n_assets();
     let (start, end) = range.scenarios(spec);
-    let k = spec.tail_count().min(end - start);
-    let mut ws = Workspace::new(n);
-    let mut pnl = Vec::with_capacity(end - start);
-    let mut worst = ScenarioTail::new(k, n);
-    let mut asset_tails: Vec<ValueTail> = (0..n).map(|_| ValueTail::new(k)).collect();
+    let count = end - start;
+    let k = spec.tail_count().min(count);
+    let worst_k = spec.worst_count().min(count);
+    let shared = spec.shares_asset_tails();
+    let per_book_tails = if shared { 0 } else { n };
+    let mut books: Vec<BookPartial> = spec
+        .books()
+        .iter()
+        .map(|_| BookPartial {
+            pnl: Vec::with_capacity(count),
+            worst: ScenarioTail::new(worst_k, n),
+            asset_tails: Vec::new(),
+        })
+        .collect();
+    let mut book_tails: Vec<Vec<ValueTail>> = books
+        .iter()
+        .map(|_| (0..per_book_tails).map(|_| ValueTail::new(k)).collect())
+        .collect();
+    let lanes = |on: bool| -> Vec<ValueTail> {
+        let assets = if on { n } else { 0 };
+        (0..assets).map(|_| ValueTail::new(k)).collect()
+    };
+    let mut smallest = lanes(shared);
+    let mut largest = lanes(shared && spec.needs_largest());
+    let mut ws = Workspace::new(n, group_size(n));
     let chol_t = scaled_cholesky(spec);
 
     for block in range.first..range.end {
@@ -37,25 +120,50 @@ pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<P
             return Err(EngineError::DeadlineExceeded);
         }
         let block_start = block * BLOCK;
-        let count = BLOCK.min(spec.scenarios() - block_start);
-        fill_block(spec, &chol_t, &mut ws, block);
-        for (s, &x) in ws.pnl[..count].iter().enumerate() {
-            pnl.push(x);
-            if worst.admits(x) {
-                let assets = (0..n).map(|i| ws.asset_pnl[i * BLOCK + s]);
-                worst.push(x, (block_start + s) as u64, assets);
+        let in_block = BLOCK.min(spec.scenarios() - block_start);
+        let mut outcome = Ok(());
+        price_block(spec, &chol_t, &mut ws, block, &mut |priced| match priced {
+            Priced::Units(units) => {
+                for (i, tail) in smallest.iter_mut().enumerate() {
+                    units[i * BLOCK..i * BLOCK + in_block]
+                        .iter()
+                        .for_each(|&u| tail.push(u));
+                }
+                for (i, tail) in largest.iter_mut().enumerate() {
+                    units[i * BLOCK..i * BLOCK + in_block]
+                        .iter()
+                        .for_each(|&u| tail.push(-u));
+                }
             }
-        }
-        for (i, tail) in asset_tails.iter_mut().enumerate() {
-            for &x in &ws.asset_pnl[i * BLOCK..i * BLOCK + count] {
-                tail.push(x);
+            Priced::Book {
+                book,
+                asset_pnl,
+                pnl,
+            } => {
+                if outcome.is_ok() {
+                    outcome = record(
+                        &mut books[book],
+                        &mut book_tails[book],
+                        block_start,
+                        in_block,
+                        asset_pnl,
+                        pnl,
+                    );
+                }
             }
-        }
+        });
+        outcome?;
+    }
+    for (book, tails) in books.iter_mut().zip(book_tails) {
+        book.worst = std::mem::replace(&mut book.worst, ScenarioTail::new(0, 0)).finish();
+        book.asset_tails = tails.into_iter().map(ValueTail::finish).collect();
     }
     Ok(Partial {
         first: start,
-        pnl,
-        worst: worst.finish(),
-        asset_tails: asset_tails.into_iter().map(ValueTail::finish).collect(),
+        books,
+        units: UnitTails {
+            smallest: smallest.into_iter().map(ValueTail::finish).collect(),
+            largest: largest.into_iter().map(ValueTail::finish).collect(),
+        },
     })
 }

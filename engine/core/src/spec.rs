@@ -3,8 +3,8 @@
 
 use crate::error::{ensure, EngineError, Result};
 use crate::limits::{
-    check_assets, check_degrees_of_freedom, check_histogram_bins, check_horizon, check_scenarios,
-    confidence_in_range, MAX_TAIL_BYTES,
+    check_assets, check_books, check_degrees_of_freedom, check_histogram_bins, check_horizon,
+    check_priced_scenarios, check_scenarios, confidence_in_range, MAX_TAIL_BYTES,
 };
 use crate::select::rank_of_level;
 
@@ -24,13 +24,43 @@ pub enum Mode {
     Rebalanced,
 }
 
+/// One book priced on the shared scenarios: capital C and weights a_i, exposure e_i = C·a_i (any
+/// sign). A long-only Part 1 portfolio is C = V, a = w.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Book {
+    pub capital: f64,
+    pub weights: Vec<f64>,
+}
+
+impl Book {
+    /// Money exposure of asset i, computed the one way every kernel and the merge compute it.
+    #[inline(always)]
+    pub fn exposure(&self, i: usize) -> f64 {
+        self.capital * self.weights[i]
+    }
+
+    /// Whether some exposure is negative (or −0): then an asset's loss comes from its rises.
+    pub fn has_short(&self) -> bool {
+        self.weights.iter().any(|w| w.is_sign_negative())
+    }
+}
+
+/// What the merge reports beyond each book's figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    None,
+    /// Two books, before (0) and after (1) a trade: the differences and their standard errors.
+    WhatIf,
+}
+
 /// The fields of a spec before validation: what a decoder or a test assembles.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpecFields {
     pub method: Method,
     pub mode: Mode,
-    pub portfolio_value: f64,
-    pub weights: Vec<f64>,
+    /// 1..=MAX_BOOKS books over the same n assets.
+    pub books: Vec<Book>,
+    pub comparison: Comparison,
     pub horizon: usize,
     pub degrees_of_freedom: f64,
     pub seed: u64,
@@ -56,15 +86,24 @@ pub struct Spec {
 impl Spec {
     /// Checks every field, in the order the errors have always been reported.
     pub fn new(f: SpecFields) -> Result<Spec> {
-        let n = f.weights.len();
+        check_books(f.books.len())?;
+        let n = f.books[0].weights.len();
         check_assets(n)?;
         ensure(
-            f.portfolio_value.is_finite() && f.portfolio_value > 0.0,
+            f.books
+                .iter()
+                .all(|b| b.capital.is_finite() && b.capital > 0.0),
             "portfolio value must be finite and positive",
         )?;
         ensure(
-            f.weights.iter().all(|w| w.is_finite()),
-            "weights must be finite",
+            f.books
+                .iter()
+                .all(|b| b.weights.len() == n && b.weights.iter().all(|w| w.is_finite())),
+            "weights must be finite, one per asset in every book",
+        )?;
+        ensure(
+            f.comparison == Comparison::None || f.books.len() == 2,
+            "a what-if compares exactly two books",
         )?;
         check_horizon(f.horizon)?;
         if !confidence_in_range(f.confidence) {
@@ -74,13 +113,23 @@ impl Spec {
             )));
         }
         check_scenarios(f.scenarios)?;
+        check_priced_scenarios(f.books.len(), f.scenarios)?;
         check_histogram_bins(f.histogram_bins)?;
         ensure(
             f.mean.len() == n && f.mean.iter().all(|m| m.is_finite()),
             "mean must hold one finite value per asset",
         )?;
         let tail_count = rank_of_level(1.0 - f.confidence, f.scenarios);
-        let tail_bytes = tail_count as f64 * (2 * n + 2) as f64 * 12.0;
+        // Per book its worst scenarios with every asset's P&L (k·(n + 2)); per asset its k worst
+        // values, kept once for all books (one lane, or two when some book is short) or per book
+        // (rebalanced). 12 bytes a value: 8 and the trackers' 50 % slack.
+        let books = f.books.len() as f64;
+        let lanes = match f.mode {
+            Mode::BuyAndHold if f.books.iter().any(Book::has_short) => 2.0,
+            Mode::BuyAndHold => 1.0,
+            Mode::Rebalanced => books,
+        };
+        let tail_bytes = tail_count as f64 * (books * (n + 2) as f64 + lanes * n as f64) * 12.0;
         if tail_bytes > MAX_TAIL_BYTES {
             return Err(EngineError::LimitExceeded(format!(
                 "simulations × (1 − confidence_level) × assets too large: the exact tail of {} \
@@ -124,11 +173,11 @@ impl Spec {
     pub fn mode(&self) -> Mode {
         self.f.mode
     }
-    pub fn portfolio_value(&self) -> f64 {
-        self.f.portfolio_value
+    pub fn books(&self) -> &[Book] {
+        &self.f.books
     }
-    pub fn weights(&self) -> &[f64] {
-        &self.f.weights
+    pub fn comparison(&self) -> Comparison {
+        self.f.comparison
     }
     pub fn horizon(&self) -> usize {
         self.f.horizon
@@ -167,7 +216,26 @@ impl Spec {
     }
 
     pub fn n_assets(&self) -> usize {
-        self.f.weights.len()
+        self.f.books[0].weights.len()
+    }
+
+    /// Whether the per-asset tails are kept once for all books (buy-and-hold, where an asset's
+    /// P&L is its exposure times a return every book shares) rather than per book.
+    pub fn shares_asset_tails(&self) -> bool {
+        self.f.mode == Mode::BuyAndHold
+    }
+
+    /// Whether the shared asset tails must also keep each asset's largest returns (a short
+    /// exposure's worst outcomes).
+    pub fn needs_largest(&self) -> bool {
+        self.f.books.iter().any(Book::has_short)
+    }
+
+    /// Scenarios each book's worst-scenario tail keeps: k + m, m = max(1, ⌊√k⌋), the ranks the
+    /// component VaR window reaches, at most N.
+    pub fn worst_count(&self) -> usize {
+        let k = self.tail_count();
+        (k + var_window(k)).min(self.f.scenarios)
     }
 
     /// k = ⌈(1 − c)·N⌉, the number of scenarios in the tail.
@@ -186,6 +254,11 @@ impl Spec {
             end: self.blocks(),
         }
     }
+}
+
+/// m = max(1, ⌊√k⌋): the component VaR averages the scenarios ranked k − m ..= k + m.
+pub fn var_window(k: usize) -> usize {
+    ((k as f64).sqrt() as usize).max(1)
 }
 
 /// The blocks [first, end) one task simulates.

@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use risk_engine_core::abi::call;
 use risk_engine_core::abi::codec::{
-    decode_estimation_input, decode_parametric, decode_spec, encode_metrics,
+    decode_estimation_input, decode_parametric, decode_spec, encode_results,
 };
 use risk_engine_core::abi::constants::*;
 use risk_engine_core::spec::{Method, Mode};
@@ -40,6 +40,10 @@ fn expected() -> Vec<(&'static str, f64)> {
             "ESTIMATION_RESULT_HEADER_LEN",
             ESTIMATION_RESULT_HEADER_LEN as f64,
         ),
+        ("RESULTS_HEADER_LEN", RESULTS_HEADER_LEN as f64),
+        ("COMPARISON_FIGURES", COMPARISON_FIGURES as f64),
+        ("COMPARISON_NONE", COMPARISON_NONE as f64),
+        ("COMPARISON_WHAT_IF", COMPARISON_WHAT_IF as f64),
         ("METRICS_SCALARS", METRICS_SCALARS as f64),
         ("PERCENTILES", PERCENTILES as f64),
         ("PARAMETRIC_HEADER_LEN", PARAMETRIC_HEADER_LEN as f64),
@@ -47,6 +51,8 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("ERR_INSUFFICIENT_DATA", f64::from(ERR_INSUFFICIENT_DATA)),
         ("ERR_LIMIT_EXCEEDED", f64::from(ERR_LIMIT_EXCEEDED)),
         ("ERR_DEADLINE_EXCEEDED", f64::from(ERR_DEADLINE_EXCEEDED)),
+        ("ERR_OVERFLOW", f64::from(ERR_OVERFLOW)),
+        ("MAX_BOOKS", MAX_BOOKS as f64),
         ("MAX_COUNT", MAX_COUNT as f64),
         ("MAX_EXACT_INT", MAX_EXACT_INT),
         ("VERSION_MAJOR", f64::from(VERSION_MAJOR)),
@@ -99,7 +105,7 @@ fn op_abi_values_are_the_wire_values() {
         (get("OP_RUN"), get("OP_NORMALS"), get("OP_ABI")),
         (5.0, 6.0, 7.0)
     );
-    assert_eq!((get("BLOCK"), get("SPEC_HEADER_LEN")), (256.0, 14.0));
+    assert_eq!((get("BLOCK"), get("SPEC_HEADER_LEN")), (256.0, 15.0));
     assert_eq!(get("METHOD_HISTORICAL"), 2.0);
     assert_eq!(get("ERR_DEADLINE_EXCEEDED"), 4.0);
     assert_eq!(get("MAX_EXACT_INT"), 9_007_199_254_740_991.0);
@@ -124,7 +130,11 @@ fn headers_are_as_long_as_their_constants() {
     let s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 300);
     let encoded = encode_spec(&s, 0, 1);
     let arrays = &encoded[SPEC_HEADER_LEN..];
-    assert_eq!(arrays[..3], s.weights[..], "weights follow the header");
+    assert_eq!(
+        arrays[0], s.books[0].capital,
+        "the book's capital follows the header"
+    );
+    assert_eq!(arrays[1..4], s.books[0].weights[..], "then its weights");
     assert!(decode_spec(&encoded).is_ok());
 
     let prices = [100.0, 101.0, 102.0];
@@ -134,22 +144,34 @@ fn headers_are_as_long_as_their_constants() {
     assert!(decode_estimation_input(&estimation).is_ok());
     assert!(decode_estimation_input(&estimation[1..]).is_err());
 
-    let mut parametric = vec![1.0, 1e6, 10.0, 0.99];
+    let mut parametric = vec![1.0, 1.0, 10.0, 0.99, 0.0];
     assert_eq!(parametric.len(), PARAMETRIC_HEADER_LEN);
-    parametric.extend([1.0, 0.0, 1e-4]);
+    parametric.extend([1e6, 1.0, 0.0, 1e-4]);
     assert!(decode_parametric(&parametric).is_ok());
     assert!(decode_parametric(&parametric[..parametric.len() - 1]).is_err());
 
-    let m = run(&s);
-    let out = encode_metrics(&m);
-    let n_at = 1 + METRICS_SCALARS + PERCENTILES;
-    assert_eq!(out[1], m.scenarios as f64);
-    assert_eq!(out[1 + METRICS_SCALARS..n_at], m.percentiles[..]);
+    let results = run_all(&s);
+    let m = &results.books[0];
+    let out = encode_results(&results);
+    assert_eq!(
+        out[..RESULTS_HEADER_LEN],
+        [0.0, 1.0, 0.0],
+        "status, books, comparison"
+    );
+    let at = RESULTS_HEADER_LEN;
+    let n_at = at + METRICS_SCALARS + PERCENTILES;
+    assert_eq!(out[at], m.scenarios as f64);
+    assert_eq!(out[at + METRICS_SCALARS..n_at], m.percentiles[..]);
     assert_eq!(out[n_at], 3.0, "asset count after the percentiles");
 
+    // k = 3 of 300, the worst-scenario tail k + 1 = 4: header, the book, one lane of 3 × 3 tail
+    // values, the P&L, and 4 worst scenarios with index, P&L and 3 asset P&L.
     let partial = encode_partial_of(&s, build(&s).all_blocks());
-    assert_eq!(partial[PARTIAL_HEADER_LEN - 2], 300.0, "count");
-    assert_eq!(partial.len(), PARTIAL_HEADER_LEN + 300 + 3 * (2 * 3 + 2));
+    assert_eq!(partial[PARTIAL_HEADER_LEN - 3], 300.0, "count");
+    assert_eq!(
+        partial.len(),
+        PARTIAL_HEADER_LEN + 4 + 9 + 300 + 4 * (3 + 2)
+    );
 }
 
 /// Partials altered on their way to finalize are refused, never a panic (a P&L moved out of the
@@ -159,14 +181,15 @@ fn altered_partials_are_refused_without_panicking() {
     let s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_000);
     let partial = encode_partial_of(&s, build(&s).all_blocks());
     let k = partial[PARTIAL_HEADER_LEN - 1] as usize;
-    let pnl = PARTIAL_HEADER_LEN..PARTIAL_HEADER_LEN + 1_000;
+    let first_pnl = pnl_offset(&partial);
+    let pnl = first_pnl..first_pnl + 1_000;
     let mut worse = partial.clone();
     let (at, _) = worse[pnl]
         .iter()
         .enumerate()
         .max_by(|a, b| a.1.total_cmp(b.1))
         .unwrap();
-    worse[PARTIAL_HEADER_LEN + at] = -1e12; // the best scenario now the worst, but not in the tail
+    worse[first_pnl + at] = -1e12; // the best scenario now the worst, but not in the tail
     let mut wider = partial;
     wider[3] = 0.9; // k = 100, the task kept 10
     assert!(k < 100);

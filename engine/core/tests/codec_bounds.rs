@@ -7,10 +7,12 @@ mod common;
 use common::*;
 use risk_engine_core::abi::call;
 use risk_engine_core::abi::codec::{decode_estimation_input, decode_partial, decode_spec};
-use risk_engine_core::abi::constants::{MAX_COUNT, MAX_EXACT_INT, OP_RUN, PARTIAL_HEADER_LEN};
+use risk_engine_core::abi::constants::{MAX_COUNT, MAX_EXACT_INT, OP_RUN};
 use risk_engine_core::abi::reader::Reader;
 use risk_engine_core::deadline::Deadline;
-use risk_engine_core::limits::{MAX_ASSETS, MAX_HISTOGRAM_BINS, MAX_HORIZON, MAX_SCENARIOS};
+use risk_engine_core::limits::{
+    MAX_ASSETS, MAX_BOOKS, MAX_HISTOGRAM_BINS, MAX_HORIZON, MAX_SCENARIOS,
+};
 use risk_engine_core::simulate::simulate;
 use risk_engine_core::spec::{BlockRange, Method, Mode};
 
@@ -199,6 +201,24 @@ fn asset_counts_at_the_edges_are_refused_without_overflow() {
 }
 
 #[test]
+fn book_counts_at_the_edges_are_refused_without_overflow() {
+    for books in EDGES
+        .iter()
+        .copied()
+        .chain([MAX_BOOKS as f64, MAX_BOOKS as f64 + 1.0])
+    {
+        let mut encoded = encode_spec(&spec(Method::MonteCarloNormal, Mode::BuyAndHold, 300), 0, 2);
+        encoded[3] = books;
+        // One book's worth of data follows: any other count is refused, never read past the end.
+        assert_eq!(
+            decode_spec(&encoded).is_ok(),
+            books == 1.0,
+            "books = {books}"
+        );
+    }
+}
+
+#[test]
 fn partials_round_trip_and_reject_indices_beyond_32_bits() {
     let s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 2_000);
     let range = BlockRange { first: 2, end: 6 };
@@ -206,15 +226,17 @@ fn partials_round_trip_and_reject_indices_beyond_32_bits() {
     let encoded = encode_partial_of(&s, range);
     let (_, decoded) = decode_partial(&mut Reader::new(&encoded)).expect("round trip");
     assert_eq!(decoded.first, partial.first);
-    assert_eq!(decoded.pnl, partial.pnl);
-    assert_eq!(decoded.worst.indices, partial.worst.indices);
-    assert_eq!(decoded.worst.keys, partial.worst.keys);
-    assert_eq!(decoded.worst.asset_pnl, partial.worst.asset_pnl);
-    assert_eq!(decoded.asset_tails, partial.asset_tails);
+    let (got, want) = (&decoded.books[0], &partial.books[0]);
+    assert_eq!(got.pnl, want.pnl);
+    assert_eq!(got.worst.indices, want.worst.indices);
+    assert_eq!(got.worst.keys, want.worst.keys);
+    assert_eq!(got.worst.asset_pnl, want.worst.asset_pnl);
+    assert_eq!(got.asset_tails, want.asset_tails);
+    assert_eq!(decoded.units, partial.units);
     // The first tail index moved by 2^32: it wraps to itself in 32 bits, and must still be refused.
-    let k = partial.worst.indices.len();
+    let k = want.worst.indices.len();
     assert!(k > 0);
-    let index_at = PARTIAL_HEADER_LEN + partial.pnl.len();
+    let index_at = pnl_offset(&encoded) + want.pnl.len();
     for shift in [TWO_32, MAX_EXACT_INT - encoded[index_at]] {
         let mut bad = encoded.clone();
         bad[index_at] += shift;
@@ -225,6 +247,6 @@ fn partials_round_trip_and_reject_indices_beyond_32_bits() {
     }
     // A first scenario near 2^32 whose end would overflow 32 bits.
     let mut bad = encoded;
-    bad[6] = TWO_32 - 1.0;
+    bad[8] = TWO_32 - 1.0;
     assert!(decode_partial(&mut Reader::new(&bad)).is_err());
 }

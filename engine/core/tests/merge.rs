@@ -2,7 +2,6 @@
 mod common;
 
 use common::*;
-use risk_engine_core::abi::constants::PARTIAL_HEADER_LEN;
 use risk_engine_core::spec::{BlockRange, Method, Mode, SpecFields};
 
 fn assert_split_invariant(spec: &SpecFields) {
@@ -61,6 +60,6 @@ fn more_scenarios_extend_the_same_draws() {
             end: blocks(&b),
         },
     );
-    let pnl = PARTIAL_HEADER_LEN..PARTIAL_HEADER_LEN + 1000;
-    assert_eq!(&pa[pnl.clone()], &pb[pnl]);
+    let (at, bt) = (pnl_offset(&pa), pnl_offset(&pb));
+    assert_eq!(&pa[at..at + 1000], &pb[bt..bt + 1000]);
 }

@@ -2,32 +2,25 @@
 mod common;
 
 use common::*;
-use risk_engine_core::kernels::{daily_paths, normal_buy_and_hold, scaled_cholesky, Workspace};
+use risk_engine_core::kernels::{fill_units, scaled_cholesky, Workspace};
 use risk_engine_core::math::{normal_pdf, normal_quantile};
 use risk_engine_core::parametric::{parametric, ParametricInput};
-use risk_engine_core::rng::Xoshiro256pp;
-use risk_engine_core::spec::{BlockRange, Method, Mode, SpecFields, BLOCK};
+use risk_engine_core::spec::{BlockRange, Comparison, Method, Mode, SpecFields, BLOCK};
 
-/// Log returns R[asset][sim] recovered from the kernel's per-asset P&L.
+/// Buy-and-hold log returns R[asset][sim] recovered from the kernel's e^R − 1.
 fn simulated_log_returns(fields: &SpecFields, blocks: usize) -> Vec<Vec<f64>> {
     let spec = &build(fields);
     let n = spec.n_assets();
     let chol_t = scaled_cholesky(spec);
-    let mut ws = Workspace::new(n);
+    let mut ws = Workspace::new(n, 1);
     let mut out = vec![Vec::new(); n];
     for b in 0..blocks {
-        let mut rng = Xoshiro256pp::for_block(spec.seed(), b as u64);
-        if spec.method() == Method::MonteCarloNormal && spec.mode() == Mode::BuyAndHold {
-            normal_buy_and_hold(spec, &chol_t, &mut ws, &mut rng);
-        } else {
-            daily_paths(spec, &mut ws, &mut rng);
-        }
+        fill_units(spec, &chol_t, &mut ws, b);
         for (i, r) in out.iter_mut().enumerate() {
-            let position = spec.portfolio_value() * spec.weights()[i];
             r.extend(
-                ws.asset_pnl[i * BLOCK..(i + 1) * BLOCK]
+                ws.unit[i * BLOCK..(i + 1) * BLOCK]
                     .iter()
-                    .map(|p| (p / position).ln_1p()),
+                    .map(|u| u.ln_1p()),
             );
         }
     }
@@ -79,13 +72,13 @@ fn simulated_moments_match_the_model() {
 #[test]
 fn single_asset_var_matches_the_lognormal_quantile() {
     let mut s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_000_000);
-    s.weights = vec![1.0];
+    s.books = vec![book(1e6, &[1.0])];
     s.mean = vec![0.0003];
     s.cholesky = vec![0.015];
     let m = run(&s);
     let t = s.horizon as f64;
     let z = normal_quantile(1.0 - s.confidence);
-    let exact = -s.portfolio_value * ((t * 0.0003 + t.sqrt() * 0.015 * z).exp() - 1.0);
+    let exact = -s.books[0].capital * ((t * 0.0003 + t.sqrt() * 0.015 * z).exp() - 1.0);
     assert!(
         (m.value_at_risk - exact).abs() < 4.0 * m.value_at_risk_standard_error,
         "VaR {} vs exact {exact} (se {})",
@@ -100,15 +93,15 @@ fn single_asset_var_matches_the_lognormal_quantile() {
 fn parametric_matches_the_closed_forms() {
     let (mean, cov) = three_assets();
     let input = ParametricInput {
-        portfolio_value: 1e6,
         horizon: 10,
         confidence: 0.99,
-        weights: vec![0.5, 0.3, 0.2],
+        comparison: Comparison::None,
+        books: vec![book(1e6, &[0.5, 0.3, 0.2])],
         mean: mean.clone(),
         covariance: cov.clone(),
     };
-    let m = parametric(&input).unwrap();
-    let w = &input.weights;
+    let m = parametric(&input).unwrap().books.remove(0);
+    let w = &input.books[0].weights;
     let mut var_p = 0.0;
     for i in 0..3 {
         for j in 0..3 {
@@ -173,7 +166,7 @@ fn var_and_es_follow_the_k_worst_definition() {
         &risk_engine_core::deadline::Deadline::none(),
     )
     .unwrap();
-    let mut sorted = partial.pnl.clone();
+    let mut sorted = partial.books[0].pnl.clone();
     sorted.sort_by(f64::total_cmp);
     let m = run(&s);
     let k = 10; // ⌈0.01 · 1000⌉

@@ -83,7 +83,7 @@ fn every_spec_field_is_checked() {
 fn tail_memory_is_bounded() {
     let mut s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 100_000_000);
     s.confidence = 0.5;
-    s.weights = vec![1.0 / 3.0; 3];
+    s.books[0].weights = vec![1.0 / 3.0; 3];
     let input = encode_fields(&s, 0, 1);
     let out = call(OP_SIMULATE, &input);
     assert_eq!(out[0], ERR_LIMIT_EXCEEDED as f64, "LimitExceeded");

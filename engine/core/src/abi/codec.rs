@@ -4,21 +4,21 @@
 //! (0 = success, else the `EngineError` code, then detail, message length and message bytes).
 
 use super::constants::{
-    ESTIMATION_HEADER_LEN, ESTIMATION_RESULT_HEADER_LEN, METHOD_HISTORICAL,
-    METHOD_MONTE_CARLO_NORMAL, METHOD_MONTE_CARLO_STUDENT_T, METRICS_SCALARS, MODE_BUY_AND_HOLD,
-    PARAMETRIC_HEADER_LEN, PARTIAL_HEADER_LEN, SPEC_HEADER_LEN,
+    COMPARISON_NONE, COMPARISON_WHAT_IF, ESTIMATION_HEADER_LEN, ESTIMATION_RESULT_HEADER_LEN,
+    METHOD_HISTORICAL, METHOD_MONTE_CARLO_NORMAL, METHOD_MONTE_CARLO_STUDENT_T, METRICS_SCALARS,
+    MODE_BUY_AND_HOLD, PARAMETRIC_HEADER_LEN, PARTIAL_HEADER_LEN, SPEC_HEADER_LEN,
 };
 use super::reader::{product, Reader};
 use crate::deadline::Deadline;
 use crate::error::{ensure, EngineError, Result};
 use crate::estimate::{Covariance, Estimation, EstimationInput};
 use crate::finalize::FinalizeParams;
-use crate::limits::check_assets;
-use crate::metrics::Metrics;
+use crate::limits::{check_assets, check_books};
+use crate::metrics::{Metrics, Results};
 use crate::parametric::ParametricInput;
 use crate::select::{from_order_key, order_key};
-use crate::simulate::Partial;
-use crate::spec::{BlockRange, Method, Mode, Spec, SpecFields};
+use crate::simulate::{BookPartial, Partial, UnitTails};
+use crate::spec::{BlockRange, Book, Comparison, Method, Mode, Spec, SpecFields};
 use crate::tail::ScenarioTail;
 
 pub fn encode_error(e: &EngineError) -> Vec<f64> {
@@ -26,6 +26,7 @@ pub fn encode_error(e: &EngineError) -> Vec<f64> {
         EngineError::InsufficientData { observations, .. } => *observations as f64,
         EngineError::InvalidInput(_)
         | EngineError::LimitExceeded(_)
+        | EngineError::Overflow(_)
         | EngineError::DeadlineExceeded => 0.0,
     };
     let msg = e.to_string();
@@ -84,8 +85,44 @@ pub fn encode_estimation(e: &Estimation) -> Vec<f64> {
     out
 }
 
-/// Spec layout: [method, mode, n, V, T, ν, seed, antithetic, N, c, bins, first block, end block,
-/// time budget ms (0 = none), weights(n), mean(n), then L(n²) or (observations, returns)].
+fn comparison(code: usize) -> Result<Comparison> {
+    match code {
+        COMPARISON_NONE => Ok(Comparison::None),
+        COMPARISON_WHAT_IF => Ok(Comparison::WhatIf),
+        _ => Err(EngineError::invalid("unknown comparison code")),
+    }
+}
+
+fn comparison_code(c: Comparison) -> usize {
+    match c {
+        Comparison::None => COMPARISON_NONE,
+        Comparison::WhatIf => COMPARISON_WHAT_IF,
+    }
+}
+
+/// `count` books of `n` weights each: [capital, weights(n)] per book.
+fn read_books(r: &mut Reader, count: usize, n: usize) -> Result<Vec<Book>> {
+    check_books(count)?;
+    (0..count)
+        .map(|_| {
+            Ok(Book {
+                capital: r.scalar()?,
+                weights: r.take(n)?.to_vec(),
+            })
+        })
+        .collect()
+}
+
+fn write_books(out: &mut Vec<f64>, books: &[Book]) {
+    for b in books {
+        out.push(b.capital);
+        out.extend_from_slice(&b.weights);
+    }
+}
+
+/// Spec layout: [method, mode, n, books, T, ν, seed, antithetic, N, c, bins, first block, end
+/// block, time budget ms (0 = none), comparison, per book (capital, weights(n)), mean(n), then
+/// L(n²) or (observations, returns)].
 pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
     let mut r = Reader::new(data);
     let method = match r.count()? {
@@ -105,7 +142,7 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
     if n != 0 {
         check_assets(n)?;
     }
-    let portfolio_value = r.scalar()?;
+    let book_count = r.count()?;
     let horizon = r.count()?;
     let degrees_of_freedom = r.scalar()?;
     let seed = r.integer()?;
@@ -122,8 +159,9 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
         budget_ms.is_finite() && budget_ms >= 0.0,
         "time budget must be finite, ≥ 0",
     )?;
+    let comparison = comparison(r.count()?)?;
     debug_assert_eq!(r.position(), SPEC_HEADER_LEN);
-    let weights = r.take(n)?.to_vec();
+    let books = read_books(&mut r, book_count, n)?;
     let mean = r.take(n)?.to_vec();
     let (cholesky, returns) = if method == Method::Historical {
         let obs = r.count()?;
@@ -135,8 +173,8 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
     let spec = Spec::new(SpecFields {
         method,
         mode,
-        portfolio_value,
-        weights,
+        books,
+        comparison,
         horizon,
         degrees_of_freedom,
         seed,
@@ -152,33 +190,55 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
     Ok((spec, range, Deadline::after_ms(budget_ms)))
 }
 
-/// Partial layout: [0, scenarios, n, confidence, V, bins, first, count, k, pnl(count),
-/// worst index(k), worst P&L(k), worst per-asset P&L(k·n), asset tails(n·k)].
+/// Partial layout: [0, N, n, c, books, bins, comparison, lanes, first, count, worst count w, tail
+/// count k], per book (capital, weights(n)), per lane and asset its k tail values (lane 2 holds
+/// −(e^R − 1)), then per book: pnl(count), worst index(w), worst P&L(w), worst per-asset P&L(w·n),
+/// and with no lanes its asset tails(n·k).
 pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
     let h = FinalizeParams::of(spec);
     let n = h.n_assets;
-    let k = p.worst.indices.len();
+    let count = p.count();
+    let worst = p.books[0].worst.indices.len();
+    let k = match (p.units.smallest.first(), p.books[0].asset_tails.first()) {
+        (Some(lane), _) | (None, Some(lane)) => lane.len(),
+        (None, None) => 0,
+    };
     let header: [f64; PARTIAL_HEADER_LEN] = [
         0.0,
         h.scenarios as f64,
         n as f64,
         h.confidence,
-        h.portfolio_value,
+        h.books.len() as f64,
         h.histogram_bins as f64,
+        comparison_code(h.comparison) as f64,
+        h.lanes as f64,
         p.first as f64,
-        p.pnl.len() as f64,
+        count as f64,
+        worst as f64,
         k as f64,
     ];
-    let mut out = Vec::with_capacity(PARTIAL_HEADER_LEN + p.pnl.len() + k * (2 * n + 2));
-    out.extend_from_slice(&header);
-    out.extend_from_slice(&p.pnl);
-    out.extend(p.worst.indices.iter().map(|&i| i as f64));
-    out.extend(p.worst.keys.iter().map(|&key| from_order_key(key)));
-    out.extend_from_slice(&p.worst.asset_pnl);
-    for tail in &p.asset_tails {
+    let mut out = header.to_vec();
+    write_books(&mut out, &h.books);
+    for tail in p.units.smallest.iter().chain(&p.units.largest) {
         out.extend(tail.iter().map(|&key| from_order_key(key)));
     }
+    for b in &p.books {
+        out.extend_from_slice(&b.pnl);
+        out.extend(b.worst.indices.iter().map(|&i| i as f64));
+        out.extend(b.worst.keys.iter().map(|&key| from_order_key(key)));
+        out.extend_from_slice(&b.worst.asset_pnl);
+        for tail in &b.asset_tails {
+            out.extend(tail.iter().map(|&key| from_order_key(key)));
+        }
+    }
     out
+}
+
+/// `assets` tails of `k` values each, as order keys.
+fn read_tails(r: &mut Reader, assets: usize, k: usize) -> Result<Vec<Vec<u64>>> {
+    (0..assets)
+        .map(|_| Ok(r.take(k)?.iter().map(|&x| order_key(x)).collect()))
+        .collect()
 }
 
 /// One partial of `OP_FINALIZE`'s input: the calculation's parameters (its header, the same in
@@ -186,58 +246,105 @@ pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
 pub fn decode_partial(r: &mut Reader) -> Result<(FinalizeParams, Partial)> {
     let start = r.position();
     ensure(r.scalar()? == 0.0, "partial must be a success result")?;
-    let header = FinalizeParams {
-        scenarios: r.count()?,
-        n_assets: r.count()?,
-        confidence: r.scalar()?,
-        portfolio_value: r.scalar()?,
-        histogram_bins: r.count()?,
-    };
-    let n = header.n_assets;
+    let scenarios = r.count()?;
+    let n = r.count()?;
     // Bounded like every other decoder: with k = 0 nothing below would limit n (found by fuzzing).
     check_assets(n)?;
+    let confidence = r.scalar()?;
+    let book_count = r.count()?;
+    let histogram_bins = r.count()?;
+    let comparison = comparison(r.count()?)?;
+    let lanes = r.count()?;
+    ensure(lanes <= 2, "at most two per-asset tail lanes")?;
     let first = r.count()?;
     let count = r.count()?;
+    let worst_count = r.count()?;
     let k = r.count()?;
     debug_assert_eq!(r.position() - start, PARTIAL_HEADER_LEN);
-    ensure(k <= count, "tail larger than the partial")?;
+    ensure(
+        worst_count <= count && k <= count,
+        "tail larger than the partial",
+    )?;
     let end = first
         .checked_add(count)
         .ok_or_else(|| EngineError::invalid("partial beyond the count range"))?;
-    let pnl = r.take(count)?.to_vec();
-    ensure(
-        pnl.iter().all(|x| x.is_finite()),
-        "partial P&L must be finite",
-    )?;
-    let mut worst = ScenarioTail::new(k, n);
-    worst.indices = (0..k).map(|_| r.integer()).collect::<Result<Vec<u64>>>()?;
-    worst.keys = r.take(k)?.iter().map(|&x| order_key(x)).collect();
-    worst.asset_pnl = r.take(product(k, n)?)?.to_vec();
-    let asset_tails = (0..n)
-        .map(|_| Ok(r.take(k)?.iter().map(|&x| order_key(x)).collect()))
-        .collect::<Result<Vec<Vec<u64>>>>()?;
-    ensure(
-        worst.indices.windows(2).all(|w| w[0] < w[1])
-            && worst
-                .indices
-                .iter()
-                .all(|&i| (first as u64..end as u64).contains(&i)),
-        "tail indices must be increasing and inside the partial",
-    )?;
-    Ok((
-        header,
-        Partial {
-            first,
+    let books = read_books(r, book_count, n)?;
+    let units = UnitTails {
+        smallest: read_tails(r, if lanes >= 1 { n } else { 0 }, k)?,
+        largest: read_tails(r, if lanes == 2 { n } else { 0 }, k)?,
+    };
+    let mut partials = Vec::with_capacity(book_count);
+    for _ in 0..book_count {
+        let pnl = r.take(count)?.to_vec();
+        ensure(
+            pnl.iter().all(|x| x.is_finite()),
+            "partial P&L must be finite",
+        )?;
+        let mut worst = ScenarioTail::new(worst_count, n);
+        worst.indices = (0..worst_count)
+            .map(|_| r.integer())
+            .collect::<Result<Vec<u64>>>()?;
+        worst.keys = r.take(worst_count)?.iter().map(|&x| order_key(x)).collect();
+        worst.asset_pnl = r.take(product(worst_count, n)?)?.to_vec();
+        ensure(
+            worst.indices.windows(2).all(|w| w[0] < w[1])
+                && worst
+                    .indices
+                    .iter()
+                    .all(|&i| (first as u64..end as u64).contains(&i)),
+            "tail indices must be increasing and inside the partial",
+        )?;
+        let asset_tails = read_tails(r, if lanes == 0 { n } else { 0 }, k)?;
+        partials.push(BookPartial {
             pnl,
             worst,
             asset_tails,
+        });
+    }
+    Ok((
+        FinalizeParams {
+            scenarios,
+            n_assets: n,
+            confidence,
+            histogram_bins,
+            comparison,
+            lanes,
+            books,
+        },
+        Partial {
+            first,
+            books: partials,
+            units,
         },
     ))
 }
 
-/// Metrics layout: [0, scenarios, VaR, ES, mean, volatility, P(loss), worst, best, VaR SE, ES SE,
-/// percentiles(9), n, component ES(n), standalone VaR(n), bins, edges(bins + 1 or 0), counts(bins)].
-pub fn encode_metrics(m: &Metrics) -> Vec<f64> {
+/// Results layout: [0, books, comparison], per book [N, VaR, ES, mean, volatility, P(loss), worst,
+/// best, VaR SE, ES SE, percentiles(9), n, component ES(n), standalone VaR(n), component VaR(n),
+/// bins, edges(bins + 1 or 0), counts(bins)], then with a what-if [incremental VaR, incremental
+/// ES, their standard errors].
+pub fn encode_results(results: &Results) -> Vec<f64> {
+    let comparison = if results.what_if.is_some() {
+        COMPARISON_WHAT_IF
+    } else {
+        COMPARISON_NONE
+    };
+    let mut out = vec![0.0, results.books.len() as f64, comparison as f64];
+    for m in &results.books {
+        encode_metrics(&mut out, m);
+    }
+    if let Some(w) = &results.what_if {
+        out.extend_from_slice(&[
+            w.incremental_var,
+            w.incremental_es,
+            w.incremental_var_standard_error,
+            w.incremental_es_standard_error,
+        ]);
+    }
+    out
+}
+
+fn encode_metrics(out: &mut Vec<f64>, m: &Metrics) {
     let scalars: [f64; METRICS_SCALARS] = [
         m.scenarios as f64,
         m.value_at_risk,
@@ -250,36 +357,37 @@ pub fn encode_metrics(m: &Metrics) -> Vec<f64> {
         m.value_at_risk_standard_error,
         m.expected_shortfall_standard_error,
     ];
-    let mut out = vec![0.0];
     out.extend_from_slice(&scalars);
     out.extend_from_slice(&m.percentiles);
     out.push(m.component_es.len() as f64);
     out.extend_from_slice(&m.component_es);
     out.extend_from_slice(&m.standalone_var);
+    out.extend_from_slice(&m.component_var);
     out.push(m.counts.len() as f64);
     out.extend_from_slice(&m.bin_edges);
     out.extend_from_slice(&m.counts);
-    out
 }
 
-/// Parametric layout: [n, V, T, c, weights(n), mean(n), covariance(n²)].
+/// Parametric layout: [n, books, T, c, comparison, per book (capital, weights(n)), mean(n),
+/// covariance(n²)].
 pub fn decode_parametric(data: &[f64]) -> Result<ParametricInput> {
     let mut r = Reader::new(data);
     let n = r.count()?;
     check_assets(n)?;
-    let portfolio_value = r.scalar()?;
+    let book_count = r.count()?;
     let horizon = r.count()?;
     let confidence = r.scalar()?;
+    let comparison = comparison(r.count()?)?;
     debug_assert_eq!(r.position(), PARAMETRIC_HEADER_LEN);
-    let weights = r.take(n)?.to_vec();
+    let books = read_books(&mut r, book_count, n)?;
     let mean = r.take(n)?.to_vec();
     let covariance = r.take(product(n, n)?)?.to_vec();
     r.end()?;
     Ok(ParametricInput {
-        portfolio_value,
         horizon,
         confidence,
-        weights,
+        comparison,
+        books,
         mean,
         covariance,
     })

@@ -1,7 +1,7 @@
 //! The numbers both sides of the flat ABI must agree on, one name each. `OP_ABI` reports every one of
 //! them by name (see `TABLE`), so the TypeScript binding can compare its own copies at load time.
 
-pub use crate::limits::{MAX_COUNT, MAX_EXACT_INT};
+pub use crate::limits::{MAX_BOOKS, MAX_COUNT, MAX_EXACT_INT};
 pub use crate::metrics::PERCENTILES;
 pub use crate::spec::BLOCK;
 
@@ -29,23 +29,34 @@ pub const MODE_REBALANCED: usize = 1;
 
 /// Estimation input: [dates, assets, lookback, zero drift, ewma, λ] before the prices.
 pub const ESTIMATION_HEADER_LEN: usize = 6;
-/// Spec: [method, mode, n, V, T, ν, seed, antithetic, N, c, bins, first, end, budget ms].
-pub const SPEC_HEADER_LEN: usize = 14;
-/// Partial, status word included: [0, N, n, c, V, bins, first, count, k].
-pub const PARTIAL_HEADER_LEN: usize = 9;
+/// Spec: [method, mode, n, books, T, ν, seed, antithetic, N, c, bins, first, end, budget ms,
+/// comparison]; per book [capital, weights(n)] follow.
+pub const SPEC_HEADER_LEN: usize = 15;
+/// Partial, status word included: [0, N, n, c, books, bins, comparison, lanes, first, count,
+/// worst count, tail count].
+pub const PARTIAL_HEADER_LEN: usize = 12;
 /// Estimation result, status word included: [0, observations, first date, last date, jitter].
 pub const ESTIMATION_RESULT_HEADER_LEN: usize = 5;
-/// Metrics scalars after the status word: N, VaR, ES, mean, volatility, P(loss), worst, best,
+/// Results header, status word included: [0, books, comparison]; per book its metrics follow.
+pub const RESULTS_HEADER_LEN: usize = 3;
+/// A what-if's figures after the books: [incremental VaR, incremental ES, their standard errors].
+pub const COMPARISON_FIGURES: usize = 4;
+/// Comparison codes: none, or a what-if of book 1 (after) against book 0 (before).
+pub const COMPARISON_NONE: usize = 0;
+pub const COMPARISON_WHAT_IF: usize = 1;
+/// Metrics scalars of a book: N, VaR, ES, mean, volatility, P(loss), worst, best,
 /// VaR SE, ES SE; the PERCENTILES percentiles follow.
 pub const METRICS_SCALARS: usize = 10;
-/// Parametric input: [n, V, T, c] before the arrays.
-pub const PARAMETRIC_HEADER_LEN: usize = 4;
+/// Parametric input: [n, books, T, c, comparison]; per book [capital, weights(n)], then mean(n)
+/// and covariance(n²).
+pub const PARAMETRIC_HEADER_LEN: usize = 5;
 
 // Engine error codes, the status word of a failed call (0 is success).
 pub const ERR_INVALID_INPUT: u32 = 1;
 pub const ERR_INSUFFICIENT_DATA: u32 = 2;
 pub const ERR_LIMIT_EXCEEDED: u32 = 3;
 pub const ERR_DEADLINE_EXCEEDED: u32 = 4;
+pub const ERR_OVERFLOW: u32 = 5;
 
 // The crate version, from the build (never read from Cargo.toml at run time).
 pub const VERSION_MAJOR: u32 = parse_version_part(env!("CARGO_PKG_VERSION_MAJOR"));
@@ -93,6 +104,10 @@ pub const TABLE: &[(&str, f64)] = table![
     SPEC_HEADER_LEN,
     PARTIAL_HEADER_LEN,
     ESTIMATION_RESULT_HEADER_LEN,
+    RESULTS_HEADER_LEN,
+    COMPARISON_FIGURES,
+    COMPARISON_NONE,
+    COMPARISON_WHAT_IF,
     METRICS_SCALARS,
     PERCENTILES,
     PARAMETRIC_HEADER_LEN,
@@ -100,6 +115,8 @@ pub const TABLE: &[(&str, f64)] = table![
     ERR_INSUFFICIENT_DATA,
     ERR_LIMIT_EXCEEDED,
     ERR_DEADLINE_EXCEEDED,
+    ERR_OVERFLOW,
+    MAX_BOOKS,
     MAX_COUNT,
     MAX_EXACT_INT,
     VERSION_MAJOR,

@@ -2,7 +2,7 @@
 
 use super::codec::{
     decode_estimation_input, decode_parametric, decode_partial, decode_spec, encode_error,
-    encode_estimation, encode_metrics, encode_partial,
+    encode_estimation, encode_partial, encode_results,
 };
 use super::constants::{
     encode_table, OP_ABI, OP_ESTIMATE, OP_FINALIZE, OP_PARAMETRIC, OP_RUN, OP_SIMULATE,
@@ -30,7 +30,7 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
         OP_FINALIZE => finalize_encoded(input),
         OP_PARAMETRIC => decode_parametric(input)
             .and_then(|i| parametric(&i))
-            .map(|m| encode_metrics(&m)),
+            .map(|m| encode_results(&m)),
         OP_RUN => run_encoded(input),
         #[cfg(feature = "bench-ops")]
         super::constants::OP_NORMALS => super::bench::normals_encoded(input),
@@ -51,7 +51,7 @@ fn finalize_encoded(input: &[f64]) -> Result<Vec<f64>> {
     for _ in 0..count {
         let (h, p) = decode_partial(&mut r)?;
         ensure(
-            params.map_or(true, |first| first == h),
+            params.as_ref().map_or(true, |first| *first == h),
             "partials of one calculation",
         )?;
         params = Some(h);
@@ -59,7 +59,7 @@ fn finalize_encoded(input: &[f64]) -> Result<Vec<f64>> {
     }
     r.end()?;
     let params = params.expect("count ≥ 1");
-    finalize(&params, &mut partials).map(|m| encode_metrics(&m))
+    finalize(&params, &mut partials).map(|m| encode_results(&m))
 }
 
 /// The same as OP_SIMULATE followed by OP_FINALIZE on its one partial.
@@ -67,5 +67,5 @@ fn run_encoded(input: &[f64]) -> Result<Vec<f64>> {
     let (spec, range, deadline) = decode_spec(input)?;
     ensure(range == spec.all_blocks(), "run covers every block")?;
     let partial = simulate(&spec, range, &deadline)?;
-    finalize(&FinalizeParams::of(&spec), &mut [partial]).map(|m| encode_metrics(&m))
+    finalize(&FinalizeParams::of(&spec), &mut [partial]).map(|m| encode_results(&m))
 }

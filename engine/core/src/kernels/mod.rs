@@ -1,45 +1,102 @@
-//! Scenario kernels: fill one block of per-asset and portfolio P&L. Arrays are structure-of-arrays,
-//! `[asset][simulation]`, with the simulation loop innermost so that LLVM emits f64x2 code.
+//! Scenario kernels: one block of per-asset and portfolio P&L for each book. Arrays are
+//! structure-of-arrays, `[asset][simulation]`, with the simulation loop innermost so that LLVM emits
+//! f64x2 code. Buy-and-hold draws every asset's return once for all books (`fill_units`) and prices
+//! each book on it; rebalanced paths depend on the book, so they are walked per book, a group of
+//! books at a time on the very same draws (`fill_rebalanced`).
 
 use crate::math::expm1;
 use crate::rng::Xoshiro256pp;
-use crate::spec::{Method, Mode, Spec, BLOCK};
+use crate::spec::{Book, Method, Mode, Spec, BLOCK};
 use crate::ziggurat::{standard_normal, ChiSquare};
 
 #[cfg(test)]
 mod reference;
 
-/// Scratch space of one task, allocated once.
-pub struct Workspace {
-    n: usize,
-    z: Vec<f64>,
-    shock: Vec<f64>,
-    cumulative: Vec<f64>,
+/// Memory one group of rebalanced books may hold in path state; more books take more groups, each
+/// of which draws the block again (the same draws: results never depend on the grouping).
+const GROUP_BYTES: usize = 32 << 20;
+
+/// Books per rebalanced group for `n` assets.
+pub fn group_size(n: usize) -> usize {
+    (GROUP_BYTES / ((n + 4) * BLOCK * 8)).max(1)
+}
+
+/// A rebalanced book's running state over the days of one block.
+pub struct BookPaths {
+    /// Output: per asset, its gains on the running value [asset][simulation] (money).
+    pub asset_pnl: Vec<f64>,
     gross: Vec<f64>,
     growth: Vec<f64>,
     scaled_gross: Vec<f64>,
+    /// Output: C·(gross − 1).
+    pub pnl: Vec<f64>,
+}
+
+impl BookPaths {
+    fn new(n: usize) -> Self {
+        BookPaths {
+            asset_pnl: vec![0.0; n * BLOCK],
+            gross: vec![0.0; BLOCK],
+            growth: vec![0.0; BLOCK],
+            scaled_gross: vec![0.0; BLOCK],
+            pnl: vec![0.0; BLOCK],
+        }
+    }
+}
+
+/// Scratch space of one task, allocated once.
+pub struct Workspace {
+    n: usize,
+    group: usize,
+    z: Vec<f64>,
+    shock: Vec<f64>,
+    gain: Vec<f64>,
     t_factor: Vec<f64>,
-    /// Output: per-asset P&L of the block, [asset][simulation].
+    cumulative: Vec<f64>,
+    /// Buy-and-hold output: e^{R_i} − 1 per asset [asset][simulation], shared by every book.
+    pub unit: Vec<f64>,
+    /// Rebalanced: the path state of each book of the current group.
+    pub paths: Vec<BookPaths>,
+    /// Buy-and-hold output for one book: per-asset P&L [asset][simulation].
     pub asset_pnl: Vec<f64>,
-    /// Output: portfolio P&L of the block.
+    /// Buy-and-hold output for one book: portfolio P&L.
     pub pnl: Vec<f64>,
 }
 
 impl Workspace {
-    pub fn new(n: usize) -> Self {
+    /// For `n` assets and rebalanced groups of at most `group` books (see `group_size`).
+    pub fn new(n: usize, group: usize) -> Self {
         Workspace {
             n,
+            group: group.max(1),
             z: vec![0.0; n * BLOCK],
             shock: vec![0.0; BLOCK],
-            cumulative: vec![0.0; n * BLOCK],
-            gross: vec![0.0; BLOCK],
-            growth: vec![0.0; BLOCK],
-            scaled_gross: vec![0.0; BLOCK],
+            gain: vec![0.0; BLOCK.max(n)],
             t_factor: vec![0.0; BLOCK],
+            cumulative: vec![0.0; n * BLOCK],
+            unit: vec![0.0; n * BLOCK],
+            paths: Vec::new(),
             asset_pnl: vec![0.0; n * BLOCK],
             pnl: vec![0.0; BLOCK],
         }
     }
+
+    /// Books per rebalanced group.
+    pub fn group(&self) -> usize {
+        self.group
+    }
+}
+
+/// What a block yields, in order: buy-and-hold first the shared returns, then each book.
+pub enum Priced<'a> {
+    /// e^{R_i} − 1 per asset [asset][simulation] (buy-and-hold only).
+    Units(&'a [f64]),
+    /// Book `book`'s per-asset P&L [asset][simulation] and portfolio P&L.
+    Book {
+        book: usize,
+        asset_pnl: &'a [f64],
+        pnl: &'a [f64],
+    },
 }
 
 /// √T·L, the factor of the one-draw buy-and-hold model (empty for historical specs).
@@ -48,22 +105,40 @@ pub fn scaled_cholesky(spec: &Spec) -> Vec<f64> {
     spec.cholesky().iter().map(|l| sqrt_t * l).collect()
 }
 
-/// Fills `ws` with block `block` of `spec` (`chol_t` from `scaled_cholesky`): every scenario of
-/// the block, also those past the spec's last, which the caller ignores.
-pub fn fill_block(spec: &Spec, chol_t: &[f64], ws: &mut Workspace, block: usize) {
-    let block_start = block * BLOCK;
-    match (spec.method(), spec.mode()) {
-        (Method::Historical, _) => {
-            let count = BLOCK.min(spec.scenarios() - block_start);
-            historical_windows(spec, ws, block_start, count)
+/// Prices block `block` of `spec` for every book (`chol_t` from `scaled_cholesky`), handing each
+/// result to `emit`: every scenario of the block, also those past the spec's last, which the
+/// caller ignores.
+pub fn price_block(
+    spec: &Spec,
+    chol_t: &[f64],
+    ws: &mut Workspace,
+    block: usize,
+    emit: &mut dyn FnMut(Priced),
+) {
+    let books = spec.books();
+    if spec.mode() == Mode::BuyAndHold {
+        fill_units(spec, chol_t, ws, block);
+        emit(Priced::Units(&ws.unit));
+        for (b, book) in books.iter().enumerate() {
+            price_buy_and_hold(book, ws);
+            emit(Priced::Book {
+                book: b,
+                asset_pnl: &ws.asset_pnl,
+                pnl: &ws.pnl,
+            });
         }
-        (Method::MonteCarloNormal, Mode::BuyAndHold) => {
-            let mut rng = Xoshiro256pp::for_block(spec.seed(), block as u64);
-            normal_buy_and_hold(spec, chol_t, ws, &mut rng)
-        }
-        _ => {
-            let mut rng = Xoshiro256pp::for_block(spec.seed(), block as u64);
-            daily_paths(spec, ws, &mut rng)
+        return;
+    }
+    let group = ws.group;
+    for first in (0..books.len()).step_by(group) {
+        let members = &books[first..(first + group).min(books.len())];
+        fill_rebalanced(spec, ws, block, members);
+        for (j, path) in ws.paths[..members.len()].iter().enumerate() {
+            emit(Priced::Book {
+                book: first + j,
+                asset_pnl: &path.asset_pnl,
+                pnl: &path.pnl,
+            });
         }
     }
 }
@@ -84,6 +159,23 @@ fn fill_normals(rng: &mut Xoshiro256pp, z: &mut [f64], antithetic: bool) {
     }
 }
 
+/// One day's Student-t factors √((ν − 2)/ν) / √(W/ν), one W per simulation (per pair).
+fn fill_t_factors(
+    rng: &mut Xoshiro256pp,
+    chi: &ChiSquare,
+    nu: f64,
+    f: &mut [f64],
+    antithetic: bool,
+) {
+    let t_scale = ((nu - 2.0) / nu).sqrt();
+    let step = if antithetic { 2 } else { 1 };
+    for pair in f.chunks_exact_mut(step) {
+        let w = chi.sample(rng);
+        let x = t_scale / (w / nu).sqrt();
+        pair.iter_mut().for_each(|y| *y = x);
+    }
+}
+
 /// shock[s] = base + Σ_{j≤i} l[j] · z[j][s], summed in increasing j.
 #[inline(always)]
 fn correlate(shock: &mut [f64], base: f64, l_row: &[f64], z: &[f64]) {
@@ -95,149 +187,199 @@ fn correlate(shock: &mut [f64], base: f64, l_row: &[f64], z: &[f64]) {
     }
 }
 
-/// Buy-and-hold normal: one draw per simulation, R ~ N(Tμ, TΣ).
-pub fn normal_buy_and_hold(
-    spec: &Spec,
-    chol_t: &[f64],
-    ws: &mut Workspace,
-    rng: &mut Xoshiro256pp,
-) {
+/// One day's return of asset i on every path of the block, into `ws.shock`: r = μ_i + L_i z
+/// (normal) or μ_i + f·L_i z (Student-t).
+#[inline(always)]
+fn day_return(spec: &Spec, ws: &mut Workspace, i: usize, student: bool) {
     let n = ws.n;
-    let t = spec.horizon() as f64;
-    fill_normals(rng, &mut ws.z, spec.antithetic());
+    correlate(
+        &mut ws.shock,
+        0.0,
+        &spec.cholesky()[i * n..=i * n + i],
+        &ws.z,
+    );
+    let mu = spec.mean()[i];
+    if student {
+        for (x, f) in ws.shock.iter_mut().zip(&ws.t_factor) {
+            *x = mu + f * *x;
+        }
+    } else {
+        ws.shock.iter_mut().for_each(|x| *x += mu);
+    }
+}
+
+/// Buy-and-hold: every asset's e^{R_i} − 1 of the block into `ws.unit`. Normal: one draw per
+/// simulation, R ~ N(Tμ, TΣ); Student-t: T daily steps, log returns added up; historical: the
+/// T-day window's returns added up.
+pub fn fill_units(spec: &Spec, chol_t: &[f64], ws: &mut Workspace, block: usize) {
+    let n = ws.n;
+    match spec.method() {
+        Method::MonteCarloNormal => {
+            let mut rng = Xoshiro256pp::for_block(spec.seed(), block as u64);
+            let t = spec.horizon() as f64;
+            fill_normals(&mut rng, &mut ws.z, spec.antithetic());
+            for i in 0..n {
+                correlate(
+                    &mut ws.shock,
+                    t * spec.mean()[i],
+                    &chol_t[i * n..=i * n + i],
+                    &ws.z,
+                );
+                let out = &mut ws.unit[i * BLOCK..(i + 1) * BLOCK];
+                out.iter_mut()
+                    .zip(&ws.shock)
+                    .for_each(|(u, r)| *u = expm1(*r));
+            }
+            return;
+        }
+        Method::MonteCarloStudentT => {
+            let mut rng = Xoshiro256pp::for_block(spec.seed(), block as u64);
+            let nu = spec.degrees_of_freedom();
+            let chi = ChiSquare::new(nu);
+            ws.cumulative.iter_mut().for_each(|x| *x = 0.0);
+            for _day in 0..spec.horizon() {
+                fill_normals(&mut rng, &mut ws.z, spec.antithetic());
+                fill_t_factors(&mut rng, &chi, nu, &mut ws.t_factor, spec.antithetic());
+                for i in 0..n {
+                    day_return(spec, ws, i, true);
+                    let cum = &mut ws.cumulative[i * BLOCK..(i + 1) * BLOCK];
+                    cum.iter_mut().zip(&ws.shock).for_each(|(c, r)| *c += r);
+                }
+            }
+        }
+        Method::Historical => {
+            let first_window = block * BLOCK;
+            let count = BLOCK.min(spec.scenarios() - first_window);
+            let (returns, mean) = (spec.returns(), spec.mean());
+            ws.cumulative.iter_mut().for_each(|x| *x = 0.0);
+            for s in 0..count {
+                let start = first_window + s;
+                for day in start..start + spec.horizon() {
+                    let row = &returns[day * n..(day + 1) * n];
+                    for (i, (x, mu)) in row.iter().zip(mean).enumerate() {
+                        ws.cumulative[i * BLOCK + s] += x - mu;
+                    }
+                }
+            }
+        }
+    }
+    ws.unit
+        .iter_mut()
+        .zip(&ws.cumulative)
+        .for_each(|(u, r)| *u = expm1(*r));
+}
+
+/// One buy-and-hold book on the shared returns: asset P&L e_i·(e^{R_i} − 1), the portfolio's
+/// their sum in asset order.
+pub fn price_buy_and_hold(book: &Book, ws: &mut Workspace) {
     ws.pnl.iter_mut().for_each(|x| *x = 0.0);
-    for i in 0..n {
-        correlate(
-            &mut ws.shock,
-            t * spec.mean()[i],
-            &chol_t[i * n..=i * n + i],
-            &ws.z,
-        );
-        let position = spec.portfolio_value() * spec.weights()[i];
-        let out = &mut ws.asset_pnl[i * BLOCK..(i + 1) * BLOCK];
-        for ((a, p), r) in out.iter_mut().zip(ws.pnl.iter_mut()).zip(&ws.shock) {
-            *a = position * expm1(*r);
+    for i in 0..ws.n {
+        let position = book.exposure(i);
+        let range = i * BLOCK..(i + 1) * BLOCK;
+        for ((a, p), u) in ws.asset_pnl[range.clone()]
+            .iter_mut()
+            .zip(ws.pnl.iter_mut())
+            .zip(&ws.unit[range])
+        {
+            *a = position * u;
             *p += *a;
         }
     }
 }
 
-/// T daily steps: rebalanced normal, and Student-t in both modes.
-pub fn daily_paths(spec: &Spec, ws: &mut Workspace, rng: &mut Xoshiro256pp) {
+/// Rebalanced paths of `books` (one group) on block `block`, into `ws.paths`: each day, asset i's
+/// gain on the running value C·gross is C·gross·a_i·(e^{r_i} − 1), and gross moves by
+/// 1 + Σ_i a_i (e^{r_i} − 1); the portfolio P&L is C·(gross − 1).
+pub fn fill_rebalanced(spec: &Spec, ws: &mut Workspace, block: usize, books: &[Book]) {
+    let n = ws.n;
+    while ws.paths.len() < books.len() {
+        ws.paths.push(BookPaths::new(n));
+    }
+    for path in &mut ws.paths[..books.len()] {
+        path.asset_pnl.iter_mut().for_each(|x| *x = 0.0);
+        path.gross.iter_mut().for_each(|x| *x = 1.0);
+    }
+    if spec.method() == Method::Historical {
+        rebalanced_windows(spec, ws, block, books);
+    } else {
+        rebalanced_draws(spec, ws, block, books);
+    }
+    for (path, book) in ws.paths.iter_mut().zip(books) {
+        for (p, g) in path.pnl.iter_mut().zip(&path.gross) {
+            *p = book.capital * (g - 1.0);
+        }
+    }
+}
+
+/// T daily draws per simulation, normal or Student-t.
+fn rebalanced_draws(spec: &Spec, ws: &mut Workspace, block: usize, books: &[Book]) {
     let n = ws.n;
     let student = spec.method() == Method::MonteCarloStudentT;
-    let rebalanced = spec.mode() == Mode::Rebalanced;
     let nu = spec.degrees_of_freedom();
     let chi = ChiSquare::new(nu);
-    let t_scale = ((nu - 2.0) / nu).sqrt();
-    ws.cumulative.iter_mut().for_each(|x| *x = 0.0);
-    ws.gross.iter_mut().for_each(|x| *x = 1.0);
+    let mut rng = Xoshiro256pp::for_block(spec.seed(), block as u64);
     for _day in 0..spec.horizon() {
-        fill_normals(rng, &mut ws.z, spec.antithetic());
+        fill_normals(&mut rng, &mut ws.z, spec.antithetic());
         if student {
-            let step = if spec.antithetic() { 2 } else { 1 };
-            for pair in ws.t_factor.chunks_exact_mut(step) {
-                let w = chi.sample(rng);
-                let f = t_scale / (w / nu).sqrt();
-                pair.iter_mut().for_each(|x| *x = f);
-            }
+            fill_t_factors(&mut rng, &chi, nu, &mut ws.t_factor, spec.antithetic());
         }
-        ws.growth.iter_mut().for_each(|x| *x = 0.0);
-        for (vg, g) in ws.scaled_gross.iter_mut().zip(&ws.gross) {
-            *vg = spec.portfolio_value() * g;
+        for (path, book) in ws.paths.iter_mut().zip(books) {
+            path.growth.iter_mut().for_each(|x| *x = 0.0);
+            for (vg, g) in path.scaled_gross.iter_mut().zip(&path.gross) {
+                *vg = book.capital * g;
+            }
         }
         for i in 0..n {
-            correlate(
-                &mut ws.shock,
-                0.0,
-                &spec.cholesky()[i * n..=i * n + i],
-                &ws.z,
-            );
-            let mu = spec.mean()[i];
-            if student {
-                for (x, f) in ws.shock.iter_mut().zip(&ws.t_factor) {
-                    *x = mu + f * *x;
-                }
-            } else {
-                ws.shock.iter_mut().for_each(|x| *x += mu);
+            day_return(spec, ws, i, student);
+            for (x, r) in ws.gain[..BLOCK].iter_mut().zip(&ws.shock) {
+                *x = expm1(*r);
             }
-            let cum = &mut ws.cumulative[i * BLOCK..(i + 1) * BLOCK];
-            if rebalanced {
-                let w = spec.weights()[i];
-                for (((c, g), vg), r) in cum
+            for (path, book) in ws.paths.iter_mut().zip(books) {
+                let w = book.weights[i];
+                let cum = &mut path.asset_pnl[i * BLOCK..(i + 1) * BLOCK];
+                for (((c, g), vg), x) in cum
                     .iter_mut()
-                    .zip(ws.growth.iter_mut())
-                    .zip(&ws.scaled_gross)
-                    .zip(&ws.shock)
+                    .zip(path.growth.iter_mut())
+                    .zip(&path.scaled_gross)
+                    .zip(&ws.gain[..BLOCK])
                 {
-                    let d = w * expm1(*r);
+                    let d = w * x;
                     *g += d;
                     *c += vg * d;
                 }
-            } else {
-                cum.iter_mut().zip(&ws.shock).for_each(|(c, r)| *c += r);
             }
         }
-        if rebalanced {
-            for (g, d) in ws.gross.iter_mut().zip(&ws.growth) {
+        for path in &mut ws.paths[..books.len()] {
+            for (g, d) in path.gross.iter_mut().zip(&path.growth) {
                 *g *= 1.0 + d;
             }
         }
     }
-    finish_paths(spec, ws, rebalanced);
 }
 
-/// Turns accumulated paths into P&L. Buy-and-hold: V·w_i·(e^{ΣR} − 1). Rebalanced: asset i's gains
-/// day by day on the running portfolio value, which add up to V·(Π(1 + g_t) − 1).
-fn finish_paths(spec: &Spec, ws: &mut Workspace, rebalanced: bool) {
+/// Historical: scenario w is the T-day window of returns starting at observation w.
+fn rebalanced_windows(spec: &Spec, ws: &mut Workspace, block: usize, books: &[Book]) {
     let n = ws.n;
-    if rebalanced {
-        ws.asset_pnl.copy_from_slice(&ws.cumulative);
-        for (p, g) in ws.pnl.iter_mut().zip(&ws.gross) {
-            *p = spec.portfolio_value() * (g - 1.0);
-        }
-        return;
-    }
-    ws.pnl.iter_mut().for_each(|x| *x = 0.0);
-    for i in 0..n {
-        let position = spec.portfolio_value() * spec.weights()[i];
-        let range = i * BLOCK..(i + 1) * BLOCK;
-        for ((a, p), r) in ws.asset_pnl[range.clone()]
-            .iter_mut()
-            .zip(ws.pnl.iter_mut())
-            .zip(&ws.cumulative[range])
-        {
-            *a = position * expm1(*r);
-            *p += *a;
-        }
-    }
-}
-
-/// Historical simulation: scenario w is the T-day window of returns starting at observation w.
-pub fn historical_windows(spec: &Spec, ws: &mut Workspace, first_window: usize, count: usize) {
-    let n = ws.n;
-    let rebalanced = spec.mode() == Mode::Rebalanced;
-    let (returns, mean, weights) = (spec.returns(), spec.mean(), spec.weights());
-    ws.cumulative.iter_mut().for_each(|x| *x = 0.0);
-    ws.gross.iter_mut().for_each(|x| *x = 1.0);
+    let first_window = block * BLOCK;
+    let count = BLOCK.min(spec.scenarios() - first_window);
+    let (returns, mean) = (spec.returns(), spec.mean());
     for s in 0..count {
         let start = first_window + s;
         for day in start..start + spec.horizon() {
             let row = &returns[day * n..(day + 1) * n];
-            let scaled = spec.portfolio_value() * ws.gross[s];
-            let mut growth = 0.0;
-            for (i, (x, mu)) in row.iter().zip(mean).enumerate() {
-                let r = x - mu;
-                if rebalanced {
-                    let d = weights[i] * expm1(r);
-                    growth += d;
-                    ws.cumulative[i * BLOCK + s] += scaled * d;
-                } else {
-                    ws.cumulative[i * BLOCK + s] += r;
-                }
+            for ((x, r), mu) in ws.gain[..n].iter_mut().zip(row).zip(mean) {
+                *x = expm1(r - mu);
             }
-            ws.gross[s] *= 1.0 + growth;
+            for (path, book) in ws.paths.iter_mut().zip(books) {
+                let scaled = book.capital * path.gross[s];
+                let mut growth = 0.0;
+                for (i, (w, x)) in book.weights.iter().zip(&ws.gain[..n]).enumerate() {
+                    let d = w * x;
+                    growth += d;
+                    path.asset_pnl[i * BLOCK + s] += scaled * d;
+                }
+                path.gross[s] *= 1.0 + growth;
+            }
         }
     }
-    finish_paths(spec, ws, rebalanced);
 }

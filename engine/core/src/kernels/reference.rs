@@ -8,12 +8,12 @@
 //! reorder work across scenarios, never the operations within one, and Rust never contracts a
 //! multiply and an add into a fused multiply-add.
 
-use super::{fill_block, scaled_cholesky, Workspace};
+use super::{price_block, scaled_cholesky, Priced, Workspace};
 use crate::deadline::Deadline;
 use crate::math::expm1;
 use crate::rng::Xoshiro256pp;
 use crate::simulate::simulate;
-use crate::spec::{Method, Mode, Spec, SpecFields, BLOCK};
+use crate::spec::{Book, Comparison, Method, Mode, Spec, SpecFields, BLOCK};
 use crate::ziggurat::{standard_normal, ChiSquare};
 
 /// Per-asset and portfolio P&L of one scenario.
@@ -61,10 +61,10 @@ fn correlated(spec: &Spec, l: &[f64], z: &[f64], i: usize, s: usize, base: f64) 
     x
 }
 
-/// Buy-and-hold: V·w_i·(e^{R_i} − 1) per asset, the portfolio their sum in asset order.
-/// Rebalanced: the accumulated gains, the portfolio V·(gross − 1).
-fn finish(spec: &Spec, cumulative: Vec<f64>, gross: f64) -> Path {
-    let v = spec.portfolio_value();
+/// Buy-and-hold: C·a_i·(e^{R_i} − 1) per asset, the portfolio their sum in asset order.
+/// Rebalanced: the accumulated gains, the portfolio C·(gross − 1).
+fn finish(spec: &Spec, book: &Book, cumulative: Vec<f64>, gross: f64) -> Path {
+    let v = book.capital;
     if spec.mode() == Mode::Rebalanced {
         return Path {
             assets: cumulative,
@@ -73,7 +73,7 @@ fn finish(spec: &Spec, cumulative: Vec<f64>, gross: f64) -> Path {
     }
     let mut portfolio = 0.0;
     let mut assets = Vec::new();
-    for (w, r) in spec.weights().iter().zip(&cumulative) {
+    for (w, r) in book.weights.iter().zip(&cumulative) {
         let a = (v * w) * expm1(*r);
         portfolio += a;
         assets.push(a);
@@ -83,12 +83,12 @@ fn finish(spec: &Spec, cumulative: Vec<f64>, gross: f64) -> Path {
 
 /// One day of asset returns r_i on the path: buy-and-hold adds them up, rebalanced adds each
 /// asset's gain on the running value and moves the gross value.
-fn step(spec: &Spec, returns: &[f64], cumulative: &mut [f64], gross: &mut f64) {
-    let scaled = spec.portfolio_value() * *gross;
+fn step(spec: &Spec, book: &Book, returns: &[f64], cumulative: &mut [f64], gross: &mut f64) {
+    let scaled = book.capital * *gross;
     let mut growth = 0.0;
     for (i, r) in returns.iter().enumerate() {
         if spec.mode() == Mode::Rebalanced {
-            let d = spec.weights()[i] * expm1(*r);
+            let d = book.weights[i] * expm1(*r);
             growth += d;
             cumulative[i] += scaled * d;
         } else {
@@ -98,8 +98,8 @@ fn step(spec: &Spec, returns: &[f64], cumulative: &mut [f64], gross: &mut f64) {
     *gross *= 1.0 + growth;
 }
 
-/// The scenarios of block `block` that the spec has, one path at a time.
-fn reference_block(spec: &Spec, block: usize) -> Vec<Path> {
+/// The scenarios of block `block` that the spec has for one book, one path at a time.
+fn reference_block(spec: &Spec, book: &Book, block: usize) -> Vec<Path> {
     let n = spec.n_assets();
     let start = block * BLOCK;
     let count = BLOCK.min(spec.scenarios() - start);
@@ -112,9 +112,9 @@ fn reference_block(spec: &Spec, block: usize) -> Vec<Path> {
                 let (mut cumulative, mut gross) = (vec![0.0; n], 1.0);
                 for day in window..window + t {
                     let r: Vec<f64> = (0..n).map(|i| rows[day * n + i] - mean[i]).collect();
-                    step(spec, &r, &mut cumulative, &mut gross);
+                    step(spec, book, &r, &mut cumulative, &mut gross);
                 }
-                finish(spec, cumulative, gross)
+                finish(spec, book, cumulative, gross)
             })
             .collect();
     }
@@ -127,7 +127,7 @@ fn reference_block(spec: &Spec, block: usize) -> Vec<Path> {
                 let r = (0..n)
                     .map(|i| correlated(spec, &chol_t, &z, i, s, t as f64 * mean[i]))
                     .collect();
-                finish(spec, r, 1.0)
+                finish(spec, book, r, 1.0)
             })
             .collect();
     }
@@ -157,9 +157,9 @@ fn reference_block(spec: &Spec, block: usize) -> Vec<Path> {
                         }
                     })
                     .collect();
-                step(spec, &r, &mut cumulative, &mut gross);
+                step(spec, book, &r, &mut cumulative, &mut gross);
             }
-            finish(spec, cumulative, gross)
+            finish(spec, book, cumulative, gross)
         })
         .collect()
 }
@@ -217,11 +217,23 @@ fn draw_spec(d: &mut Draw, case: usize) -> Spec {
         1 => (1 << 32) - 1 + d.next() % 3,
         _ => d.next() >> 11, // up to 2^53 − 1
     };
+    // Long, short and mixed books, one to three of them, compared as a what-if when two.
+    let books: Vec<Book> = (0..d.up_to(3))
+        .map(|_| Book {
+            capital: 10f64.powf(d.between(3.0, 8.0)),
+            weights: (0..n).map(|_| d.between(-1.5, 1.5)).collect(),
+        })
+        .collect();
+    let comparison = if books.len() == 2 && d.next() % 2 == 0 {
+        Comparison::WhatIf
+    } else {
+        Comparison::None
+    };
     Spec::new(SpecFields {
         method,
         mode,
-        portfolio_value: 10f64.powf(d.between(3.0, 8.0)),
-        weights: (0..n).map(|_| d.between(-0.5, 1.5)).collect(),
+        books,
+        comparison,
         horizon,
         degrees_of_freedom: [3.0, 4.0, 5.0, 7.0, 30.0, 1000.0][d.up_to(6) - 1],
         seed,
@@ -257,27 +269,53 @@ fn fast_kernels_equal_the_per_path_reference_bit_for_bit() {
         );
         let chol_t = scaled_cholesky(&spec);
         // One workspace for every block, as `simulate` uses it: nothing may leak between blocks.
-        let mut ws = Workspace::new(n);
-        let mut portfolio = Vec::new();
+        // Groups of one to three books: the grouping must not change a bit either.
+        let mut ws = Workspace::new(n, 1 + case % 3);
+        let mut portfolio: Vec<Vec<f64>> = vec![Vec::new(); spec.books().len()];
         for block in 0..spec.blocks() {
-            fill_block(&spec, &chol_t, &mut ws, block);
-            for (s, path) in reference_block(&spec, block).iter().enumerate() {
-                for (i, a) in path.assets.iter().enumerate() {
-                    let fast = ws.asset_pnl[i * BLOCK + s];
-                    assert_eq!(fast.to_bits(), a.to_bits(), "{what}: asset {i} of {s}");
+            let count = BLOCK.min(spec.scenarios() - block * BLOCK);
+            let mut seen = 0;
+            price_block(&spec, &chol_t, &mut ws, block, &mut |priced| {
+                let (book, asset_pnl, pnl) = match priced {
+                    Priced::Book {
+                        book,
+                        asset_pnl,
+                        pnl,
+                    } => (book, asset_pnl, pnl),
+                    Priced::Units(_) => return,
+                };
+                assert_eq!(book, seen, "{what}: books in order");
+                seen += 1;
+                let paths = reference_block(&spec, &spec.books()[book], block);
+                assert_eq!(paths.len(), count);
+                for (s, path) in paths.iter().enumerate() {
+                    for (i, a) in path.assets.iter().enumerate() {
+                        let fast = asset_pnl[i * BLOCK + s];
+                        assert_eq!(
+                            fast.to_bits(),
+                            a.to_bits(),
+                            "{what}: book {book} asset {i} of {s}"
+                        );
+                    }
+                    assert_eq!(
+                        pnl[s].to_bits(),
+                        path.portfolio.to_bits(),
+                        "{what}: book {book}, {s}"
+                    );
+                    portfolio[book].push(path.portfolio);
                 }
-                let fast = ws.pnl[s];
-                assert_eq!(fast.to_bits(), path.portfolio.to_bits(), "{what}: {s}");
-                portfolio.push(path.portfolio);
-            }
+            });
+            assert_eq!(seen, spec.books().len(), "{what}: every book priced");
         }
         let partial = simulate(&spec, spec.all_blocks(), &Deadline::none()).expect("runs");
-        let same = partial.pnl.len() == portfolio.len()
-            && partial
-                .pnl
-                .iter()
-                .zip(&portfolio)
-                .all(|(a, b)| a.to_bits() == b.to_bits());
-        assert!(same, "{what}: simulate's P&L");
+        for (b, want) in portfolio.iter().enumerate() {
+            let got = &partial.books[b].pnl;
+            let same = got.len() == want.len()
+                && got
+                    .iter()
+                    .zip(want)
+                    .all(|(a, b)| a.to_bits() == b.to_bits());
+            assert!(same, "{what}: simulate's P&L of book {b}");
+        }
     }
 }

@@ -5,14 +5,23 @@
 use risk_engine_core::abi::call;
 use risk_engine_core::abi::codec::{decode_spec, encode_partial};
 use risk_engine_core::abi::constants::{
-    METHOD_HISTORICAL, METHOD_MONTE_CARLO_NORMAL, METHOD_MONTE_CARLO_STUDENT_T, MODE_BUY_AND_HOLD,
-    MODE_REBALANCED, OP_FINALIZE, OP_RUN, OP_SIMULATE, SPEC_HEADER_LEN,
+    COMPARISON_NONE, COMPARISON_WHAT_IF, METHOD_HISTORICAL, METHOD_MONTE_CARLO_NORMAL,
+    METHOD_MONTE_CARLO_STUDENT_T, MODE_BUY_AND_HOLD, MODE_REBALANCED, OP_FINALIZE, OP_RUN,
+    OP_SIMULATE, SPEC_HEADER_LEN,
 };
 use risk_engine_core::deadline::Deadline;
 use risk_engine_core::finalize::{finalize, FinalizeParams};
-use risk_engine_core::metrics::Metrics;
+use risk_engine_core::metrics::{Metrics, Results};
 use risk_engine_core::simulate::simulate;
-use risk_engine_core::spec::{BlockRange, Method, Mode, Spec, SpecFields};
+use risk_engine_core::spec::{BlockRange, Book, Comparison, Method, Mode, Spec, SpecFields};
+
+/// A book of capital C and weights a (exposures C·a).
+pub fn book(capital: f64, weights: &[f64]) -> Book {
+    Book {
+        capital,
+        weights: weights.to_vec(),
+    }
+}
 
 /// Three assets with realistic daily moments and correlation.
 pub fn three_assets() -> (Vec<f64>, Vec<f64>) {
@@ -36,8 +45,8 @@ pub fn spec(method: Method, mode: Mode, scenarios: usize) -> SpecFields {
     SpecFields {
         method,
         mode,
-        portfolio_value: 1_000_000.0,
-        weights: vec![0.5, 0.3, 0.2],
+        books: vec![book(1_000_000.0, &[0.5, 0.3, 0.2])],
+        comparison: Comparison::None,
         horizon: 10,
         degrees_of_freedom: 5.0,
         seed: 123_456_789,
@@ -79,15 +88,21 @@ pub fn blocks(f: &SpecFields) -> usize {
     build(f).blocks()
 }
 
-pub fn run(f: &SpecFields) -> Metrics {
+/// Every book's figures (and the comparison) of one task that runs every block.
+pub fn run_all(f: &SpecFields) -> Results {
     let spec = build(f);
     let partial = simulate(&spec, spec.all_blocks(), &Deadline::none()).expect("valid spec");
     finalize(&FinalizeParams::of(&spec), &mut [partial]).expect("finalize")
 }
 
+/// The first book's figures.
+pub fn run(f: &SpecFields) -> Metrics {
+    run_all(f).books.remove(0)
+}
+
 /// Encodes spec fields in the flat ABI layout (what the TypeScript side sends), unchecked.
 pub fn encode_fields(f: &SpecFields, first: usize, end: usize) -> Vec<f64> {
-    let n = f.weights.len();
+    let n = f.books.first().map_or(0, |b| b.weights.len());
     let method = match f.method {
         Method::MonteCarloNormal => METHOD_MONTE_CARLO_NORMAL,
         Method::MonteCarloStudentT => METHOD_MONTE_CARLO_STUDENT_T,
@@ -101,7 +116,7 @@ pub fn encode_fields(f: &SpecFields, first: usize, end: usize) -> Vec<f64> {
         method as f64,
         mode as f64,
         n as f64,
-        f.portfolio_value,
+        f.books.len() as f64,
         f.horizon as f64,
         f.degrees_of_freedom,
         f.seed as f64,
@@ -112,9 +127,16 @@ pub fn encode_fields(f: &SpecFields, first: usize, end: usize) -> Vec<f64> {
         first as f64,
         end as f64,
         0.0, // no time budget
+        match f.comparison {
+            Comparison::None => COMPARISON_NONE,
+            Comparison::WhatIf => COMPARISON_WHAT_IF,
+        } as f64,
     ];
     let mut out = header.to_vec();
-    out.extend_from_slice(&f.weights);
+    for b in &f.books {
+        out.push(b.capital);
+        out.extend_from_slice(&b.weights);
+    }
     out.extend_from_slice(&f.mean);
     if f.method == Method::Historical {
         out.push((f.returns.len() / n) as f64);
@@ -154,4 +176,17 @@ pub fn run_split(f: &SpecFields, cuts: &[usize]) -> Vec<f64> {
 pub fn encode_partial_of(f: &SpecFields, range: BlockRange) -> Vec<f64> {
     let spec = build(f);
     encode_partial(&spec, &simulate(&spec, range, &Deadline::none()).unwrap())
+}
+
+/// Where the first book's P&L starts in an encoded partial: after the header, the books and the
+/// shared per-asset tails.
+pub fn pnl_offset(partial: &[f64]) -> usize {
+    use risk_engine_core::abi::constants::PARTIAL_HEADER_LEN;
+    let (n, books, lanes, k) = (
+        partial[2] as usize,
+        partial[4] as usize,
+        partial[7] as usize,
+        partial[11] as usize,
+    );
+    PARTIAL_HEADER_LEN + books * (1 + n) + lanes * n * k
 }
