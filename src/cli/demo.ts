@@ -15,13 +15,60 @@ const PORTFOLIO = [
 
 const money = (x: number) => x.toLocaleString('en-US', { maximumFractionDigits: 0 }).padStart(12);
 
+async function post(url: string, key: string, body: unknown): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const json = (await res.json()) as unknown;
+  if (!res.ok) throw new Error(`${res.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+interface BookMeta {
+  metrics: Record<string, number>;
+  exposures: { gross: number; net: number };
+  what_if: Record<string, number>;
+}
+
+/** A long/short book by quantities and market values, and what selling 2,000 AAPL does to it. */
+async function longShort(base: string, key: string, datasetId: string): Promise<void> {
+  const positions = [
+    { symbol: 'AAPL', quantity: 8000 },
+    { symbol: 'MSFT', quantity: -3100 },
+    { symbol: 'JPM', market_value: 500_000 },
+    { symbol: 'XOM', market_value: -300_000 },
+  ];
+  const trades = [{ symbol: 'AAPL', quantity: -2000 }];
+  const body = {
+    dataset_id: datasetId,
+    method: 'monte_carlo_normal',
+    method_options: { seed: 2024 },
+    currency: 'USD',
+    positions,
+    what_if: { trades },
+    confidence_level: 0.99,
+    time_horizon: 10,
+    simulations: 200_000,
+  };
+  const { meta } = (await post(`${base}/calculate`, key, body)) as { meta: BookMeta };
+  const w = meta.what_if;
+  const describe = (items: { symbol: string; quantity?: number; market_value?: number }[]) =>
+    items.map((p) => (p.quantity !== undefined ? `${p.symbol} ${p.quantity} sh` : `${p.symbol} $${p.market_value!.toLocaleString('en-US')}`)).join(', ');
+  console.log(`\nLong/short book: ${describe(positions)} (gross ${money(meta.exposures.gross).trim()}, net ${money(meta.exposures.net).trim()})`);
+  console.log(`monte_carlo_normal       buy_and_hold ${money(meta.metrics.value_at_risk!)}  ${money(meta.metrics.expected_shortfall!)}`);
+  console.log(
+    `what-if ${describe(trades)}: VaR ${money(w.value_at_risk!).trim()} (${signed(w.incremental_var!)} ± ${w.incremental_var_standard_error!.toFixed(0)}), ` +
+      `ES ${money(w.expected_shortfall!).trim()} (${signed(w.incremental_es!)} ± ${w.incremental_es_standard_error!.toFixed(0)})`,
+  );
+}
+
+const signed = (x: number) => (x >= 0 ? '+' : '−') + Math.abs(x).toLocaleString('en-US', { maximumFractionDigits: 0 });
+
 /** `npm run demo`: start the service, upload the sample with a fresh key, print a risk table. */
 async function demo(): Promise<void> {
   const config = { ...loadConfig(), port: 0, host: '127.0.0.1', logLevel: 'warn' };
   const service = await startService(config);
   // The running service's own key store: the key file, or PostgreSQL with DATABASE_URL.
+  // A new key works at once: the service rereads its key store on an unknown key.
   const { record, key } = await service.keys.create({ name: 'demo', calculateLimit: 100 });
-  await new Promise((r) => setTimeout(r, config.keyReloadMs + 100)); // the running service picks it up
   const base = `http://127.0.0.1:${service.port}/api/v1/risk`;
   try {
     const form = new FormData();
@@ -48,18 +95,14 @@ async function demo(): Promise<void> {
           time_horizon: 10,
           simulations: 200_000,
         };
-        const res = await fetch(`${base}/calculate`, {
-          method: 'POST',
-          headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
-          body: JSON.stringify(body),
-        });
-        const json = (await res.json()) as { meta: { metrics: Record<string, number>; timing_ms: { total: number } } };
+        const json = (await post(`${base}/calculate`, key, body)) as { meta: { metrics: Record<string, number>; timing_ms: { total: number } } };
         const m = json.meta.metrics;
         console.log(
           `${method.padEnd(24)} ${mode.padEnd(12)} ${money(m.value_at_risk!)}  ${money(m.expected_shortfall!)} ${money(m.expected_pnl!)} ${json.meta.timing_ms.total.toFixed(0).padStart(4)}`,
         );
       }
     }
+    await longShort(base, key, up.dataset_id);
   } finally {
     await service.keys.revoke(record.id);
     await service.shutdown();
