@@ -12,7 +12,7 @@ export PATH="$HOME/.local/bin:$PATH"
 dir=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$dir"' EXIT
 DATA_DIR="$dir/data" SECRET_FILE="$dir/secret" PORT=0 HOST=127.0.0.1 LOG_LEVEL=info \
-  RATE_LIMIT_CALCULATE_PER_MIN=1000000 RATE_LIMIT_UPLOAD_PER_MIN=1000000 AUTH_FAILURES_PER_MIN=1000000 \
+  RATE_LIMIT_CALCULATE_PER_MIN=1000000 RATE_LIMIT_BATCH_PER_MIN=1000000 RATE_LIMIT_UPLOAD_PER_MIN=1000000 AUTH_FAILURES_PER_MIN=1000000 \
   MAX_SIMULATIONS=200000 node dist/src/main.js > "$dir/out.log" 2>&1 &
 pid=$!
 for _ in $(seq 100); do grep -q '"msg":"listening"' "$dir/out.log" 2>/dev/null && break; sleep 0.1; done

@@ -50,10 +50,13 @@ const exposureOf = (p: PositionEntry, price: number) => (p.quantity !== undefine
 function finish(own: boolean[], exposures: Float64Array, quantities: (number | null)[], portfolioValue: number | undefined, at: Loc): PricedBook {
   let gross = 0;
   for (const e of exposures) gross += Math.abs(e);
-  if (!Number.isFinite(gross)) throw validationError([{ loc: at, msg: 'exposures (quantity × price) overflow double precision', type: 'value_error' }]);
+  if (!Number.isFinite(gross)) throw validationError([{ loc: at, msg: 'exposures (quantity × price) overflow double precision', type: 'overflow' }]);
   if (gross === 0) throw validationError([{ loc: at, msg: 'every exposure is zero: the book is empty', type: 'value_error' }]);
   const capital = portfolioValue ?? gross;
   const weights = exposures.map((e) => e / capital);
+  if (!weights.every(Number.isFinite)) {
+    throw validationError([{ loc: at, msg: 'exposure / portfolio_value overflows double precision', type: 'overflow' }]);
+  }
   return { own, capital, exposures, quantities, engine: { capital, weights } };
 }
 
