@@ -1,6 +1,7 @@
 import { type TSchema } from '@sinclair/typebox';
 import { ERRORS } from './errors.js';
 import { BatchResponse, CalculateResponse, DatasetResponse, ErrorBody, Health, UploadForm, UploadResponse } from './responses.js';
+import { StressRequest, StressResponse } from './stress-schemas.js';
 
 /** Plain JSON Schema of a TypeBox schema (TypeBox keeps its metadata under symbols). */
 function plain(schema: TSchema): unknown {
@@ -48,6 +49,8 @@ export function buildOpenApi(requests: { calculate: TSchema; batch: TSchema }, v
         CalculateResponse: plain(CalculateResponse),
         BatchRequest: plain(requests.batch),
         BatchResponse: plain(BatchResponse),
+        StressRequest: plain(StressRequest),
+        StressResponse: plain(StressResponse),
         UploadResponse: plain(UploadResponse),
         DatasetResponse: plain(DatasetResponse),
         Error: plain(ErrorBody),
@@ -88,6 +91,15 @@ export function buildOpenApi(requests: { calculate: TSchema; batch: TSchema }, v
           summary: 'Up to 200 books priced on one scenario set over the union of their symbols (own rate limit: RATE_LIMIT_BATCH_PER_MIN).',
           requestBody: { required: true, ...json('BatchRequest') },
           responses: { '200': { description: 'Each book’s figures', ...json('BatchResponse') }, ...errorResponses(calculateErrors) },
+        },
+      },
+      '/api/v1/risk/stress': {
+        post: {
+          operationId: 'stressBook',
+          summary:
+            'Historical-worst, dated, named-crisis, instantaneous and conditional stress scenarios of one book (own rate limit: RATE_LIMIT_STRESS_PER_MIN).',
+          requestBody: { required: true, ...json('StressRequest') },
+          responses: { '200': { description: 'Each scenario’s P&L, itemised', ...json('StressResponse') }, ...errorResponses(calculateErrors) },
         },
       },
       '/api/v1/risk/datasets/{id}': {

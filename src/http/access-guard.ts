@@ -4,12 +4,13 @@ import { type RateLimiter } from '../limits/rate-limiter.js';
 import { ApiError } from '../contract/errors.js';
 import { type RequestHead } from './exchange.js';
 
-export type LimitedEndpoint = 'upload' | 'calculate' | 'batch';
+export type LimitedEndpoint = 'upload' | 'calculate' | 'batch' | 'stress';
 
 export interface LimitSettings {
   uploadPerMin: number;
   calculatePerMin: number;
   batchPerMin: number;
+  stressPerMin: number;
   authFailuresPerMin: number;
 }
 
@@ -54,8 +55,8 @@ export class AccessGuard {
   private limitOf(key: KeyRecord, endpoint: LimitedEndpoint): number {
     if (endpoint === 'upload') return key.upload_limit ?? this.limits.uploadPerMin;
     if (endpoint === 'calculate') return key.calculate_limit ?? this.limits.calculatePerMin;
-    // Batches have their own bucket, the same for every key.
-    return this.limits.batchPerMin;
+    // Batches and stress runs have their own buckets, the same for every key.
+    return endpoint === 'batch' ? this.limits.batchPerMin : this.limits.stressPerMin;
   }
 }
 

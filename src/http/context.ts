@@ -2,6 +2,7 @@ import { type Logger } from 'pino';
 import { type KeyRegistry } from '../auth/key-registry.js';
 import { type Config } from '../config.js';
 import { type BatchRequest, type CalculateRequest } from '../contract/schemas.js';
+import { type StressRequestBody } from '../contract/stress-schemas.js';
 import { type DatasetStore } from '../datasets/dataset-store.js';
 import { type RateLimiter } from '../limits/rate-limiter.js';
 import { type CalculatorDeps } from '../risk/calculate.js';
@@ -34,6 +35,7 @@ export interface AppContext {
   metrics: ServiceMetrics;
   validateCalculate: (value: unknown) => CalculateRequest;
   validateBatch: (value: unknown) => BatchRequest;
+  validateStress: (value: unknown) => StressRequestBody;
   openapi: string;
   /** Engine loaded and pool up. */
   ready: () => boolean;

@@ -1,5 +1,6 @@
 import uWS from 'uWebSockets.js';
 import { batchRequestSchema, calculateRequestSchema } from '../contract/schemas.js';
+import { StressRequest } from '../contract/stress-schemas.js';
 import { buildOpenApi } from '../contract/openapi.js';
 import { AccessGuard } from './access-guard.js';
 import { type AppContext, type HttpServices } from './context.js';
@@ -10,6 +11,7 @@ import { ApiError, storageUnavailableError } from '../contract/errors.js';
 import { Exchange, readHead } from './exchange.js';
 import { Router } from './router.js';
 import { batchRoute, calculateRoute } from './routes/calculate-route.js';
+import { stressRoute } from './routes/stress-route.js';
 import { deleteDatasetRoute, getDatasetRoute } from './routes/dataset-route.js';
 import { healthRoute, metricsRoute, openapiRoute, readyRoute } from './routes/ops-routes.js';
 import { uploadRoute } from './routes/upload-route.js';
@@ -23,6 +25,7 @@ export function buildRouter(): Router {
     .add('/api/v1/risk/datasets/upload', { POST: uploadRoute })
     .add('/api/v1/risk/calculate', { POST: calculateRoute })
     .add('/api/v1/risk/calculate/batch', { POST: batchRoute })
+    .add('/api/v1/risk/stress', { POST: stressRoute })
     .add('/api/v1/risk/datasets/:id', { GET: getDatasetRoute, DELETE: deleteDatasetRoute });
 }
 
@@ -47,6 +50,7 @@ function contextOf(s: HttpServices): AppContext {
     metrics: new ServiceMetrics(s.pool, s.limiterFallbacks),
     validateCalculate: compileValidator(requestSchema),
     validateBatch: compileValidator(batchSchema),
+    validateStress: compileValidator(StressRequest),
     openapi: buildOpenApi({ calculate: requestSchema, batch: batchSchema }, s.calculator.engine.version),
     ready: () => s.pool.threads() > 0,
     draining: s.draining,

@@ -59,7 +59,7 @@ function checkPositions(items: PositionEntry[], at: Loc): void {
 }
 
 /** A book: exactly one of `portfolio` and `positions`, each by its own rules. */
-function checkBook(book: { portfolio?: PortfolioEntry[]; positions?: PositionEntry[] }, at: Loc, portfolioValue: number | undefined): void {
+export function checkBook(book: { portfolio?: PortfolioEntry[]; positions?: PositionEntry[] }, at: Loc, portfolioValue: number | undefined): void {
   if (book.portfolio && book.positions) throw invalid([...at, 'positions'], 'portfolio and positions exclude each other');
   if (book.portfolio) return checkPortfolio(book.portfolio, [...at, 'portfolio'], portfolioValue);
   if (book.positions) return checkPositions(book.positions, [...at, 'positions']);

@@ -1,0 +1,65 @@
+import { validationError } from '../contract/errors.js';
+import { type StressRequestBody, type StressResponseBody } from '../contract/stress-schemas.js';
+import { newCalculationId } from '../ids.js';
+import { exposureSummary, priceBook, symbolsOf, unionOf } from './books.js';
+import { loadDataset, prepareModel, type SymbolRef } from './calculation-setup.js';
+import { type CalculatorDeps } from './calculate.js';
+import { calculationFailure } from './failures.js';
+import { checkBook } from './request-checks.js';
+import { completeHistory, runScenario } from './stress-scenarios.js';
+
+/** Rules across fields: the book's, and a window that ends after it starts. */
+function checkStress(req: StressRequestBody): void {
+  checkBook(req, ['body'], req.portfolio_value);
+  req.scenarios.forEach((s, i) => {
+    if (s.type === 'historical_window' && !(s.start < s.end)) {
+      throw validationError([{ loc: ['body', 'scenarios', i, 'end'], msg: 'end must come after start', type: 'value_error' }]);
+    }
+  });
+}
+
+/** The symbols each scenario shocks, and where they were stated. */
+function shockRefs(req: StressRequestBody): SymbolRef[] {
+  return req.scenarios.flatMap((s, i) =>
+    s.type === 'shock' || s.type === 'conditional' ? Object.keys(s.shocks).map((symbol) => ({ symbol, loc: ['body', 'scenarios', i, 'shocks', symbol] })) : [],
+  );
+}
+
+/**
+ * Stress scenarios of one book (api.md §10), in the order given. Exposures are priced on the last
+ * date on which every symbol of the model (the book's, then the conditional scenarios' others) has a
+ * price; historical windows replay the book's own symbols on the dates where all of them have one.
+ */
+export async function stress(req: StressRequestBody, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<StressResponseBody> {
+  checkStress(req);
+  const field = req.portfolio ? 'portfolio' : 'positions';
+  const own = symbolsOf(req);
+  const refs: SymbolRef[] = [...own.map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] })), ...shockRefs(req)];
+  const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
+  const conditionalSymbols = req.scenarios.flatMap((s) => (s.type === 'conditional' ? Object.keys(s.shocks) : []));
+  const symbols = unionOf([own, conditionalSymbols]);
+  const timeout = AbortSignal.timeout(deps.timeoutMs);
+  const signal = clientSignal ? AbortSignal.any([clientSignal, timeout]) : timeout;
+  try {
+    const modelRequest = { dataset_id: req.dataset_id, method: 'parametric_normal' as const, time_horizon: 1, currency: req.currency, confidence_level: 0.99 };
+    const model = await prepareModel(modelRequest, dataset, symbols, deps, signal);
+    const book = priceBook(req, symbols, model.prices, req.portfolio_value, ['body']);
+    const ownBook = { symbols: own, book: { ...book, exposures: book.exposures.subarray(0, own.length) } };
+    const history = completeHistory(dataset, own);
+    const results = req.scenarios.map((scenario) => ({ scenario, ...runScenario(scenario, ownBook, history, { est: model.est, symbols }) }));
+    return {
+      status: 'success',
+      meta: {
+        calculation_id: newCalculationId(),
+        dataset_id: req.dataset_id,
+        currency: req.currency,
+        portfolio_value: book.capital,
+        exposures: exposureSummary(book, symbols, model.prices),
+        as_of: dataset.dates[model.est.lastDate] ?? '',
+        results,
+      },
+    };
+  } catch (e) {
+    throw calculationFailure(e, { passed: timeout.aborted, ms: deps.timeoutMs });
+  }
+}
