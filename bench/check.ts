@@ -1,11 +1,13 @@
-// `npm run bench:check` (run by `npm test`): quick engine benchmarks against bench/floors.json.
-// Each benchmark first checks its answer (builds bit-identical, VaR against the plain TS oracle),
-// so a fast wrong engine fails too. Exits 1 when a ratio falls below its floor.
+// `npm run bench:check` (run by `npm test`): quick engine benchmarks, and the 100-book batch against
+// 100 single calls through the service, against bench/floors.json. Each benchmark first checks its
+// answer (builds bit-identical, VaR against the plain TS oracle, each batch book's metrics equal to
+// its single call's), so a fast wrong engine fails too. Exits 1 when a ratio falls below its floor.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DirectExecutor } from '../src/engine/direct-executor.js';
 import { ROOT } from '../src/paths.js';
 import { benchWorkload, engines, normalsNs } from './lib/engine-bench.js';
+import { benchBatch } from './lib/batch-bench.js';
 import { ensureNumpy, runNumpy } from './lib/numpy.js';
 import { backingServersInstalled } from '../test/helpers/backing-servers.js';
 import { benchReplicaOverhead } from './lib/replica-bench.js';
@@ -30,6 +32,7 @@ async function main(): Promise<void> {
     native_over_wasm_simd: large.ms['native-x86-64']! / large.ms['wasm-simd128']!,
     wasm_simd_over_numpy_per_normal: null,
     embedded_over_shared_stores_latency: null,
+    batch_over_single_calls: null,
   };
   if (ensureNumpy()) {
     const ns = normalsNs(2_000_000);
@@ -40,6 +43,12 @@ async function main(): Promise<void> {
     measured.embedded_over_shared_stores_latency = replica.embedded_ms / replica.shared_ms;
     console.log(`small calculation, median: embedded ${replica.embedded_ms.toFixed(3)} ms, Redis + PostgreSQL ${replica.shared_ms.toFixed(3)} ms`);
   }
+  // 100 books × 20 symbols × 100k simulations through the service: 100 sequential single calls / one batch.
+  const batch = await benchBatch(3);
+  measured.batch_over_single_calls = batch.ratio;
+  console.log(
+    `100-book batch ${batch.batch_ms.toFixed(1)} ms, 100 single calls ${batch.singles_sequential_ms.toFixed(1)} ms sequential, ${batch.singles_2_clients_ms.toFixed(1)} ms on 2 clients (medians of 3)`,
+  );
   let failed = 0;
   for (const [name, floor] of Object.entries(floors)) {
     if (name.startsWith('_')) continue;

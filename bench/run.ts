@@ -7,6 +7,8 @@ import { ROOT } from '../src/paths.js';
 import { benchWorkload, engines, normalsNs, scalingCurve, workerScaling, type EngineFigures } from './lib/engine-bench.js';
 import { ensureNumpy, runNumpy, type NumpyResult } from './lib/numpy.js';
 import { writeReport, type Results } from './lib/report.js';
+import { benchBatch } from './lib/batch-bench.js';
+import { profileBatchEngine } from './lib/batch-profile.js';
 import { benchService } from './lib/service-bench.js';
 import { progress } from './lib/stats.js';
 import { prepare, workloads } from './lib/workloads.js';
@@ -78,6 +80,18 @@ async function main(): Promise<void> {
   progress(`service: W1 ${s.latency_ms.W1!.toFixed(1)} ms, W2 ${s.latency_ms.W2!.toFixed(1)} ms end to end; overhead ${s.overhead_ms.toFixed(2)} ms`);
   progress(
     `load (50 connections, small request): ${s.load.requests_per_s.toFixed(0)} req/s, p50 ${s.load.p50_ms} ms, p99 ${s.load.p99_ms} ms, errors ${s.load.errors}, non-2xx ${s.load.non_2xx}`,
+  );
+
+  results.batch = await benchBatch(quick ? 3 : 5);
+  const b = results.batch;
+  progress(
+    `batch (${b.books} books × ${b.symbols} symbols × ${b.simulations} sims): batch ${b.batch_ms.toFixed(1)} ms (${b.per_book_batch_ms.toFixed(2)} ms/book); ${b.books} single calls sequential ${b.singles_sequential_ms.toFixed(1)} ms (${b.per_book_single_ms.toFixed(2)} ms/book), 2 clients ${b.singles_2_clients_ms.toFixed(1)} ms; batch faster by ${b.ratio.toFixed(2)}× (2 clients: ${b.ratio_2_clients.toFixed(2)}×), target ≥ 10`,
+  );
+  results.batch_profile = await profileBatchEngine(quick ? 3 : 5);
+  const bp = results.batch_profile;
+  if (bp.book0_var !== b.book0_var) throw new Error(`batch profile: book 0 VaR ${bp.book0_var} in this thread, ${b.book0_var} from the service`);
+  progress(
+    `batch engine alone (${bp.build}, one thread): OP_RUN 1 book ${bp.single.run_ms.toFixed(1)} ms, 100 books ${bp.batch.run_ms.toFixed(1)} ms; split: simulate ${bp.batch.simulate_ms.map((x) => x.toFixed(1)).join(' + ')} ms, finalize ${bp.batch.finalize_ms.toFixed(1)} ms`,
   );
 
   const dir = path.join(ROOT, 'bench/results');

@@ -19,6 +19,7 @@ export interface Config {
   calculatePerMin: number;
   batchPerMin: number;
   stressPerMin: number;
+  backtestPerMin: number;
   authFailuresPerMin: number;
   logLevel: string;
   shutdownGraceMs: number;
@@ -67,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     calculatePerMin: int(env, 'RATE_LIMIT_CALCULATE_PER_MIN', 10, 1, 1_000_000),
     batchPerMin: int(env, 'RATE_LIMIT_BATCH_PER_MIN', 10, 1, 1_000_000),
     stressPerMin: int(env, 'RATE_LIMIT_STRESS_PER_MIN', 10, 1, 1_000_000),
+    backtestPerMin: int(env, 'RATE_LIMIT_BACKTEST_PER_MIN', 5, 1, 1_000_000),
     authFailuresPerMin: int(env, 'AUTH_FAILURES_PER_MIN', 20, 1, 1_000_000),
     logLevel: env.LOG_LEVEL ?? 'info',
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),

@@ -1,5 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { type BatchFigures } from './batch-bench.js';
+import { type BatchProfile, type PhaseFigures } from './batch-profile.js';
 import { type EngineFigures } from './engine-bench.js';
 import { type NumpyResult } from './numpy.js';
 import { type ServiceFigures } from './service-bench.js';
@@ -15,6 +17,8 @@ export interface Results {
   scaling?: Record<'simulations' | 'horizon' | 'assets', [number, number][]>;
   workers?: Record<string, number>;
   service?: ServiceFigures;
+  batch?: BatchFigures;
+  batch_profile?: BatchProfile;
 }
 
 interface Ratio {
@@ -39,6 +43,7 @@ export function ratios(r: Results): Ratio[] {
     ratio('1 worker / 2 workers (W2)', r.workers?.['1'], r.workers?.['2'], 1.8),
     ratio('small request p99 (ms)', r.service?.load.p99_ms, 1, 5, false),
     ratio('HTTP + pool overhead (ms)', r.service?.overhead_ms, 1, 0.3, false),
+    ratio('100 single calls (sequential) / one 100-book batch', r.batch?.singles_sequential_ms, r.batch?.batch_ms, 10),
   ];
 }
 
@@ -83,6 +88,41 @@ export function writeReport(r: Results, dir: string, stamp: string): string {
     lines.push(
       '',
       `Load: ${s.load.connections} connections for ${s.load.seconds} s on the small request (10 assets × 10k × 10 d), 50 keys: ${s.load.requests_per_s.toFixed(0)} req/s, p50 ${s.load.p50_ms} ms, p99 ${s.load.p99_ms} ms, errors ${s.load.errors}, non-2xx ${s.load.non_2xx}. HTTP + pool overhead per request (latency − engine time): ${s.overhead_ms.toFixed(2)} ms.`,
+    );
+  }
+  if (r.batch) {
+    const b = r.batch;
+    const n = (x: number) => x.toFixed(1);
+    lines.push(
+      '',
+      `## Batch: one request of ${b.books} books against ${b.books} single calls`,
+      '',
+      `${b.symbols} symbols (wide-461's first), monte_carlo_normal buy-and-hold, ${b.simulations} simulations, 99 %, 10 days, one seed; long/short positions over random subsets of the symbols; each single call states every symbol of the union (zero quantity where the book holds none), so its metrics equal the batch's bit for bit (checked before timing and on the timed runs). Service with 2 workers (${b.engine_build}, ${b.engine_tasks} simulate task per calculation); wall time seen by the client, medians of ${b.repeats} interleaved runs.`,
+      '',
+      '| | wall ms | per book ms | batch faster by | server total ms | engine ms |',
+      '|---|---|---|---|---|---|',
+      `| one batch of ${b.books} books | ${n(b.batch_ms)} | ${b.per_book_batch_ms.toFixed(2)} | — | ${n(b.batch_total_ms)} | ${n(b.batch_engine_ms)} |`,
+      `| ${b.books} single calls, one client (sequential) | ${n(b.singles_sequential_ms)} | ${b.per_book_single_ms.toFixed(2)} | **${b.ratio.toFixed(2)}×** (target ≥ 10) | ${n(b.single_total_ms)} each | ${n(b.single_engine_ms)} each |`,
+      `| ${b.books} single calls, 2 concurrent clients | ${n(b.singles_2_clients_ms)} | ${(b.singles_2_clients_ms / b.books).toFixed(2)} | ${b.ratio_2_clients.toFixed(2)}× | | |`,
+      '',
+      `Server total and engine times are the service's own (meta.timing_ms), medians over the timed runs (over every timed call for the single ones). Batch response ${(b.batch_response_bytes / 1024).toFixed(0)} KB; HTTP + JSON (wall − server total, medians) of the batch ≈ ${n(b.batch_ms - b.batch_total_ms)} ms, of a single call ≈ ${n(b.per_book_single_ms - b.single_total_ms)} ms.`,
+    );
+  }
+  if (r.batch_profile) {
+    const p = r.batch_profile;
+    const n = (x: number) => x.toFixed(1);
+    const row = (label: string, f: PhaseFigures) =>
+      `| ${label} | ${n(f.run_ms)} | ${f.simulate_ms.map(n).join(' + ')} | ${n(f.finalize_ms)} | ${(f.partial_bytes / 1e6).toFixed(1)} |`;
+    lines.push(
+      '',
+      `Engine alone, in one thread (${p.build}; the service plans ${p.service_tasks} task for 100k simulations, so the batch runs on one worker):`,
+      '',
+      `| engine ms | OP_RUN (as the service) | OP_SIMULATE × ${p.tasks} | OP_FINALIZE | partials MB |`,
+      '|---|---|---|---|---|',
+      row('1 book', p.single),
+      row('100 books', p.batch),
+      '',
+      `Each book beyond the first adds ${((p.batch.run_ms - p.single.run_ms) / 99).toFixed(2)} ms to OP_RUN (a whole single book: ${n(p.single.run_ms)} ms). The split ops add the encoding and decoding of the partials (every book's P&L for every scenario).`,
     );
   }
   if (r.scaling) {

@@ -20,22 +20,60 @@ interface Meta {
   meta: { timing_ms: { engine: number; total: number }; metrics: { value_at_risk: number } };
 }
 
-/** The real service in a child process (what `npm start` runs), measured from outside. */
-export async function benchService(quick: boolean, workers = 2): Promise<ServiceFigures> {
+/** The real service in a child process (what `npm start` runs): its base URL, keys and an upload. */
+export interface BenchService {
+  base: string;
+  /** 50 keys (owner "bench"); keys[0] uploads. */
+  keys: string[];
+  /** Uploads a CSV over HTTP, returns its dataset id. */
+  upload(file: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `node dist/src/main.js` on loopback (uWS, the Piscina pool and its workers) with a fresh
+ * DATA_DIR and 50 keys; `env` adds to or overrides its environment (rate limits, WORKERS, …).
+ */
+export async function startBenchService(env: Record<string, string>): Promise<BenchService> {
   const dir = tempDir('risk-bench-');
-  const env = testEnv(dir, { WORKERS: String(workers), RATE_LIMIT_CALCULATE_PER_MIN: '1000000', RATE_LIMIT_UPLOAD_PER_MIN: '1000', MAX_QUEUE: '1000' });
-  const store = new FileKeyStore(env.DATA_DIR!, loadKeySecret(env.SECRET_FILE!));
+  const full = testEnv(dir, env);
+  const store = new FileKeyStore(full.DATA_DIR!, loadKeySecret(full.SECRET_FILE!));
   const keys: string[] = [];
   for (let i = 0; i < 50; i++) keys.push((await store.create({ name: `bench${i}`, owner: 'bench' })).key);
-  const svc = await spawnService(env);
-  const base = `http://127.0.0.1:${svc.port}`;
+  let svc;
   try {
-    const upload = async (file: string) => {
-      const form = new FormData();
-      form.set('file', new Blob([new Uint8Array(readFileSync(file))]), 'prices.csv');
-      const r = await fetch(`${base}/api/v1/risk/datasets/upload`, { method: 'POST', headers: { 'X-API-Key': keys[0]! }, body: form });
-      return ((await r.json()) as { dataset_id: string }).dataset_id;
-    };
+    svc = await spawnService(full);
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+  const base = `http://127.0.0.1:${svc.port}`;
+  const upload = async (file: string) => {
+    const form = new FormData();
+    form.set('file', new Blob([new Uint8Array(readFileSync(file))]), 'prices.csv');
+    const r = await fetch(`${base}/api/v1/risk/datasets/upload`, { method: 'POST', headers: { 'X-API-Key': keys[0]! }, body: form });
+    const json = (await r.json()) as { dataset_id: string };
+    if (r.status !== 200) throw new Error(`upload ${r.status}: ${JSON.stringify(json)}`);
+    return json.dataset_id;
+  };
+  const stop = async () => {
+    svc.child.kill('SIGTERM');
+    await svc.exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { base, keys, upload, stop };
+}
+
+/** The real service in a child process (what `npm start` runs), measured from outside. */
+export async function benchService(quick: boolean, workers = 2): Promise<ServiceFigures> {
+  const svc = await startBenchService({
+    WORKERS: String(workers),
+    RATE_LIMIT_CALCULATE_PER_MIN: '1000000',
+    RATE_LIMIT_UPLOAD_PER_MIN: '1000',
+    MAX_QUEUE: '1000',
+  });
+  const { base, keys, upload } = svc;
+  try {
     const sample = await upload(path.join(ROOT, 'examples/prices_wide_sample.csv'));
     const wide = await upload(generateWide461());
     const wideSymbols = readFileSync(generateWide461(), 'utf8').slice(0, 4000).split('\n')[0]!.split(',').slice(1, 21);
@@ -114,8 +152,6 @@ export async function benchService(quick: boolean, workers = 2): Promise<Service
       overhead_ms: median(overheads),
     };
   } finally {
-    svc.child.kill('SIGTERM');
-    await svc.exited;
-    rmSync(dir, { recursive: true, force: true });
+    await svc.stop();
   }
 }

@@ -2,6 +2,7 @@ import { type TSchema } from '@sinclair/typebox';
 import { ERRORS } from './errors.js';
 import { BatchResponse, CalculateResponse, DatasetResponse, ErrorBody, Health, UploadForm, UploadResponse } from './responses.js';
 import { StressRequest, StressResponse } from './stress-schemas.js';
+import { BacktestResponse } from './backtest-schemas.js';
 
 /** Plain JSON Schema of a TypeBox schema (TypeBox keeps its metadata under symbols). */
 function plain(schema: TSchema): unknown {
@@ -36,7 +37,7 @@ const calculateErrors: (keyof typeof ERRORS)[] = [
 ];
 
 /** OpenAPI 3.1 of the service, from the same schemas that validate requests. */
-export function buildOpenApi(requests: { calculate: TSchema; batch: TSchema }, version: string): string {
+export function buildOpenApi(requests: { calculate: TSchema; batch: TSchema; backtest: TSchema }, version: string): string {
   const doc = {
     openapi: '3.1.0',
     info: { title: 'Portfolio Risk Service', version, description: 'VaR and ES by Monte Carlo, historical simulation and closed form.' },
@@ -50,6 +51,8 @@ export function buildOpenApi(requests: { calculate: TSchema; batch: TSchema }, v
         BatchRequest: plain(requests.batch),
         BatchResponse: plain(BatchResponse),
         StressRequest: plain(StressRequest),
+        BacktestRequest: plain(requests.backtest),
+        BacktestResponse: plain(BacktestResponse),
         StressResponse: plain(StressResponse),
         UploadResponse: plain(UploadResponse),
         DatasetResponse: plain(DatasetResponse),
@@ -91,6 +94,15 @@ export function buildOpenApi(requests: { calculate: TSchema; batch: TSchema }, v
           summary: 'Up to 200 books priced on one scenario set over the union of their symbols (own rate limit: RATE_LIMIT_BATCH_PER_MIN).',
           requestBody: { required: true, ...json('BatchRequest') },
           responses: { '200': { description: 'Each book’s figures', ...json('BatchResponse') }, ...errorResponses(calculateErrors) },
+        },
+      },
+      '/api/v1/risk/backtest': {
+        post: {
+          operationId: 'backtestModel',
+          summary:
+            'Rolling 1-day VaR/ES forecasts of the model over the last `window` dates against the realised P&L: Kupiec, Christoffersen, traffic light, Acerbi–Székely (own rate limit: RATE_LIMIT_BACKTEST_PER_MIN).',
+          requestBody: { required: true, ...json('BacktestRequest') },
+          responses: { '200': { description: 'The backtest', ...json('BacktestResponse') }, ...errorResponses(calculateErrors) },
         },
       },
       '/api/v1/risk/stress': {

@@ -66,12 +66,12 @@ export const PositionItem = Type.Object(
   { additionalProperties: false, description: 'Exactly one of quantity or market_value; |value| ≤ 1e15.' },
 );
 
-const Portfolio = Type.Array(PortfolioItem, {
+export const Portfolio = Type.Array(PortfolioItem, {
   minItems: 1,
   maxItems: MAX_BOOK_ITEMS,
   description: 'Long-only weights of portfolio_value (unique symbols). Exactly one of portfolio and positions.',
 });
-const Positions = Type.Array(PositionItem, {
+export const Positions = Type.Array(PositionItem, {
   minItems: 1,
   maxItems: MAX_BOOK_ITEMS,
   description: 'Long/short positions (unique symbols, not all zero). Exactly one of portfolio and positions.',
@@ -89,7 +89,7 @@ export const WhatIf = Type.Object(
 );
 
 /** Fields every calculation has, whatever its book(s). */
-function calculationFields(maxSimulations: number) {
+export function calculationFields(maxSimulations: number) {
   return {
     dataset_id: Type.String({ minLength: 1, maxLength: 64 }),
     method: literals(METHODS, 'Risk calculation method.'),

@@ -4,13 +4,14 @@ import { type RateLimiter } from '../limits/rate-limiter.js';
 import { ApiError } from '../contract/errors.js';
 import { type RequestHead } from './exchange.js';
 
-export type LimitedEndpoint = 'upload' | 'calculate' | 'batch' | 'stress';
+export type LimitedEndpoint = 'upload' | 'calculate' | 'batch' | 'stress' | 'backtest';
 
 export interface LimitSettings {
   uploadPerMin: number;
   calculatePerMin: number;
   batchPerMin: number;
   stressPerMin: number;
+  backtestPerMin: number;
   authFailuresPerMin: number;
 }
 
@@ -55,8 +56,8 @@ export class AccessGuard {
   private limitOf(key: KeyRecord, endpoint: LimitedEndpoint): number {
     if (endpoint === 'upload') return key.upload_limit ?? this.limits.uploadPerMin;
     if (endpoint === 'calculate') return key.calculate_limit ?? this.limits.calculatePerMin;
-    // Batches and stress runs have their own buckets, the same for every key.
-    return endpoint === 'batch' ? this.limits.batchPerMin : this.limits.stressPerMin;
+    // Batches, stress runs and backtests have their own buckets, the same for every key.
+    return { batch: this.limits.batchPerMin, stress: this.limits.stressPerMin, backtest: this.limits.backtestPerMin }[endpoint];
   }
 }
 

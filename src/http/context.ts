@@ -3,6 +3,7 @@ import { type KeyRegistry } from '../auth/key-registry.js';
 import { type Config } from '../config.js';
 import { type BatchRequest, type CalculateRequest } from '../contract/schemas.js';
 import { type StressRequestBody } from '../contract/stress-schemas.js';
+import { type BacktestRequest } from '../contract/backtest-schemas.js';
 import { type DatasetStore } from '../datasets/dataset-store.js';
 import { type RateLimiter } from '../limits/rate-limiter.js';
 import { type CalculatorDeps } from '../risk/calculate.js';
@@ -36,6 +37,7 @@ export interface AppContext {
   validateCalculate: (value: unknown) => CalculateRequest;
   validateBatch: (value: unknown) => BatchRequest;
   validateStress: (value: unknown) => StressRequestBody;
+  validateBacktest: (value: unknown) => BacktestRequest;
   openapi: string;
   /** Engine loaded and pool up. */
   ready: () => boolean;

@@ -1,6 +1,7 @@
 import uWS from 'uWebSockets.js';
 import { batchRequestSchema, calculateRequestSchema } from '../contract/schemas.js';
 import { StressRequest } from '../contract/stress-schemas.js';
+import { backtestRequestSchema } from '../contract/backtest-schemas.js';
 import { buildOpenApi } from '../contract/openapi.js';
 import { AccessGuard } from './access-guard.js';
 import { type AppContext, type HttpServices } from './context.js';
@@ -12,6 +13,7 @@ import { Exchange, readHead } from './exchange.js';
 import { Router } from './router.js';
 import { batchRoute, calculateRoute } from './routes/calculate-route.js';
 import { stressRoute } from './routes/stress-route.js';
+import { backtestRoute } from './routes/backtest-route.js';
 import { deleteDatasetRoute, getDatasetRoute } from './routes/dataset-route.js';
 import { healthRoute, metricsRoute, openapiRoute, readyRoute } from './routes/ops-routes.js';
 import { uploadRoute } from './routes/upload-route.js';
@@ -26,6 +28,7 @@ export function buildRouter(): Router {
     .add('/api/v1/risk/calculate', { POST: calculateRoute })
     .add('/api/v1/risk/calculate/batch', { POST: batchRoute })
     .add('/api/v1/risk/stress', { POST: stressRoute })
+    .add('/api/v1/risk/backtest', { POST: backtestRoute })
     .add('/api/v1/risk/datasets/:id', { GET: getDatasetRoute, DELETE: deleteDatasetRoute });
 }
 
@@ -41,6 +44,7 @@ export interface HttpServer {
 function contextOf(s: HttpServices): AppContext {
   const requestSchema = calculateRequestSchema(s.config.maxSimulations);
   const batchSchema = batchRequestSchema(s.config.maxSimulations);
+  const backtestSchema = backtestRequestSchema(s.config.maxSimulations);
   return {
     config: s.config,
     log: s.log,
@@ -51,7 +55,8 @@ function contextOf(s: HttpServices): AppContext {
     validateCalculate: compileValidator(requestSchema),
     validateBatch: compileValidator(batchSchema),
     validateStress: compileValidator(StressRequest),
-    openapi: buildOpenApi({ calculate: requestSchema, batch: batchSchema }, s.calculator.engine.version),
+    validateBacktest: compileValidator(backtestSchema),
+    openapi: buildOpenApi({ calculate: requestSchema, batch: batchSchema, backtest: backtestSchema }, s.calculator.engine.version),
     ready: () => s.pool.threads() > 0,
     draining: s.draining,
   };

@@ -6,10 +6,10 @@ import { type DatasetStore } from '../datasets/dataset-store.js';
 import { applyTrades, priceBook, symbolsOf, unionOf, type BookRequest, type PricedBook } from './books.js';
 import { loadDataset, prepareModel, type ModelRequest, type PreparedModel, type SymbolRef } from './calculation-setup.js';
 import { type EstimateCache } from './estimate-cache.js';
-import { calculationFailure } from './failures.js';
+import { underDeadline, type Session } from './deadline.js';
 import { checkBatchRequest, checkRequest } from './request-checks.js';
-import { allFinite, buildBatchResponse, buildResponse, type Calculation, type EngineInfo } from './response-builder.js';
-import { runModel, type PhaseTiming } from './risk-calculation.js';
+import { buildBatchResponse, buildResponse, type Calculation, type EngineInfo } from './response-builder.js';
+import { runModel } from './risk-calculation.js';
 import { type Comparison, type EngineResults } from '../engine/codec.js';
 
 export interface CalculatorDeps {
@@ -21,33 +21,6 @@ export interface CalculatorDeps {
   maxBatches: number;
   /** Compute deadline per calculation (CALC_TIMEOUT_MS). */
   timeoutMs: number;
-}
-
-/** One calculation's deadline and clock: `timeoutMs` from its start, or the client leaving. */
-interface Session {
-  started: number;
-  deadline: number;
-  signal: AbortSignal;
-  timing: PhaseTiming;
-}
-
-/**
- * Runs `work` under one deadline: `timeoutMs` from now, or sooner if the client goes away
- * (`clientSignal`). The engine tasks are aborted at the deadline (native builds also stop
- * themselves then), and every failure leaves as a contract error (see failures.ts).
- */
-async function underDeadline<T>(deps: CalculatorDeps, clientSignal: AbortSignal | undefined, work: (s: Session) => Promise<T>): Promise<T> {
-  const started = performance.now();
-  const timeout = AbortSignal.timeout(deps.timeoutMs);
-  const signal = clientSignal ? AbortSignal.any([clientSignal, timeout]) : timeout;
-  const session = { started, deadline: Date.now() + deps.timeoutMs, signal, timing: { queueMs: 0, computeMs: 0, batches: 0 } };
-  try {
-    const body = await work(session);
-    if (!allFinite(body)) throw new Error('engine produced a non-finite number');
-    return body;
-  } catch (e) {
-    throw calculationFailure(e, { passed: timeout.aborted, ms: deps.timeoutMs });
-  }
 }
 
 /** Where each symbol of a book was stated. */

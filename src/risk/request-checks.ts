@@ -1,4 +1,5 @@
 import { ApiError, validationError } from '../contract/errors.js';
+import { type BacktestRequest } from '../contract/backtest-schemas.js';
 import { MONTE_CARLO, type BatchRequest, type CalculateRequest, type PortfolioEntry, type PositionEntry } from '../contract/schemas.js';
 
 /** Largest |Σw − 1| accepted. */
@@ -82,4 +83,15 @@ export function checkBatchRequest(req: BatchRequest): void {
     ids.add(book.id);
     checkBook(book, ['body', 'books', i], req.portfolio_value);
   });
+}
+
+/** Rules of the backtest request that span fields: 1-day forecasts, the window from `backtest`. */
+export function checkBacktestRequest(req: BacktestRequest): void {
+  checkCalculation(req);
+  if (req.time_horizon !== 1) throw invalid(['body', 'time_horizon'], 'a backtest forecasts 1 day: time_horizon must be 1');
+  if (req.method_options?.lookback !== undefined) {
+    throw invalid(['body', 'method_options', 'lookback'], 'a backtest estimates on backtest.estimation_window returns: lookback does not apply');
+  }
+  if (req.portfolio_mode === 'rebalanced') throw invalid(['body', 'portfolio_mode'], 'over one day rebalanced and buy-and-hold are the same: omit it');
+  checkBook(req, ['body'], req.portfolio_value);
 }

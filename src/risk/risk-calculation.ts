@@ -6,6 +6,7 @@ import {
   encodeFinalize,
   encodeParametric,
   encodeSpec,
+  type EngineBook,
   type EngineResults,
   type Estimation,
   type ModelParameters,
@@ -92,6 +93,41 @@ export function simulationSpec(model: ModelInput, est: Estimation): SimulationSp
   };
 }
 
+/** Fewest books worth splitting a batch by books: below, sharing the draws in one task is cheaper. */
+export const MIN_BOOKS_PER_SPLIT = 16;
+
+/**
+ * Contiguous groups of books, one task each, when a calculation prices many books and no
+ * comparison ties two of them together: a book's figures do not depend on the books beside it (the
+ * engine's tests show it bit for bit), so only the speed changes — every worker prices books, each
+ * drawing the same scenarios again, which costs little beside the books.
+ */
+export function bookGroups(model: ModelInput, maxBatches: number): EngineBook[][] {
+  const groups = Math.min(Math.floor(maxBatches), Math.floor(model.books.length / (MIN_BOOKS_PER_SPLIT / 2)));
+  if (model.comparison !== 'none' || model.books.length < MIN_BOOKS_PER_SPLIT || groups < 2) return [model.books];
+  return Array.from({ length: groups }, (_, g) =>
+    model.books.slice(Math.floor((g * model.books.length) / groups), Math.floor(((g + 1) * model.books.length) / groups)),
+  );
+}
+
+async function runBookGroups(
+  exec: EngineExecutor,
+  model: ModelInput,
+  groups: EngineBook[][],
+  est: Estimation,
+  policy: BatchPolicy,
+  signal: AbortSignal | undefined,
+  timing: PhaseTiming,
+): Promise<EngineResults> {
+  const share = { ...policy, maxBatches: Math.max(1, Math.floor(policy.maxBatches / groups.length)) };
+  const timings = groups.map(() => ({ queueMs: 0, computeMs: 0, batches: 0 }));
+  const results = await Promise.all(groups.map((books, g) => runModel(exec, { ...model, books }, est, share, signal, timings[g])));
+  timing.queueMs += Math.max(...timings.map((x) => x.queueMs));
+  timing.computeMs += Math.max(...timings.map((x) => x.computeMs));
+  timing.batches = timings.reduce((a, x) => a + x.batches, 0);
+  return { books: results.flatMap((r) => r.books), whatIf: null };
+}
+
 /**
  * Runs the model on the executor. Monte Carlo and historical work is split into up to
  * `maxBatches` tasks whose partials merge exactly: the answer is the same for any split.
@@ -111,6 +147,8 @@ export async function runModel(
     timing.batches = 1;
     return decodeResults(reply.output);
   }
+  const groups = bookGroups(model, policy.maxBatches);
+  if (groups.length > 1) return runBookGroups(exec, model, groups, est, policy, signal, timing);
   const spec = simulationSpec(model, est);
   const batches = planBatches(spec.scenarios, policy.maxBatches, policy.minBlocksPerBatch ?? MIN_BLOCKS_PER_BATCH);
   const budget = () => (policy.deadline === undefined ? 0 : Math.max(1, policy.deadline - Date.now()));

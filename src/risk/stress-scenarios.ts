@@ -1,7 +1,7 @@
 import { NAMED_WINDOWS, type StressScenarioInput } from '../contract/stress-schemas.js';
-import { type Dataset } from '../datasets/dataset.js';
 import { type Estimation } from '../engine/codec.js';
 import { type PricedBook } from './books.js';
+import { type PriceHistory } from './price-history.js';
 
 /** The book the scenarios revalue: its symbols (the model's first ones), exposures and capital. */
 export interface StressBook {
@@ -23,26 +23,6 @@ export interface StressOutcome {
   pnl: number;
   pnl_pct: number;
   items: StressItem[];
-}
-
-/** The book's symbols' prices on the dates where every one of them has a price, [row][symbol]. */
-export interface PriceHistory {
-  dates: string[];
-  prices: Float64Array[];
-}
-
-export function completeHistory(dataset: Dataset, symbols: string[]): PriceHistory {
-  const index = symbols.map((s) => dataset.symbols.indexOf(s));
-  const width = dataset.symbols.length;
-  const out: PriceHistory = { dates: [], prices: [] };
-  dataset.dates.forEach((date, r) => {
-    const row = Float64Array.from(index, (c) => dataset.prices[r * width + c]!);
-    if (row.every((p) => !Number.isNaN(p))) {
-      out.dates.push(date);
-      out.prices.push(row);
-    }
-  });
-  return out;
 }
 
 /** Revalues the book on simple returns per symbol (the book's order). */

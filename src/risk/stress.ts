@@ -4,9 +4,10 @@ import { newCalculationId } from '../ids.js';
 import { exposureSummary, priceBook, symbolsOf, unionOf } from './books.js';
 import { loadDataset, prepareModel, type SymbolRef } from './calculation-setup.js';
 import { type CalculatorDeps } from './calculate.js';
-import { calculationFailure } from './failures.js';
+import { underDeadline } from './deadline.js';
 import { checkBook } from './request-checks.js';
-import { completeHistory, runScenario } from './stress-scenarios.js';
+import { completeHistory } from './price-history.js';
+import { runScenario } from './stress-scenarios.js';
 
 /** Rules across fields: the book's, and a window that ends after it starts. */
 function checkStress(req: StressRequestBody): void {
@@ -38,9 +39,7 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
   const conditionalSymbols = req.scenarios.flatMap((s) => (s.type === 'conditional' ? Object.keys(s.shocks) : []));
   const symbols = unionOf([own, conditionalSymbols]);
-  const timeout = AbortSignal.timeout(deps.timeoutMs);
-  const signal = clientSignal ? AbortSignal.any([clientSignal, timeout]) : timeout;
-  try {
+  return underDeadline(deps, clientSignal, async ({ signal }) => {
     const modelRequest = { dataset_id: req.dataset_id, method: 'parametric_normal' as const, time_horizon: 1, currency: req.currency, confidence_level: 0.99 };
     const model = await prepareModel(modelRequest, dataset, symbols, deps, signal);
     const book = priceBook(req, symbols, model.prices, req.portfolio_value, ['body']);
@@ -59,7 +58,5 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
         results,
       },
     };
-  } catch (e) {
-    throw calculationFailure(e, { passed: timeout.aborted, ms: deps.timeoutMs });
-  }
+  });
 }
