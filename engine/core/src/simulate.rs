@@ -4,7 +4,7 @@
 
 use crate::deadline::Deadline;
 use crate::error::{EngineError, Result};
-use crate::kernels::{group_size, price_block, scaled_cholesky, Priced, Workspace};
+use crate::kernels::{group_size, price_block, scaled_cholesky, Assets, Priced, Workspace};
 use crate::spec::{BlockRange, Spec, BLOCK};
 use crate::tail::{ScenarioTail, ValueTail};
 
@@ -56,10 +56,10 @@ fn record(
     tails: &mut [ValueTail],
     block_start: usize,
     count: usize,
-    asset_pnl: &[f64],
+    n: usize,
+    assets: Assets,
     pnl: &[f64],
 ) -> Result<()> {
-    let n = asset_pnl.len() / BLOCK;
     for (s, &x) in pnl[..count].iter().enumerate() {
         // Extreme leverage or horizons can leave double precision; say so rather than rank NaN.
         if !x.is_finite() {
@@ -70,13 +70,16 @@ fn record(
         }
         book.pnl.push(x);
         if book.worst.admits(x) {
-            let assets = (0..n).map(|i| asset_pnl[i * BLOCK + s]);
-            book.worst.push(x, (block_start + s) as u64, assets);
+            let values = (0..n).map(|i| assets.at(i, s));
+            book.worst.push(x, (block_start + s) as u64, values);
         }
     }
-    for (i, tail) in tails.iter_mut().enumerate() {
-        for &x in &asset_pnl[i * BLOCK..i * BLOCK + count] {
-            tail.push(x);
+    // Per-book asset tails are kept where asset P&L is stored (rebalanced); else they are shared.
+    if let Assets::Values(values) = assets {
+        for (i, tail) in tails.iter_mut().enumerate() {
+            for &x in &values[i * BLOCK..i * BLOCK + count] {
+                tail.push(x);
+            }
         }
     }
     Ok(())
@@ -135,18 +138,15 @@ pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<P
                         .for_each(|&u| tail.push(-u));
                 }
             }
-            Priced::Book {
-                book,
-                asset_pnl,
-                pnl,
-            } => {
+            Priced::Book { book, assets, pnl } => {
                 if outcome.is_ok() {
                     outcome = record(
                         &mut books[book],
                         &mut book_tails[book],
                         block_start,
                         in_block,
-                        asset_pnl,
+                        n,
+                        assets,
                         pnl,
                     );
                 }

@@ -98,11 +98,11 @@ fn asset_pnl(f: &SpecFields) -> Vec<Vec<f64>> {
         let count = BLOCK.min(spec.scenarios() - block * BLOCK);
         price_block(&spec, &chol_t, &mut ws, block, &mut |priced| {
             if let Priced::Book {
-                book: 0, asset_pnl, ..
+                book: 0, assets, ..
             } = priced
             {
                 for (i, col) in out.iter_mut().enumerate() {
-                    col.extend_from_slice(&asset_pnl[i * BLOCK..i * BLOCK + count]);
+                    col.extend((0..count).map(|s| assets.at(i, s)));
                 }
             }
         });

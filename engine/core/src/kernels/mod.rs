@@ -57,8 +57,6 @@ pub struct Workspace {
     pub unit: Vec<f64>,
     /// Rebalanced: the path state of each book of the current group.
     pub paths: Vec<BookPaths>,
-    /// Buy-and-hold output for one book: per-asset P&L [asset][simulation].
-    pub asset_pnl: Vec<f64>,
     /// Buy-and-hold output for one book: portfolio P&L.
     pub pnl: Vec<f64>,
 }
@@ -76,7 +74,6 @@ impl Workspace {
             cumulative: vec![0.0; n * BLOCK],
             unit: vec![0.0; n * BLOCK],
             paths: Vec::new(),
-            asset_pnl: vec![0.0; n * BLOCK],
             pnl: vec![0.0; BLOCK],
         }
     }
@@ -91,12 +88,36 @@ impl Workspace {
 pub enum Priced<'a> {
     /// e^{R_i} − 1 per asset [asset][simulation] (buy-and-hold only).
     Units(&'a [f64]),
-    /// Book `book`'s per-asset P&L [asset][simulation] and portfolio P&L.
+    /// Book `book`'s per-asset P&L and portfolio P&L.
     Book {
         book: usize,
-        asset_pnl: &'a [f64],
+        assets: Assets<'a>,
         pnl: &'a [f64],
     },
+}
+
+/// A book's per-asset P&L over a block: stored (rebalanced paths), or e_i·(e^{R_i} − 1) computed
+/// where it is read (buy-and-hold: only the tail's scenarios need it, and the product is the one
+/// the portfolio sum was built from, bit for bit).
+#[derive(Clone, Copy)]
+pub enum Assets<'a> {
+    /// [asset][simulation].
+    Values(&'a [f64]),
+    Scaled {
+        units: &'a [f64],
+        book: &'a Book,
+    },
+}
+
+impl Assets<'_> {
+    /// Asset i's P&L in simulation s of the block.
+    #[inline(always)]
+    pub fn at(&self, i: usize, s: usize) -> f64 {
+        match self {
+            Assets::Values(v) => v[i * BLOCK + s],
+            Assets::Scaled { units, book } => book.exposure(i) * units[i * BLOCK + s],
+        }
+    }
 }
 
 /// √T·L, the factor of the one-draw buy-and-hold model (empty for historical specs).
@@ -120,10 +141,13 @@ pub fn price_block(
         fill_units(spec, chol_t, ws, block);
         emit(Priced::Units(&ws.unit));
         for (b, book) in books.iter().enumerate() {
-            price_buy_and_hold(book, ws);
+            price_buy_and_hold(book, &ws.unit, &mut ws.pnl);
             emit(Priced::Book {
                 book: b,
-                asset_pnl: &ws.asset_pnl,
+                assets: Assets::Scaled {
+                    units: &ws.unit,
+                    book,
+                },
                 pnl: &ws.pnl,
             });
         }
@@ -136,7 +160,7 @@ pub fn price_block(
         for (j, path) in ws.paths[..members.len()].iter().enumerate() {
             emit(Priced::Book {
                 book: first + j,
-                asset_pnl: &path.asset_pnl,
+                assets: Assets::Values(&path.asset_pnl),
                 pnl: &path.pnl,
             });
         }
@@ -269,20 +293,14 @@ pub fn fill_units(spec: &Spec, chol_t: &[f64], ws: &mut Workspace, block: usize)
         .for_each(|(u, r)| *u = expm1(*r));
 }
 
-/// One buy-and-hold book on the shared returns: asset P&L e_i·(e^{R_i} − 1), the portfolio's
-/// their sum in asset order.
-pub fn price_buy_and_hold(book: &Book, ws: &mut Workspace) {
-    ws.pnl.iter_mut().for_each(|x| *x = 0.0);
-    for i in 0..ws.n {
+/// One buy-and-hold book on the shared returns `units`: the portfolio P&L, the sum in asset order
+/// of the asset P&L e_i·(e^{R_i} − 1).
+pub fn price_buy_and_hold(book: &Book, units: &[f64], pnl: &mut [f64]) {
+    pnl.iter_mut().for_each(|x| *x = 0.0);
+    for (i, column) in units.chunks_exact(BLOCK).enumerate() {
         let position = book.exposure(i);
-        let range = i * BLOCK..(i + 1) * BLOCK;
-        for ((a, p), u) in ws.asset_pnl[range.clone()]
-            .iter_mut()
-            .zip(ws.pnl.iter_mut())
-            .zip(&ws.unit[range])
-        {
-            *a = position * u;
-            *p += *a;
+        for (p, u) in pnl.iter_mut().zip(column) {
+            *p += position * u;
         }
     }
 }

@@ -276,12 +276,8 @@ fn fast_kernels_equal_the_per_path_reference_bit_for_bit() {
             let count = BLOCK.min(spec.scenarios() - block * BLOCK);
             let mut seen = 0;
             price_block(&spec, &chol_t, &mut ws, block, &mut |priced| {
-                let (book, asset_pnl, pnl) = match priced {
-                    Priced::Book {
-                        book,
-                        asset_pnl,
-                        pnl,
-                    } => (book, asset_pnl, pnl),
+                let (book, assets, pnl) = match priced {
+                    Priced::Book { book, assets, pnl } => (book, assets, pnl),
                     Priced::Units(_) => return,
                 };
                 assert_eq!(book, seen, "{what}: books in order");
@@ -290,7 +286,7 @@ fn fast_kernels_equal_the_per_path_reference_bit_for_bit() {
                 assert_eq!(paths.len(), count);
                 for (s, path) in paths.iter().enumerate() {
                     for (i, a) in path.assets.iter().enumerate() {
-                        let fast = asset_pnl[i * BLOCK + s];
+                        let fast = assets.at(i, s);
                         assert_eq!(
                             fast.to_bits(),
                             a.to_bits(),
