@@ -60,6 +60,40 @@ async function longShort(base: string, key: string, datasetId: string): Promise<
   );
 }
 
+/** The sample book's 1-day 99 % VaR backtest over the last 250 days, and its stress table. */
+async function validation(base: string, key: string, datasetId: string): Promise<void> {
+  const book = { dataset_id: datasetId, currency: 'USD', portfolio_value: 1_000_000, portfolio: PORTFOLIO };
+  const bt = (await post(`${base}/backtest`, key, {
+    ...book,
+    method: 'historical',
+    confidence_level: 0.99,
+    time_horizon: 1,
+    backtest: { window: 250, estimation_window: 500 },
+  })) as { meta: { backtest: Record<string, number> & { traffic_light: { zone: string; basel_multiplier: number }; kupiec: { p_value: number } } } };
+  const b = bt.meta.backtest;
+  console.log(
+    `\nBacktest, historical 1-day VaR 99 % over ${b.observations} days: ${b.exceptions} exceptions (${b.expected_exceptions.toFixed(1)} expected), ` +
+      `Kupiec p ${b.kupiec.p_value.toFixed(3)}, traffic light ${b.traffic_light.zone} (Basel multiplier ${b.traffic_light.basel_multiplier})`,
+  );
+  const scenarios = [
+    { type: 'historical_worst', horizon: 10 },
+    { type: 'named', name: 'q4_2018' },
+    { type: 'named', name: 'china_2015' },
+    { type: 'named', name: 'covid_2020' },
+    { type: 'shock', shocks: { AAPL: -0.2, MSFT: -0.2 } },
+    { type: 'conditional', shocks: { JPM: -0.15 }, horizon: 10 },
+  ];
+  const st = (await post(`${base}/stress`, key, { ...book, scenarios })) as {
+    meta: { results: { scenario: { type: string; name?: string }; covered: boolean; start?: string; end?: string; pnl: number; pnl_pct: number }[] };
+  };
+  console.log('stress scenario                    window                        P&L       %');
+  for (const r of st.meta.results) {
+    const label = (r.scenario.name ?? r.scenario.type).padEnd(30);
+    const window = r.start ? `${r.start} → ${r.end}` : r.covered ? '' : 'not in the data';
+    console.log(`${label} ${window.padEnd(24)} ${r.covered ? money(r.pnl) : ''.padStart(12)} ${r.covered ? (100 * r.pnl_pct).toFixed(1).padStart(6) : ''}`);
+  }
+}
+
 const signed = (x: number) => (x >= 0 ? '+' : '−') + Math.abs(x).toLocaleString('en-US', { maximumFractionDigits: 0 });
 
 /** `npm run demo`: start the service, upload the sample with a fresh key, print a risk table. */
@@ -103,6 +137,7 @@ async function demo(): Promise<void> {
       }
     }
     await longShort(base, key, up.dataset_id);
+    await validation(base, key, up.dataset_id);
   } finally {
     await service.keys.revoke(record.id);
     await service.shutdown();
