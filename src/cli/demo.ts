@@ -72,7 +72,7 @@ async function validation(base: string, key: string, datasetId: string): Promise
   })) as { meta: { backtest: Record<string, number> & { traffic_light: { zone: string; basel_multiplier: number }; kupiec: { p_value: number } } } };
   const b = bt.meta.backtest;
   console.log(
-    `\nBacktest, historical 1-day VaR 99 % over ${b.observations} days: ${b.exceptions} exceptions (${b.expected_exceptions.toFixed(1)} expected), ` +
+    `\nBacktest, historical 1-day VaR 99 % over ${b.observations} days: ${b.exceptions} exceptions (${b.expected_exceptions!.toFixed(1)} expected), ` +
       `Kupiec p ${b.kupiec.p_value.toFixed(3)}, traffic light ${b.traffic_light.zone} (Basel multiplier ${b.traffic_light.basel_multiplier})`,
   );
   const scenarios = [
