@@ -8,6 +8,7 @@ import { DirectExecutor } from '../src/engine/direct-executor.js';
 import { ROOT } from '../src/paths.js';
 import { benchWorkload, engines, normalsNs } from './lib/engine-bench.js';
 import { benchBatch } from './lib/batch-bench.js';
+import { benchBacktest } from './lib/backtest-bench.js';
 import { ensureNumpy, runNumpy } from './lib/numpy.js';
 import { backingServersInstalled } from '../test/helpers/backing-servers.js';
 import { benchReplicaOverhead } from './lib/replica-bench.js';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
     wasm_simd_over_numpy_per_normal: null,
     embedded_over_shared_stores_latency: null,
     batch_over_single_calls: null,
+    deadline_over_backtest: null,
   };
   if (ensureNumpy()) {
     const ns = normalsNs(2_000_000);
@@ -49,6 +51,10 @@ async function main(): Promise<void> {
   console.log(
     `100-book batch ${batch.batch_ms.toFixed(1)} ms, 100 single calls ${batch.singles_sequential_ms.toFixed(1)} ms sequential, ${batch.singles_2_clients_ms.toFixed(1)} ms on 2 clients (medians of 3)`,
   );
+  // 250 days × 10 symbols × 10,000 simulations a day through the service, against the deadline.
+  const bt = await benchBacktest(1);
+  measured.deadline_over_backtest = bt.deadline_over_backtest;
+  console.log(`backtest 250 days × ${bt.symbols} symbols × ${bt.simulations} simulations: ${bt.wall_ms.toFixed(0)} ms (deadline ${30_000} ms)`);
   let failed = 0;
   for (const [name, floor] of Object.entries(floors)) {
     if (name.startsWith('_')) continue;
