@@ -123,12 +123,21 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Res
         .map(|i| kth_of(&|p: &Partial| &p.units.largest, i).map(|x| -x))
         .collect::<Result<Vec<f64>>>()?;
     let mut books = Vec::with_capacity(params.books.len());
-    let mut pnls = Vec::with_capacity(params.books.len());
+    // Only a comparison needs the books' P&L after their figures.
+    let mut pnls = Vec::new();
+    // One key buffer for every book: a fresh one each time is mostly page faults.
+    let mut keys: Vec<u64> = Vec::with_capacity(next);
     for (b, book) in params.books.iter().enumerate() {
-        let mut pnl: Vec<f64> = Vec::with_capacity(next);
-        for p in partials.iter() {
-            pnl.extend_from_slice(&p.books[b].pnl);
-        }
+        // One task's P&L is taken as it is; several are put back in scenario order.
+        let pnl: Vec<f64> = if partials.len() == 1 {
+            std::mem::take(&mut partials[0].books[b].pnl)
+        } else {
+            let mut all = Vec::with_capacity(next);
+            for p in partials.iter() {
+                all.extend_from_slice(&p.books[b].pnl);
+            }
+            all
+        };
         let standalone_var = if params.lanes == 0 {
             (0..n)
                 .map(|i| {
@@ -154,7 +163,7 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Res
                 })
                 .collect()
         };
-        let m = book_metrics(params, partials, b, &pnl, standalone_var)?;
+        let m = book_metrics(params, partials, b, &pnl, standalone_var, &mut keys)?;
         if !m.all_finite() {
             return Err(EngineError::Overflow(
                 "the figures overflow double precision (exposure, leverage or horizon too large)"
@@ -162,7 +171,9 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Res
             ));
         }
         books.push(m);
-        pnls.push(pnl);
+        if params.comparison != Comparison::None {
+            pnls.push(pnl);
+        }
     }
     let what_if = match params.comparison {
         Comparison::None => None,
@@ -178,11 +189,13 @@ fn book_metrics(
     b: usize,
     pnl: &[f64],
     standalone_var: Vec<f64>,
+    keys: &mut Vec<u64>,
 ) -> Result<Metrics> {
     let n_scen = pnl.len();
     let k = rank_of_level(1.0 - params.confidence, n_scen);
     let worst_k = (k + var_window(k)).min(n_scen);
-    let mut keys: Vec<u64> = pnl.iter().map(|&x| order_key(x)).collect();
+    keys.clear();
+    keys.extend(pnl.iter().map(|&x| order_key(x)));
     let percentile_ranks = PERCENTILE_LEVELS.map(|level| rank_of_level(level, n_scen));
     let mut ranks: Vec<usize> = percentile_ranks
         .iter()
@@ -191,7 +204,7 @@ fn book_metrics(
         .collect();
     ranks.sort_unstable();
     ranks.dedup();
-    multi_select(&mut keys, &ranks);
+    multi_select(keys, &ranks);
     let mut percentiles = [0.0; PERCENTILES];
     for (out, rank) in percentiles.iter_mut().zip(percentile_ranks) {
         *out = from_order_key(keys[rank - 1]);
@@ -223,7 +236,7 @@ fn book_metrics(
     } else {
         0.0
     };
-    let (vars, ess) = batch_figures(pnl, params.confidence);
+    let (vars, ess) = batch_figures(pnl, params.confidence, keys);
     let (bin_edges, counts) = histogram(pnl, worst, best, params.histogram_bins);
     Ok(Metrics {
         scenarios: n_scen,
@@ -248,8 +261,9 @@ fn book_metrics(
 /// Incremental VaR and ES of book 1 over book 0, with the standard errors of the differences from
 /// the same batches (common random numbers: far below either figure's own).
 fn what_if(books: &[Metrics], pnls: &[Vec<f64>], confidence: f64) -> WhatIf {
-    let (before_var, before_es) = batch_figures(&pnls[0], confidence);
-    let (after_var, after_es) = batch_figures(&pnls[1], confidence);
+    let mut keys = Vec::new();
+    let (before_var, before_es) = batch_figures(&pnls[0], confidence, &mut keys);
+    let (after_var, after_es) = batch_figures(&pnls[1], confidence, &mut keys);
     let differences =
         |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x - y).collect::<Vec<f64>>();
     WhatIf {
@@ -359,7 +373,7 @@ fn mean_asset_loss(
 }
 
 /// VaR and ES of each of SE_BATCHES contiguous batches of the scenarios (none below two).
-fn batch_figures(pnl: &[f64], confidence: f64) -> (Vec<f64>, Vec<f64>) {
+fn batch_figures(pnl: &[f64], confidence: f64, keys: &mut Vec<u64>) -> (Vec<f64>, Vec<f64>) {
     let batches = SE_BATCHES.min(pnl.len());
     if batches < 2 {
         return (Vec::new(), Vec::new());
@@ -368,8 +382,9 @@ fn batch_figures(pnl: &[f64], confidence: f64) -> (Vec<f64>, Vec<f64>) {
     let mut ess = Vec::with_capacity(batches);
     for b in 0..batches {
         let slice = &pnl[b * pnl.len() / batches..(b + 1) * pnl.len() / batches];
-        let mut keys: Vec<u64> = slice.iter().map(|&x| order_key(x)).collect();
-        let (v, e) = var_es(&mut keys, rank_of_level(1.0 - confidence, slice.len()));
+        keys.clear();
+        keys.extend(slice.iter().map(|&x| order_key(x)));
+        let (v, e) = var_es(keys, rank_of_level(1.0 - confidence, slice.len()));
         vars.push(v);
         ess.push(e);
     }

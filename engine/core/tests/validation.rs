@@ -128,11 +128,23 @@ fn estimation_input_is_checked() {
 #[test]
 fn parametric_and_finalize_inputs_are_checked() {
     let (mean, cov) = three_assets();
-    let mut p = vec![3.0, 1e6, 10.0, 0.99, 0.5, 0.3, 0.2];
+    // [n, books, T, c, comparison], the book [capital, weights], mean, covariance.
+    let mut p = vec![3.0, 1.0, 10.0, 0.99, 0.0, 1e6, 0.5, 0.3, 0.2];
     p.extend(mean);
     p.extend(cov);
     assert_eq!(call(OP_PARAMETRIC, &p)[0], 0.0);
-    for (at, bad) in [(0, 0.0), (1, -1.0), (2, 0.0), (3, 1.0), (4, f64::NAN)] {
+    let bad_fields = [
+        (0, 0.0),
+        (1, 0.0),
+        (1, 2.0),
+        (2, 0.0),
+        (3, 1.0),
+        (4, 2.0),
+        (4, 1.0), // a what-if needs two books
+        (5, -1.0),
+        (6, f64::NAN),
+    ];
+    for (at, bad) in bad_fields {
         let mut q = p.clone();
         q[at] = bad;
         assert_eq!(call(OP_PARAMETRIC, &q)[0], INVALID, "parametric field {at}");
