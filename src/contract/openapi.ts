@@ -1,6 +1,6 @@
 import { type TSchema } from '@sinclair/typebox';
 import { ERRORS } from './errors.js';
-import { BatchResponse, CalculateResponse, DatasetResponse, ErrorBody, Health, UploadForm, UploadResponse } from './responses.js';
+import { BatchResponse, CalculateResponse, DatasetResponse, DeletedResponse, ErrorBody, Health, UploadForm, UploadResponse } from './responses.js';
 import { StressRequest, StressResponse } from './stress-schemas.js';
 import { BacktestResponse } from './backtest-schemas.js';
 
@@ -56,6 +56,7 @@ export function buildOpenApi(requests: { calculate: TSchema; batch: TSchema; bac
         StressResponse: plain(StressResponse),
         UploadResponse: plain(UploadResponse),
         DatasetResponse: plain(DatasetResponse),
+        DeletedResponse: plain(DeletedResponse),
         Error: plain(ErrorBody),
         Health: plain(Health),
       },
@@ -122,7 +123,7 @@ export function buildOpenApi(requests: { calculate: TSchema; batch: TSchema; bac
         },
         delete: {
           operationId: 'deleteDataset',
-          responses: { '200': { description: 'Deleted', ...json('DatasetResponse') }, ...errorResponses([...common, 'DATASET_NOT_FOUND', 'SERVER_BUSY']) },
+          responses: { '200': { description: 'Deleted', ...json('DeletedResponse') }, ...errorResponses([...common, 'DATASET_NOT_FOUND', 'SERVER_BUSY']) },
         },
       },
       '/healthz': { get: { operationId: 'health', security: [], responses: { '200': { description: 'Alive', ...json('Health') } } } },

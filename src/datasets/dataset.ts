@@ -1,4 +1,5 @@
 import { type DatasetSummary } from '../contract/responses.js';
+import { datasetQuality } from './quality.js';
 
 /** A parsed price history: dates ascending, prices [date][symbol], NaN where a price is missing. */
 export interface Dataset {
@@ -9,7 +10,10 @@ export interface Dataset {
   missingValues: number;
 }
 
-/** The public description of a dataset (upload response, GET), typed by the contract's schema. */
+/**
+ * The public description of a dataset (upload response, GET), typed by the contract's schema, with
+ * its quality report (computed once per decoded dataset, then reused).
+ */
 export function summarize(d: Dataset): DatasetSummary {
   return {
     symbols: d.symbols,
@@ -18,6 +22,7 @@ export function summarize(d: Dataset): DatasetSummary {
     last_date: d.dates[d.dates.length - 1] ?? '',
     layout: d.layout,
     missing_values: d.missingValues,
+    quality: datasetQuality(d),
   };
 }
 
