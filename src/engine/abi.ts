@@ -37,6 +37,8 @@ export const ABI = {
   ERR_DEADLINE_EXCEEDED: 4,
   ERR_OVERFLOW: 5,
   MAX_BOOKS: 1000,
+  /** Books × scenarios of one calculation (the P&L values it keeps). */
+  MAX_PRICED_SCENARIOS: 100_000_000,
   MAX_COUNT: 4_294_967_295,
   MAX_EXACT_INT: Number.MAX_SAFE_INTEGER,
 } as const;

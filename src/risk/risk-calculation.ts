@@ -2,6 +2,7 @@ import {
   checkStatus,
   decodeEstimation,
   decodeResults,
+  EngineFailure,
   encodeEstimation,
   encodeFinalize,
   encodeParametric,
@@ -148,7 +149,15 @@ export async function runModel(
     return decodeResults(reply.output);
   }
   const groups = bookGroups(model, policy.maxBatches);
-  if (groups.length > 1) return runBookGroups(exec, model, groups, est, policy, signal, timing);
+  if (groups.length > 1) {
+    // The engine bounds each task's books × scenarios; the calculation's own bound is checked here.
+    const scenarios = scenarioCount(model, est);
+    if (model.books.length * scenarios > ABI.MAX_PRICED_SCENARIOS) {
+      const limit = ABI.MAX_PRICED_SCENARIOS.toExponential().replace('e+', 'e');
+      throw new EngineFailure(ABI.ERR_LIMIT_EXCEEDED, 0, `books × simulations must be at most ${limit}: ${model.books.length} × ${scenarios}`);
+    }
+    return runBookGroups(exec, model, groups, est, policy, signal, timing);
+  }
   const spec = simulationSpec(model, est);
   const batches = planBatches(spec.scenarios, policy.maxBatches, policy.minBlocksPerBatch ?? MIN_BLOCKS_PER_BATCH);
   const budget = () => (policy.deadline === undefined ? 0 : Math.max(1, policy.deadline - Date.now()));

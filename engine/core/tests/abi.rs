@@ -53,6 +53,7 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("ERR_DEADLINE_EXCEEDED", f64::from(ERR_DEADLINE_EXCEEDED)),
         ("ERR_OVERFLOW", f64::from(ERR_OVERFLOW)),
         ("MAX_BOOKS", MAX_BOOKS as f64),
+        ("MAX_PRICED_SCENARIOS", MAX_PRICED_SCENARIOS as f64),
         ("MAX_COUNT", MAX_COUNT as f64),
         ("MAX_EXACT_INT", MAX_EXACT_INT),
         ("VERSION_MAJOR", f64::from(VERSION_MAJOR)),

@@ -1,7 +1,7 @@
 //! The numbers both sides of the flat ABI must agree on, one name each. `OP_ABI` reports every one of
 //! them by name (see `TABLE`), so the TypeScript binding can compare its own copies at load time.
 
-pub use crate::limits::{MAX_BOOKS, MAX_COUNT, MAX_EXACT_INT};
+pub use crate::limits::{MAX_BOOKS, MAX_COUNT, MAX_EXACT_INT, MAX_PRICED_SCENARIOS};
 pub use crate::metrics::PERCENTILES;
 pub use crate::spec::BLOCK;
 
@@ -117,6 +117,7 @@ pub const TABLE: &[(&str, f64)] = table![
     ERR_DEADLINE_EXCEEDED,
     ERR_OVERFLOW,
     MAX_BOOKS,
+    MAX_PRICED_SCENARIOS,
     MAX_COUNT,
     MAX_EXACT_INT,
     VERSION_MAJOR,
