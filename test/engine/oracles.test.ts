@@ -14,6 +14,7 @@ import { readCsv } from '../../src/datasets/csv-reader.js';
 import { FileDatasetStore } from '../../src/datasets/dataset-store.js';
 import { fourBuilds, outcomeOf, OWNER } from '../helpers/calculation-domain.js';
 import { WIDE_SAMPLE } from '../helpers/service.js';
+import { allowedMisses } from '../helpers/allowed-misses.js';
 
 interface Table {
   normal: { c: number; var_per_sigma: number; es_per_sigma: number }[];
@@ -98,17 +99,6 @@ t.test('parametric normal: VaR/σ and ES/σ equal the normal table', async (t) =
 const SEEDS = 20;
 const MISS_RATE = 0.01;
 
-/** The largest miss count a correct engine reaches with probability ≥ 0.001 (binomial tail). */
-function allowedMisses(checks: number, rate: number): number {
-  let tail = 1;
-  let term = (1 - rate) ** checks;
-  for (let m = 0; m <= checks; m++) {
-    tail -= term;
-    if (tail < 0.001) return m;
-    term *= ((checks - m) / (m + 1)) * (rate / (1 - rate));
-  }
-  return checks;
-}
 
 async function countMisses(t: Test, cases: { label: string; input: (seed: number) => ModelInput; est: Estimation; varPct: number; esPct: number }[]) {
   let misses = 0;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { ROOT } from '../../src/paths.js';
 import { calculate, uploadFile } from '../helpers/http.js';
 import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
+import { allowedMisses } from '../helpers/allowed-misses.js';
 
 interface Window {
   index: number;
@@ -78,17 +79,6 @@ const label = (f: Figure) => `${f.request.method} ${f.request.portfolio_mode}, c
  */
 const MISS_RATE = 0.01;
 const HARD_LIMIT = 5;
-
-function allowedMisses(checks: number, rate: number): number {
-  let tail = 1;
-  let term = (1 - rate) ** checks;
-  for (let m = 0; m <= checks; m++) {
-    tail -= term;
-    if (tail < 0.001) return m;
-    term *= ((checks - m) / (m + 1)) * (rate / (1 - rate));
-  }
-  return checks;
-}
 
 t.test('long/short books: the service against independent NumPy figures', async (t) => {
   const s = await startTestService({ WORKERS: '2' });
