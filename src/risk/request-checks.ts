@@ -10,7 +10,7 @@ type Loc = (string | number)[];
 const invalid = (loc: Loc, msg: string, type = 'value_error') => validationError([{ loc, msg, type }]);
 
 /** The fields every calculation shares (the schema has checked each on its own). */
-type CalculationFields = Pick<CalculateRequest, 'method' | 'simulations' | 'method_options'>;
+type CalculationFields = Pick<CalculateRequest, 'method' | 'simulations' | 'method_options' | 'portfolio_mode'>;
 
 function checkCalculation(req: CalculationFields): void {
   if (MONTE_CARLO.has(req.method) && req.simulations === undefined) {
@@ -19,6 +19,28 @@ function checkCalculation(req: CalculationFields): void {
   const opts = req.method_options ?? {};
   if (opts.ewma_lambda !== undefined && opts.covariance !== 'ewma') {
     throw invalid(['body', 'method_options', 'ewma_lambda'], 'only with covariance "ewma"');
+  }
+  checkOptionsApply(req);
+}
+
+/** Which model choices a method can use: the others are refused, so no answer echoes them as used. */
+export function choicesOf(method: CalculateRequest['method']): { rebalanced: boolean; ewma: boolean } {
+  // The closed form is of the buy-and-hold book; historical simulation estimates no covariance.
+  return { rebalanced: method !== 'parametric_normal', ewma: method !== 'historical' };
+}
+
+/**
+ * Options that would change the model but that the method cannot use. Those the contract lets every
+ * method carry (`simulations`, `seed`, `antithetic`, `degrees_of_freedom`) stay accepted: `meta`
+ * says what was used (null otherwise).
+ */
+function checkOptionsApply(req: CalculationFields): void {
+  const can = choicesOf(req.method);
+  if (!can.rebalanced && req.portfolio_mode === 'rebalanced') {
+    throw invalid(['body', 'portfolio_mode'], `${req.method} is the closed form of the buy-and-hold book: "rebalanced" does not apply`);
+  }
+  if (!can.ewma && req.method_options?.covariance === 'ewma') {
+    throw invalid(['body', 'method_options', 'covariance'], `${req.method} replays the returns and estimates no covariance: "ewma" does not apply`);
   }
 }
 

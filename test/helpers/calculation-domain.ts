@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { EstimateCache } from '../../src/risk/estimate-cache.js';
 import { calculate, type CalculatorDeps } from '../../src/risk/calculate.js';
+import { choicesOf } from '../../src/risk/request-checks.js';
 import { readCsv } from '../../src/datasets/csv-reader.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
@@ -215,12 +216,15 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       const lookback = d.lookback;
       // Historical simulation needs a T-day window inside the returns it is given.
       const horizon = d.method === 'historical' && lookback !== undefined ? Math.min(d.time_horizon, lookback) : d.time_horizon;
+      // Options a method would ignore are refused (test/unit/request-checks.test.ts): drawn only where they apply.
+      const applies = choicesOf(d.method);
+      const covariance = d.covariance === 'ewma' && !applies.ewma ? undefined : d.covariance;
       const method_options: NonNullable<CalculateRequest['method_options']> = { seed: d.seed };
       if (d.antithetic !== undefined) method_options.antithetic = d.antithetic;
       if (d.drift !== undefined) method_options.drift = d.drift;
       if (lookback !== undefined) method_options.lookback = lookback;
-      if (d.covariance !== undefined) method_options.covariance = d.covariance;
-      if (d.covariance === 'ewma' && d.ewma_lambda !== undefined) method_options.ewma_lambda = d.ewma_lambda;
+      if (covariance !== undefined) method_options.covariance = covariance;
+      if (covariance === 'ewma' && d.ewma_lambda !== undefined) method_options.ewma_lambda = d.ewma_lambda;
       if (d.histogram_bins !== undefined) method_options.histogram_bins = d.histogram_bins;
       const request: CalculateRequest = {
         dataset_id: datasetId,
@@ -232,7 +236,7 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
         confidence_level: d.confidence_level,
         time_horizon: horizon,
         simulations: d.simulations,
-        ...(d.portfolio_mode !== undefined ? { portfolio_mode: d.portfolio_mode } : {}),
+        ...(d.portfolio_mode !== undefined && (applies.rebalanced || d.portfolio_mode !== 'rebalanced') ? { portfolio_mode: d.portfolio_mode } : {}),
         ...(d.degrees_of_freedom !== undefined ? { degrees_of_freedom: d.degrees_of_freedom } : {}),
       };
       if (d.kind === 'portfolio') return withinBudget(request, budget);
@@ -288,6 +292,7 @@ export function edgeRequests(datasetId: string, symbols: string[], maxAssets: nu
   for (const time_horizon of [DOMAIN.horizon.min, DOMAIN.horizon.max]) {
     for (const method of METHODS) {
       for (const portfolio_mode of ['buy_and_hold', 'rebalanced'] as const) {
+        if (portfolio_mode === 'rebalanced' && !choicesOf(method).rebalanced) continue;
         out.push({ ...base, method, portfolio_mode, time_horizon, simulations: DOMAIN.simulations.min, portfolio: one(symbols[0]!) });
       }
     }
@@ -299,7 +304,7 @@ export function edgeRequests(datasetId: string, symbols: string[], maxAssets: nu
   for (const histogram_bins of [DOMAIN.bins.min, DOMAIN.bins.max]) out.push(opts({ histogram_bins }));
   for (const lookback of [DOMAIN.lookback.min, DOMAIN.lookback.max]) for (const method of METHODS) out.push({ ...opts({ lookback }), method });
   for (const ewma_lambda of [DOMAIN.lambda.min, 0.5, DOMAIN.lambda.max])
-    for (const method of METHODS) out.push({ ...opts({ covariance: 'ewma', ewma_lambda }), method });
+    for (const method of METHODS.filter((m) => choicesOf(m).ewma)) out.push({ ...opts({ covariance: 'ewma', ewma_lambda }), method });
   for (const portfolio_value of [DOMAIN.value.min, 1, DOMAIN.value.max]) for (const method of METHODS) out.push({ ...base, method, portfolio_value });
   for (const drift of ['sample', 'zero'] as const) for (const method of METHODS) out.push({ ...opts({ drift, antithetic: true }), method });
   // Long/short books at the edges of the position domain, in both modes, with and without a what-if.

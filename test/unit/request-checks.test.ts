@@ -62,6 +62,34 @@ t.test('Monte Carlo methods require simulations; the others do not', async (t) =
   }
 });
 
+t.test('model choices a method cannot use are refused, not echoed as used', async (t) => {
+  const mode = ['body', 'portfolio_mode'];
+  rejects(t, req({ method: 'parametric_normal', portfolio_mode: 'rebalanced' }), mode, 'value_error', /parametric_normal.*buy-and-hold/);
+  const cov = ['body', 'method_options', 'covariance'];
+  rejects(t, req({ method: 'historical', method_options: { covariance: 'ewma' } }), cov, 'value_error', /historical.*no covariance/);
+  rejects(t, req({ method: 'historical', method_options: { covariance: 'ewma', ewma_lambda: 0.9 } }), cov, 'value_error', /ewma/);
+  const methods = ['monte_carlo_normal', 'monte_carlo_student_t', 'historical', 'parametric_normal'] as const;
+  for (const method of methods) {
+    t.doesNotThrow(() => checkRequest(req({ method, portfolio_mode: 'buy_and_hold' })), `${method} buy_and_hold`);
+    t.doesNotThrow(() => checkRequest(req({ method, method_options: { covariance: 'sample' } })), `${method} sample covariance`);
+    // What the contract lets every method carry stays accepted (meta reports it as unused).
+    t.doesNotThrow(() => checkRequest(req({ method, degrees_of_freedom: 7, method_options: { seed: 1, antithetic: true } })), `${method} seed, ν`);
+  }
+  for (const method of ['monte_carlo_normal', 'monte_carlo_student_t', 'historical'] as const) {
+    t.doesNotThrow(() => checkRequest(req({ method, portfolio_mode: 'rebalanced' })), `${method} rebalanced`);
+  }
+  for (const method of ['monte_carlo_normal', 'monte_carlo_student_t', 'parametric_normal'] as const) {
+    t.doesNotThrow(() => checkRequest(req({ method, method_options: { covariance: 'ewma' } })), `${method} ewma`);
+  }
+  const batch: BatchRequest = {
+    ...without(base, 'portfolio'),
+    method: 'parametric_normal',
+    portfolio_mode: 'rebalanced',
+    books: [{ id: 'a', portfolio: weights(1) }],
+  };
+  t.equal(raised(() => checkBatchRequest(batch)).code, 'VALIDATION_ERROR', 'the batch too');
+});
+
 t.test('ewma_lambda only with covariance "ewma"', async (t) => {
   const loc = ['body', 'method_options', 'ewma_lambda'];
   rejects(t, req({ method_options: { ewma_lambda: 0.9 } }), loc, 'value_error', /ewma/);
