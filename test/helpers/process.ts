@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../src/paths.js';
 
@@ -38,6 +39,15 @@ export async function spawnService(
     void exited.then(() => reject(new Error(`service exited:\n${out}`)));
   });
   return { child, port, stdout: () => out, exited };
+}
+
+/**
+ * The key a first start created: not in the output (a pipe is a log stream), but in the 0600 file
+ * the output names. Undefined when none was created.
+ */
+export function firstKey(svc: ServiceProcess): string | undefined {
+  const file = /It is in (\S+) \(mode 0600\)/.exec(svc.stdout())?.[1];
+  return file === undefined ? undefined : readFileSync(file, 'utf8').trim();
 }
 
 /** Runs the keys CLI with the service's environment. */

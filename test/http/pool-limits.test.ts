@@ -1,7 +1,7 @@
 // Back-pressure and deadlines of the engine pool: 503 SERVER_BUSY and 503 CALCULATION_TIMEOUT.
 import t from 'tap';
 import { calcBody, calculate, call, uploadFile } from '../helpers/http.js';
-import { spawnService } from '../helpers/process.js';
+import { firstKey, spawnService } from '../helpers/process.js';
 import { startTestService, tempDir, testEnv, WIDE_SAMPLE } from '../helpers/service.js';
 import { processCpuSeconds, waitFor } from '../helpers/wait.js';
 
@@ -28,7 +28,7 @@ t.test('deadline passed: 503 CALCULATION_TIMEOUT, the computation stops, and the
   // worker time to start; the slow request needs far longer.
   const svc = await spawnService(testEnv(tempDir(), { WORKERS: '1', CALC_TIMEOUT_MS: '3000' }), t);
   const pid = svc.child.pid!;
-  const key = /prk_live_[0-9A-Za-z]{32}/.exec(svc.stdout())![0];
+  const key = firstKey(svc)!;
   const base = `http://127.0.0.1:${svc.port}`;
   const ds = (await uploadFile(base, key, WIDE_SAMPLE)).body.dataset_id;
   await calculate(base, key, calcBody(ds, { simulations: 1000 }));

@@ -1,10 +1,12 @@
 // The service as `npm start` runs it: first-start key, keys CLI, restart, SIGTERM, storage hygiene.
 import t, { type Test } from 'tap';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { calcBody, calculate, call, uploadFile } from '../helpers/http.js';
-import { keysCli, spawnService } from '../helpers/process.js';
+import { firstKey, keysCli, spawnService } from '../helpers/process.js';
+import { ROOT } from '../../src/paths.js';
 import { tempDir, testEnv, WIDE_SAMPLE } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -15,13 +17,14 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-t.test('first start creates and prints one key; restart keeps keys and datasets', async (t) => {
+t.test('first start creates one key (in a 0600 file, not the output); restart keeps keys and datasets', async (t) => {
   const dir = tempDir();
   const env = testEnv(dir);
   const first = await spawnService(env, t);
-  const printed = /prk_live_[0-9A-Za-z]{32}/.exec(first.stdout());
-  t.ok(printed, 'a key is printed when none exists');
-  const key = printed![0];
+  const key = firstKey(first) ?? '';
+  t.match(key, /^prk_live_[0-9A-Za-z]{32}$/, 'a key is created when none exists, in the file the output names');
+  t.notMatch(first.stdout(), /prk_live_/, 'the key itself is not in the output: not a terminal, so a log stream');
+  t.equal(statSync(/It is in (\S+) \(mode 0600\)/.exec(first.stdout())![1]!).mode & 0o777, 0o600, 'the file is private');
   const base = `http://127.0.0.1:${first.port}`;
   const up = await uploadFile(base, key, WIDE_SAMPLE);
   t.equal(up.status, 200);
@@ -58,7 +61,7 @@ t.test('first start creates and prints one key; restart keeps keys and datasets'
   t.equal(await first.exited, 0, 'SIGTERM exits 0');
 
   const second = await spawnService(env, t);
-  t.notMatch(second.stdout(), /prk_live_/, 'no new key printed when one exists');
+  t.notMatch(second.stdout(), /prk_live_|It is in/, 'no new key when one exists');
   const base2 = `http://127.0.0.1:${second.port}`;
   const after = await calculate(base2, key, calcBody(up.body.dataset_id));
   t.equal(after.status, 200, 'key and dataset survive a restart');
@@ -72,6 +75,28 @@ t.test('first start creates and prints one key; restart keeps keys and datasets'
   t.notOk(second.stdout().includes(made.key), 'no key in the logs');
   second.child.kill('SIGTERM');
   t.equal(await second.exited, 0);
+});
+
+t.test('on a terminal the first key is printed there, and no file holds it', async (t) => {
+  const dir = tempDir();
+  // `script` gives the service a pseudo-terminal as stdout, as a person running `npm start` has.
+  const child = spawn('script', ['-qfec', `${process.execPath} ${path.join(ROOT, 'dist/src/main.js')}`, '/dev/null'], {
+    env: { ...testEnv(dir), LOG_LEVEL: 'info' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  t.teardown(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  await waitFor(() => (/"msg":"listening"/.test(out) ? true : undefined), 'the service listening on a terminal', 120_000);
+  t.match(out, /Store it now[^]*prk_live_[0-9A-Za-z]{32}/, 'the key is shown on the terminal');
+  t.notOk(existsSync(path.join(dir, 'first-api-key')), 'and written nowhere else');
 });
 
 t.test('SIGTERM during a calculation: it still answers 200, then the process exits 0', async (t) => {
@@ -119,7 +144,7 @@ t.test('npm start, SIGTERM to npm: the service drains at once (readyz 503, socke
 /** A service started as `npm start` serves it (first key printed), with the sample uploaded. */
 async function servingWithDataset(t: Test, workers: string, how: 'node' | 'npm-start' = 'node') {
   const svc = await spawnService(testEnv(tempDir(), { WORKERS: workers }), t, how);
-  const key = /prk_live_[0-9A-Za-z]{32}/.exec(svc.stdout())![0];
+  const key = firstKey(svc)!;
   const base = `http://127.0.0.1:${svc.port}`;
   const ds = (await uploadFile(base, key, WIDE_SAMPLE)).body.dataset_id as string;
   return { svc, key, base, ds };

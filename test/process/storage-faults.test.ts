@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { generateWide461 } from '../helpers/generate-prices.js';
 import { calcBody, calculate, call, upload, uploadFile } from '../helpers/http.js';
-import { spawnService } from '../helpers/process.js';
+import { firstKey, spawnService } from '../helpers/process.js';
 import { startTestService, tempDir, testEnv, WIDE_SAMPLE } from '../helpers/service.js';
 import { syntheticCsv } from '../helpers/csv.js';
 
@@ -36,7 +36,7 @@ t.test('kill -9 during uploads: after restart only whole datasets, orphans swept
   const datasets = path.join(env.DATA_DIR!, 'datasets');
   const big = readFileSync(generateWide461());
   let svc = await spawnService(env, t);
-  const key = /prk_live_[0-9A-Za-z]{32}/.exec(svc.stdout())![0];
+  const key = firstKey(svc)!;
   const earlier = (await uploadFile(`http://127.0.0.1:${svc.port}`, key, WIDE_SAMPLE)).body.dataset_id as string;
   const hash = () =>
     createHash('sha256')
