@@ -1,5 +1,8 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { FileKeyStore } from '../auth/key-store.js';
+import { loadKeySecret } from '../auth/secret.js';
 import { loadConfig } from '../config.js';
 import { ROOT } from '../paths.js';
 import { startService } from '../service.js';
@@ -96,13 +99,26 @@ async function validation(base: string, key: string, datasetId: string): Promise
 
 const signed = (x: number) => (x >= 0 ? '+' : '−') + Math.abs(x).toLocaleString('en-US', { maximumFractionDigits: 0 });
 
-/** `npm run demo`: start the service, upload the sample with a fresh key, print a risk table. */
+/**
+ * `npm run demo`: start the service, upload the sample with a fresh key, print a risk table. It
+ * runs on a throwaway store (its own key, secret and datasets in a temporary directory, removed
+ * afterwards), so it leaves nothing in DATA_DIR or a shared database.
+ */
 async function demo(): Promise<void> {
-  const config = { ...loadConfig(), port: 0, host: '127.0.0.1', logLevel: 'warn' };
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'risk-demo-'));
+  const config = {
+    ...loadConfig(),
+    port: 0,
+    host: '127.0.0.1',
+    logLevel: 'warn',
+    dataDir: path.join(scratch, 'data'),
+    secretFile: path.join(scratch, 'secret'),
+    databaseUrl: undefined,
+    redisUrl: undefined,
+  };
+  // The key exists before the service starts, so it starts with one (and says nothing about keys).
+  const { key } = await new FileKeyStore(config.dataDir, loadKeySecret(config.secretFile)).create({ name: 'demo', calculateLimit: 100 });
   const service = await startService(config);
-  // The running service's own key store: the key file, or PostgreSQL with DATABASE_URL.
-  // A new key works at once: the service rereads its key store on an unknown key.
-  const { record, key } = await service.keys.create({ name: 'demo', calculateLimit: 100 });
   const base = `http://127.0.0.1:${service.port}/api/v1/risk`;
   try {
     const form = new FormData();
@@ -139,8 +155,8 @@ async function demo(): Promise<void> {
     await longShort(base, key, up.dataset_id);
     await validation(base, key, up.dataset_id);
   } finally {
-    await service.keys.revoke(record.id);
     await service.shutdown();
+    await rm(scratch, { recursive: true, force: true });
   }
 }
 
