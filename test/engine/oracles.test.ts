@@ -1,5 +1,5 @@
 // Figures against independent numbers: closed forms computed by test/engine/oracles/closed_forms.py
-// (committed beside its output, closed-forms.json), the published tables of shared/docs/oracles.md,
+// (committed beside its output, closed-forms.json), published tables of normal and Student-t VaR/ES,
 // and historical VaR/ES recomputed here from the CSV with nothing of the service's.
 import t, { type Test } from 'tap';
 import { createReadStream, mkdtempSync, readFileSync } from 'node:fs';
@@ -26,8 +26,8 @@ const table = JSON.parse(readFileSync(path.join(ROOT, 'test/engine/oracles/close
 const engine = new DirectExecutor(instantiateEngine(resolveEngineSource('native')));
 const relative = (a: number, b: number) => Math.abs(a / b - 1);
 
-t.test('the generated table reproduces the published one (shared/docs/oracles.md)', async (t) => {
-  // Values as printed in shared/docs/oracles.md (10 significant digits).
+t.test('the generated table reproduces the published normal and Student-t tables', async (t) => {
+  // Values as published (10 significant digits).
   const published = {
     normal: [
       [0.95, 1.644853627, 2.0627128075],

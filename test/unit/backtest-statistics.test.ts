@@ -1,5 +1,5 @@
 // Backtest statistics (api.md §9) against independent numbers: the MATLAB `varbacktest` example and
-// the Basel traffic-light tables of shared/docs/oracles.md, and test/engine/oracles/backtest_statistics.py
+// the Basel traffic-light tables as published, and test/engine/oracles/backtest_statistics.py
 // (committed beside its output, backtest-statistics.json: erfc, χ², exact binomial CDFs, a clustered sequence).
 import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
@@ -54,7 +54,7 @@ t.test('χ² survival (1 and 2 dof), normal quantile and density', async (t) => 
   for (const { x, dof, sf } of oracle.chi2_survival) relClose(t, chiSquareSurvival(x, dof), sf, 2e-15, `Q(${x}; ${dof})`);
   t.equal(chiSquareSurvival(0, 1), 1);
   t.equal(chiSquareSurvival(0, 2), 1);
-  // shared/docs/oracles.md, closed forms (10 significant digits): z_c and φ(z_c)/(1 − c).
+  // Published closed forms (10 significant digits): z_c and φ(z_c)/(1 − c).
   for (const [c, z, es] of [
     [0.95, 1.644853627, 2.0627128075],
     [0.975, 1.9599639845, 2.3378027922],
@@ -77,7 +77,7 @@ t.test('binomial CDF against exact rational sums, N up to 2,500', async (t) => {
   t.equal(binomialCdf(10, 10, 0.1), 1);
   t.equal(binomialCdf(0, 10, 0), 1);
   t.equal(binomialCdf(9, 10, 1), 0);
-  // N = 250, p = 0.01, x = 0..10 (shared/docs/oracles.md, 5 decimals)
+  // N = 250, p = 0.01, x = 0..10 (published binomial table, 5 decimals)
   const published = [0.08106, 0.28575, 0.54317, 0.75812, 0.89219, 0.95882, 0.9863, 0.99597, 0.99894, 0.99975, 0.99995];
   published.forEach((f, x) => close(t, binomialCdf(x, 250, 1 - 0.99), f, 5e-6, `F(${x}; 250, 0.01)`));
 });
@@ -215,7 +215,7 @@ t.test('degenerate inputs give finite numbers', async (t) => {
 });
 
 // Z2 under a model whose P&L is drawn here (mulberry32 + Box–Muller), with VaR and ES from the
-// closed forms of shared/docs/oracles.md at c = 0.975: VaR = zσ − μ, ES = (ES/σ)σ − μ.
+// published closed forms at c = 0.975: VaR = zσ − μ, ES = (ES/σ)σ − μ.
 const C = 0.975;
 const Z = 1.9599639845;
 const ES_PER_SIGMA = 2.3378027922;
