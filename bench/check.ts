@@ -1,5 +1,5 @@
-// `npm run bench:check` (run by `npm test`): quick engine benchmarks, and the 100-book batch against
-// 100 single calls through the service, against bench/floors.json. Each benchmark first checks its
+// `npm run bench:check` (run by `npm test`): quick engine benchmarks, the 100-book batch against
+// 100 single calls through the service, the small request's open-loop tail, against bench/floors.json. Each benchmark first checks its
 // answer (builds bit-identical, VaR against the plain TS oracle, each batch book's metrics equal to
 // its single call's), so a fast wrong engine fails too. Exits 1 when a ratio falls below its floor.
 import { readFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { ROOT } from '../src/paths.js';
 import { benchWorkload, engines, normalsNs } from './lib/engine-bench.js';
 import { benchBatch } from './lib/batch-bench.js';
 import { benchBacktest } from './lib/backtest-bench.js';
+import { benchLatency } from './lib/latency-bench.js';
 import { ensureNumpy, runNumpy } from './lib/numpy.js';
 import { backingServersInstalled } from '../test/helpers/backing-servers.js';
 import { benchReplicaOverhead } from './lib/replica-bench.js';
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
     embedded_over_shared_stores_latency: null,
     batch_over_single_calls: null,
     deadline_over_backtest: null,
+    sequential_p50_over_half_load_p99: null,
   };
   if (ensureNumpy()) {
     const ns = normalsNs(2_000_000);
@@ -55,6 +57,12 @@ async function main(): Promise<void> {
   const bt = await benchBacktest(1);
   measured.deadline_over_backtest = bt.deadline_over_backtest;
   console.log(`backtest 250 days × ${bt.symbols} symbols × ${bt.simulations} simulations: ${bt.wall_ms.toFixed(0)} ms (deadline ${30_000} ms)`);
+  // The small request: sequential p50 against the open-loop p99 at half of the measured capacity.
+  const latency = await benchLatency(true);
+  measured.sequential_p50_over_half_load_p99 = latency.p50_over_half_load_p99;
+  console.log(
+    `small request: sequential p50 ${latency.sequential.latency_ms.p50.toFixed(2)} ms (server ${latency.sequential.server_total_ms!.p50.toFixed(2)} ms), capacity ${latency.capacity.requests_per_s.toFixed(0)} req/s, open-loop p99 ${latency.open.map((o) => `${o.fraction * 100} %: ${o.figures.latency_ms.p99.toFixed(1)} ms`).join(', ')}`,
+  );
   let failed = 0;
   for (const [name, floor] of Object.entries(floors)) {
     if (name.startsWith('_')) continue;

@@ -10,6 +10,7 @@ import { writeReport, type Results } from './lib/report.js';
 import { benchBatch } from './lib/batch-bench.js';
 import { profileBatchEngine } from './lib/batch-profile.js';
 import { benchService } from './lib/service-bench.js';
+import { benchLatency } from './lib/latency-bench.js';
 import { progress } from './lib/stats.js';
 import { prepare, workloads } from './lib/workloads.js';
 
@@ -80,6 +81,12 @@ async function main(): Promise<void> {
   progress(`service: W1 ${s.latency_ms.W1!.toFixed(1)} ms, W2 ${s.latency_ms.W2!.toFixed(1)} ms end to end; overhead ${s.overhead_ms.toFixed(2)} ms`);
   progress(
     `load (50 connections, small request): ${s.load.requests_per_s.toFixed(0)} req/s, p50 ${s.load.p50_ms} ms, p99 ${s.load.p99_ms} ms, errors ${s.load.errors}, non-2xx ${s.load.non_2xx}`,
+  );
+
+  results.latency = await benchLatency(quick);
+  const lat = results.latency;
+  progress(
+    `small request: server total p50 ${lat.sequential.server_total_ms!.p50.toFixed(2)} ms, p99 ${lat.sequential.server_total_ms!.p99.toFixed(2)} ms; capacity ${lat.capacity.requests_per_s.toFixed(0)} req/s; open-loop p99 ${lat.open.map((o) => `${(o.fraction * 100).toFixed(0)} %: ${o.figures.latency_ms.p99.toFixed(1)} ms`).join(', ')}`,
   );
 
   results.batch = await benchBatch(quick ? 3 : 5);

@@ -4,6 +4,8 @@ import { type BatchFigures } from './batch-bench.js';
 import { type BatchProfile, type PhaseFigures } from './batch-profile.js';
 import { type EngineFigures } from './engine-bench.js';
 import { type NumpyResult } from './numpy.js';
+import { type LatencyFigures } from './latency-bench.js';
+import { latencySection } from './latency-report.js';
 import { type ServiceFigures } from './service-bench.js';
 import { lineChart } from './svg.js';
 
@@ -19,6 +21,7 @@ export interface Results {
   service?: ServiceFigures;
   batch?: BatchFigures;
   batch_profile?: BatchProfile;
+  latency?: LatencyFigures;
 }
 
 interface Ratio {
@@ -41,7 +44,10 @@ export function ratios(r: Results): Ratio[] {
     ratio('plain TS / WASM simd (W1)', w.W1?.oracle?.ms, w.W1?.ms['wasm-simd128'], 5),
     ratio('NumPy normal / WASM normal (ns)', r.normals_ns?.numpy, r.normals_ns?.['wasm-simd128'], 2.5),
     ratio('1 worker / 2 workers (W2)', r.workers?.['1'], r.workers?.['2'], 1.8),
-    ratio('small request p99 (ms)', r.service?.load.p99_ms, 1, 5, false),
+    ratio('small request, server total p50 (ms)', r.latency?.sequential.server_total_ms?.p50, 1, 1, false),
+    ratio('small request, server total p99 (ms)', r.latency?.sequential.server_total_ms?.p99, 1, 2, false),
+    ratio('small request, open loop at 25 % of capacity, p99 (ms)', r.latency?.open[0]?.figures.latency_ms.p99, 1, 5, false),
+    ratio('small request, open loop at 50 % of capacity, p99 (ms)', r.latency?.open[1]?.figures.latency_ms.p99, 1, 8, false),
     ratio('HTTP + pool overhead (ms)', r.service?.overhead_ms, 1, 0.3, false),
     ratio('100 single calls (sequential) / one 100-book batch', r.batch?.singles_sequential_ms, r.batch?.batch_ms, 10),
   ];
@@ -90,6 +96,7 @@ export function writeReport(r: Results, dir: string, stamp: string): string {
       `Load: ${s.load.connections} connections for ${s.load.seconds} s on the small request (10 assets × 10k × 10 d), 50 keys: ${s.load.requests_per_s.toFixed(0)} req/s, p50 ${s.load.p50_ms} ms, p99 ${s.load.p99_ms} ms, errors ${s.load.errors}, non-2xx ${s.load.non_2xx}. HTTP + pool overhead per request (latency − engine time): ${s.overhead_ms.toFixed(2)} ms.`,
     );
   }
+  if (r.latency) lines.push(...latencySection(r.latency, dir, stamp));
   if (r.batch) {
     const b = r.batch;
     const n = (x: number) => x.toFixed(1);

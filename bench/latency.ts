@@ -1,0 +1,11 @@
+// `node dist/bench/latency.js [--quick]`: the latency benchmark alone, printed (npm run bench runs it too).
+import { benchLatency } from './lib/latency-bench.js';
+
+const f = await benchLatency(process.argv.includes('--quick'));
+const l = (x: { p50: number; p99: number; p999?: number }) =>
+  `p50 ${x.p50.toFixed(2)} p99 ${x.p99.toFixed(2)}${x.p999 === undefined ? '' : ` p99.9 ${x.p999.toFixed(2)}`} ms`;
+console.log(`engine ${f.engine_build}`);
+console.log(`sequential: client ${l(f.sequential.latency_ms)}; server total ${l(f.sequential.server_total_ms!)}, engine ${l(f.sequential.server_engine_ms!)}`);
+console.log(`capacity (16 in flight): ${f.capacity.requests_per_s.toFixed(0)} req/s, ${l(f.capacity.latency_ms)}`);
+for (const o of f.open) console.log(`open loop ${(o.fraction * 100).toFixed(0)} % (${o.rate} req/s): ${l(o.figures.latency_ms)}, sent ${o.figures.sent}`);
+console.log(`sequential p50 / p99 at half load: ${f.p50_over_half_load_p99.toFixed(3)}`);

@@ -1,0 +1,71 @@
+// A desk's small request (10 assets × 10,000 simulations × 10 days) through the real service:
+// sequential latency (client and the server's own total), capacity (16 in flight), then open-loop
+// load at fixed fractions of that capacity, the generator in a process of its own.
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT } from '../../src/paths.js';
+import { type LoadFigures, type LoadPlan } from '../load-client.js';
+import { startBenchService } from './service-bench.js';
+
+const run = promisify(execFile);
+
+export interface LatencyFigures {
+  engine_build: string;
+  sequential: LoadFigures;
+  capacity: LoadFigures;
+  /** Open loop at these fractions of the measured capacity. */
+  open: { fraction: number; rate: number; figures: LoadFigures }[];
+  /** sequential client p50 / open-loop p99 at half of capacity: higher is a flatter tail. */
+  p50_over_half_load_p99: number;
+}
+
+export const LOAD_FRACTIONS = [0.25, 0.5, 0.75] as const;
+const SAMPLE_SYMBOLS = ['AAPL', 'MSFT', 'AMZN', 'GOOGL', 'JPM', 'XOM', 'JNJ', 'PG', 'KO', 'KHC'];
+
+async function load(plan: LoadPlan): Promise<LoadFigures> {
+  const { stdout } = await run(process.execPath, [path.join(ROOT, 'dist/bench/load-client.js'), JSON.stringify(plan)], { maxBuffer: 1 << 20 });
+  const figures = JSON.parse(stdout) as LoadFigures;
+  if (figures.failed > 0) throw new Error(`${plan.mode} load: ${figures.failed} of ${figures.sent} requests failed`);
+  return figures;
+}
+
+export async function benchLatency(quick: boolean, workers = 2): Promise<LatencyFigures> {
+  const svc = await startBenchService({ WORKERS: String(workers), RATE_LIMIT_CALCULATE_PER_MIN: '1000000', MAX_QUEUE: '10000' });
+  try {
+    const dataset = await svc.upload(path.join(ROOT, 'examples/prices_wide_sample.csv'));
+    const body = JSON.stringify({
+      dataset_id: dataset,
+      method: 'monte_carlo_normal',
+      method_options: { seed: 1 },
+      portfolio_value: 1_000_000,
+      currency: 'USD',
+      portfolio: SAMPLE_SYMBOLS.map((symbol) => ({ symbol, weight: 1 / SAMPLE_SYMBOLS.length })),
+      confidence_level: 0.99,
+      time_horizon: 10,
+      simulations: 10_000,
+    });
+    const plan = { url: `${svc.base}/api/v1/risk/calculate`, key: svc.keys[0]!, body };
+    const first = await fetch(plan.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': plan.key }, body });
+    const engineBuild = ((await first.json()) as { meta: { engine: { build: string } } }).meta.engine.build;
+    await load({ ...plan, mode: 'sequential', count: 50 }); // warm: estimate cached, workers tiered up
+    const sequential = await load({ ...plan, mode: 'sequential', count: quick ? 200 : 1000 });
+    const seconds = quick ? 4 : 15;
+    const capacity = await load({ ...plan, mode: 'closed', concurrency: 16, seconds });
+    const open = [];
+    for (const fraction of LOAD_FRACTIONS) {
+      const rate = Math.max(1, Math.round(capacity.requests_per_s * fraction));
+      open.push({ fraction, rate, figures: await load({ ...plan, mode: 'open', rate, seconds }) });
+    }
+    const half = open.find((o) => o.fraction === 0.5)!.figures;
+    return {
+      engine_build: engineBuild,
+      sequential,
+      capacity,
+      open,
+      p50_over_half_load_p99: sequential.latency_ms.p50 / half.latency_ms.p99,
+    };
+  } finally {
+    await svc.stop();
+  }
+}

@@ -1,0 +1,40 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { type LatencyFigures } from './latency-bench.js';
+import { lineChart } from './svg.js';
+
+/** The latency section of the report, and its latency-vs-load plot (<stamp>-latency.svg, latest-latency.svg). */
+export function latencySection(f: LatencyFigures, dir: string, stamp: string): string[] {
+  const ms = (x: number) => x.toFixed(2);
+  const svg = lineChart(
+    'small request: latency vs offered load (open loop)',
+    'offered load, % of capacity',
+    'ms',
+    (['p50', 'p99', 'p999'] as const).map((q) => ({
+      name: q === 'p999' ? 'p99.9' : q,
+      points: f.open.map((o) => [o.fraction * 100, o.figures.latency_ms[q]] as [number, number]),
+    })),
+  );
+  writeFileSync(path.join(dir, `${stamp}-latency.svg`), svg);
+  writeFileSync(path.join(dir, 'latest-latency.svg'), svg);
+  const s = f.sequential;
+  return [
+    '',
+    '## Latency of a small request (10 assets × 10,000 simulations × 10 days)',
+    '',
+    `The real service (2 workers, ${f.engine_build}); the load generator is a separate process on the same machine. Sequential: ${s.sent} requests one at a time. Capacity: 16 requests in flight for ${f.capacity.seconds.toFixed(0)} s. Open loop: requests sent on a fixed schedule at a fraction of that capacity whatever the answers, each latency counted from its scheduled send time.`,
+    '',
+    '| | requests | req/s | p50 ms | p99 ms | p99.9 ms | max ms |',
+    '|---|---|---|---|---|---|---|',
+    `| sequential, client | ${s.sent} | ${s.requests_per_s.toFixed(0)} | ${ms(s.latency_ms.p50)} | ${ms(s.latency_ms.p99)} | ${ms(s.latency_ms.p999)} | ${ms(s.latency_ms.max)} |`,
+    `| sequential, server \`timing_ms.total\` | | | ${ms(s.server_total_ms!.p50)} | ${ms(s.server_total_ms!.p99)} | | |`,
+    `| sequential, server \`timing_ms.engine\` | | | ${ms(s.server_engine_ms!.p50)} | ${ms(s.server_engine_ms!.p99)} | | |`,
+    `| capacity, 16 in flight | ${f.capacity.sent} | **${f.capacity.requests_per_s.toFixed(0)}** | ${ms(f.capacity.latency_ms.p50)} | ${ms(f.capacity.latency_ms.p99)} | ${ms(f.capacity.latency_ms.p999)} | ${ms(f.capacity.latency_ms.max)} |`,
+    ...f.open.map(
+      (o) =>
+        `| open loop, ${(o.fraction * 100).toFixed(0)} % of capacity | ${o.figures.sent} | ${o.rate} | ${ms(o.figures.latency_ms.p50)} | ${ms(o.figures.latency_ms.p99)} | ${ms(o.figures.latency_ms.p999)} | ${ms(o.figures.latency_ms.max)} |`,
+    ),
+    '',
+    '![latency vs load](latest-latency.svg)',
+  ];
+}

@@ -1,0 +1,152 @@
+// The load generator of the latency benchmark, in a process of its own so that its work does not
+// sit on the service's event loop. Modes: `sequential` (one request at a time), `closed` (N in
+// flight: capacity) and `open` (requests sent on a fixed schedule whatever the answers, latency
+// counted from the scheduled send time, so a stalled server cannot hide its queue). Prints one
+// JSON line: the latencies' percentiles and counts.
+import http from 'node:http';
+
+export interface LoadPlan {
+  url: string;
+  key: string;
+  body: string;
+  mode: 'sequential' | 'closed' | 'open';
+  /** sequential: requests; closed and open: seconds of load. */
+  count?: number;
+  seconds?: number;
+  /** closed: requests in flight. */
+  concurrency?: number;
+  /** open: requests per second. */
+  rate?: number;
+}
+
+export interface LoadFigures {
+  mode: LoadPlan['mode'];
+  sent: number;
+  ok: number;
+  failed: number;
+  seconds: number;
+  requests_per_s: number;
+  /** Client-side latency (ms): p50, p99, p99.9, max. */
+  latency_ms: { p50: number; p99: number; p999: number; max: number };
+  /** sequential only: the server's `meta.timing_ms.total` and `.engine` (ms), p50 and p99. */
+  server_total_ms?: { p50: number; p99: number };
+  server_engine_ms?: { p50: number; p99: number };
+}
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+const summary = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { p50: quantile(s, 0.5), p99: quantile(s, 0.99), p999: quantile(s, 0.999), max: s[s.length - 1] ?? NaN };
+};
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+
+function post(plan: LoadPlan, keepBody: boolean): Promise<{ status: number; body: string }> {
+  return new Promise((resolve) => {
+    const req = http.request(
+      plan.url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-api-key': plan.key, 'content-length': Buffer.byteLength(plan.body) } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          if (keepBody) body += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', () => resolve({ status: 0, body: '' }));
+    req.end(plan.body);
+  });
+}
+
+async function sequential(plan: LoadPlan): Promise<LoadFigures> {
+  const latencies: number[] = [];
+  const totals: number[] = [];
+  const engines: number[] = [];
+  let failed = 0;
+  const started = performance.now();
+  for (let i = 0; i < (plan.count ?? 200); i++) {
+    const t0 = performance.now();
+    const r = await post(plan, true);
+    latencies.push(performance.now() - t0);
+    if (r.status !== 200) {
+      failed++;
+      continue;
+    }
+    const timing = (JSON.parse(r.body) as { meta: { timing_ms: { total: number; engine: number } } }).meta.timing_ms;
+    totals.push(timing.total);
+    engines.push(timing.engine);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const { p50, p99 } = summary(totals);
+  const e = summary(engines);
+  return {
+    ...counts(plan, latencies.length, failed, seconds, latencies),
+    server_total_ms: { p50, p99 },
+    server_engine_ms: { p50: e.p50, p99: e.p99 },
+  };
+}
+
+function counts(plan: LoadPlan, sent: number, failed: number, seconds: number, latencies: number[]): LoadFigures {
+  return { mode: plan.mode, sent, ok: sent - failed, failed, seconds, requests_per_s: (sent - failed) / seconds, latency_ms: summary(latencies) };
+}
+
+async function closed(plan: LoadPlan): Promise<LoadFigures> {
+  const latencies: number[] = [];
+  let failed = 0;
+  const end = performance.now() + (plan.seconds ?? 3) * 1000;
+  const started = performance.now();
+  const lane = async () => {
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      const r = await post(plan, false);
+      latencies.push(performance.now() - t0);
+      if (r.status !== 200) failed++;
+    }
+  };
+  await Promise.all(Array.from({ length: plan.concurrency ?? 16 }, lane));
+  return counts(plan, latencies.length, failed, (performance.now() - started) / 1000, latencies);
+}
+
+async function open(plan: LoadPlan): Promise<LoadFigures> {
+  const rate = plan.rate ?? 100;
+  const total = Math.max(1, Math.round(rate * (plan.seconds ?? 3)));
+  const interval = 1000 / rate;
+  const latencies: number[] = [];
+  const pending: Promise<void>[] = [];
+  let failed = 0;
+  const start = performance.now() + 20;
+  let next = 0;
+  await new Promise<void>((done) => {
+    const tick = () => {
+      const now = performance.now();
+      for (; next < total && start + next * interval <= now; next++) {
+        const scheduled = start + next * interval;
+        pending.push(
+          post(plan, false).then((r) => {
+            latencies.push(performance.now() - scheduled);
+            if (r.status !== 200) failed++;
+          }),
+        );
+      }
+      if (next < total) setTimeout(tick, Math.max(0, start + next * interval - performance.now()));
+      else done();
+    };
+    setTimeout(tick, 20);
+  });
+  await Promise.all(pending);
+  return counts(plan, latencies.length, failed, (performance.now() - start) / 1000, latencies);
+}
+
+async function main(): Promise<void> {
+  const plan = JSON.parse(process.argv[2] ?? '{}') as LoadPlan;
+  const run = { sequential, closed, open }[plan.mode];
+  process.stdout.write(JSON.stringify(await run(plan)) + '\n');
+  agent.destroy();
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
