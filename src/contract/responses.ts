@@ -2,292 +2,228 @@ import { Type, type Static } from '@sinclair/typebox';
 import { literals, METHODS } from './schemas.js';
 
 const Num = Type.Number();
+const Money = (description: string) => Type.Number({ description: `${description} In \`currency\`.` });
+const Text = (description: string) => Type.String({ description });
+
+const PERCENTILES = ['p01', 'p05', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99'] as const;
 export const Percentiles = Type.Object(
-  Object.fromEntries(['p01', 'p05', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99'].map((k) => [k, Num])) as Record<string, typeof Num>,
+  Object.fromEntries(PERCENTILES.map((k) => [k, Money(`The ${Number(k.slice(1))} % percentile of the P&L (see conventions.percentiles).`)])) as Record<
+    string,
+    typeof Num
+  >,
+  { description: 'Percentiles of the P&L distribution (gains positive).' },
 );
 
-export const MetricsSchema = Type.Object({
-  value_at_risk: Num,
-  value_at_risk_pct: Num,
-  expected_shortfall: Num,
-  expected_shortfall_pct: Num,
-  expected_pnl: Num,
-  volatility: Num,
-  probability_of_loss: Num,
-  worst_loss: Num,
-  best_gain: Num,
-  value_at_risk_standard_error: Num,
-  expected_shortfall_standard_error: Num,
-  percentiles: Percentiles,
-});
+export const MetricsSchema = Type.Object(
+  {
+    value_at_risk: Money('Value-at-Risk at confidence_level over time_horizon, a loss as a positive number.'),
+    value_at_risk_pct: Type.Number({ description: 'value_at_risk / portfolio_value.' }),
+    expected_shortfall: Money('Expected Shortfall: the mean loss of the k worst scenarios (≥ value_at_risk).'),
+    expected_shortfall_pct: Type.Number({ description: 'expected_shortfall / portfolio_value.' }),
+    expected_pnl: Money('Mean P&L over the scenarios (closed form: its expectation).'),
+    volatility: Money('Standard deviation of the P&L.'),
+    probability_of_loss: Type.Number({ minimum: 0, maximum: 1, description: 'Share of scenarios with a negative P&L.' }),
+    worst_loss: Money('The largest loss among the scenarios, positive (closed form: at the 99.99 % quantile).'),
+    best_gain: Money('The largest gain among the scenarios.'),
+    value_at_risk_standard_error: Money('Standard error of value_at_risk from 20 independent batches (0 for the closed form).'),
+    expected_shortfall_standard_error: Money('Standard error of expected_shortfall from 20 independent batches (0 for the closed form).'),
+    percentiles: Percentiles,
+  },
+  { description: 'Risk figures of the book.' },
+);
 
 /** What a calculation's conventions block states, once for every response. */
-export const Conventions = Type.Object({
-  var_sign: Type.String(),
-  quantile: Type.String(),
-  es: Type.String(),
-  percentiles: Type.String(),
-  component_es: Type.String(),
-  component_var: Type.String(),
-  marginal: Type.String(),
-  exposures: Type.String(),
-});
+export const Conventions = Type.Object(
+  {
+    var_sign: Text('Sign of VaR and ES: losses positive.'),
+    quantile: Text('Rank k of the VaR scenario among N, P&L ascending.'),
+    es: Text('How ES averages the tail.'),
+    percentiles: Text('How a percentile is ranked.'),
+    component_es: Text('How component ES is defined.'),
+    component_var: Text('How component VaR is defined.'),
+    marginal: Text('How marginal figures are defined.'),
+    exposures: Text('How exposures and capital are defined.'),
+  },
+  { description: 'The definitions behind the figures, stated in every answer.' },
+);
 
 export const Contribution = Type.Object({
-  symbol: Type.String(),
+  symbol: Text('The position’s symbol.'),
   weight: Type.Number({ description: 'Exposure / capital C (a long-only portfolio: its weight).' }),
   exposure: Type.Number({ description: 'Money exposure e_i (negative = short).' }),
   component_es: Type.Number({ description: 'Euler contribution to ES; the components sum to expected_shortfall.' }),
-  component_es_pct: Num,
+  component_es_pct: Type.Number({ description: 'component_es / expected_shortfall.' }),
   component_var: Type.Number({ description: 'Contribution to VaR (see conventions.component_var); the components sum to value_at_risk.' }),
   marginal_es: Type.Number({ description: 'component_es / exposure (0 where the exposure is 0).' }),
   marginal_var: Type.Number({ description: 'component_var / exposure (0 where the exposure is 0).' }),
   standalone_var: Type.Number({ description: 'VaR of the position on its own.' }),
 });
 
-export const Exposures = Type.Object({
-  gross: Type.Number({ description: 'Σ|e_i|.' }),
-  net: Type.Number({ description: 'Σe_i.' }),
-  long: Type.Number({ description: 'Σ of the positive exposures.' }),
-  short: Type.Number({ description: 'Σ of the negative exposures (≤ 0): net = long + short.' }),
-  items: Type.Array(
-    Type.Object({
-      symbol: Type.String(),
-      quantity: Type.Union([Num, Type.Null()], { description: 'As requested; null for a market value or a weight.' }),
-      price: Type.Number({ description: 'Last price on the estimation’s last date.' }),
-      exposure: Num,
-    }),
-  ),
-});
+export const Exposures = Type.Object(
+  {
+    gross: Type.Number({ description: 'Σ|e_i|.' }),
+    net: Type.Number({ description: 'Σe_i.' }),
+    long: Type.Number({ description: 'Σ of the positive exposures.' }),
+    short: Type.Number({ description: 'Σ of the negative exposures (≤ 0): net = long + short.' }),
+    items: Type.Array(
+      Type.Object({
+        symbol: Text('The position’s symbol.'),
+        quantity: Type.Union([Num, Type.Null()], { description: 'As requested; null for a market value or a weight.' }),
+        price: Type.Number({ description: 'Last price on the estimation’s last date.' }),
+        exposure: Money('Exposure e_i (negative = short).'),
+      }),
+      { description: 'Each position’s exposure, in the order of the request.' },
+    ),
+  },
+  { description: 'Exposures of the book: e_i = quantity × price, or market_value, or weight × portfolio_value.' },
+);
 
-export const WhatIfFigures = Type.Object({
-  value_at_risk: Type.Number({ description: 'VaR of the book after the trades.' }),
-  expected_shortfall: Type.Number({ description: 'ES of the book after the trades.' }),
-  incremental_var: Type.Number({ description: 'VaR after − VaR before, on the same scenarios.' }),
-  incremental_es: Type.Number({ description: 'ES after − ES before, on the same scenarios.' }),
-  incremental_var_standard_error: Type.Number({ description: 'Standard error of the difference, from the same independent batches.' }),
-  incremental_es_standard_error: Type.Number({ description: 'Standard error of the difference, from the same independent batches.' }),
-  exposures: Exposures,
-});
+export const WhatIfFigures = Type.Object(
+  {
+    value_at_risk: Type.Number({ description: 'VaR of the book after the trades.' }),
+    expected_shortfall: Type.Number({ description: 'ES of the book after the trades.' }),
+    incremental_var: Type.Number({ description: 'VaR after − VaR before, on the same scenarios.' }),
+    incremental_es: Type.Number({ description: 'ES after − ES before, on the same scenarios.' }),
+    incremental_var_standard_error: Type.Number({ description: 'Standard error of the difference, from the same independent batches.' }),
+    incremental_es_standard_error: Type.Number({ description: 'Standard error of the difference, from the same independent batches.' }),
+    exposures: Exposures,
+  },
+  { description: 'The book after the trades, priced on the same scenarios as before them.' },
+);
 
-const Distribution = Type.Object({ bin_edges: Type.Array(Num), counts: Type.Array(Type.Integer()) });
+const Distribution = Type.Object(
+  {
+    bin_edges: Type.Array(Num, { description: 'histogram_bins + 1 ascending P&L edges, from the worst to the best scenario.' }),
+    counts: Type.Array(Type.Integer({ minimum: 0 }), { description: 'Scenarios per bin (a bin holds its lower edge; the last also its upper).' }),
+  },
+  { description: 'Histogram of the scenario P&L (closed form: of its normal density, scaled to 10,000).' },
+);
 
 /** Fields every calculation's meta carries, one book or many. */
 const sharedMeta = {
-  calculation_id: Type.String(),
-  dataset_id: Type.String(),
+  calculation_id: Text('Id of this calculation (calc_…), for support and logs.'),
+  dataset_id: Text('The dataset the model was estimated on.'),
   method: literals(METHODS, 'Method used.'),
   portfolio_mode: literals(['buy_and_hold', 'rebalanced'], 'Mode used.'),
-  currency: Type.String(),
-  confidence_level: Num,
-  time_horizon: Type.Integer(),
+  currency: Text('ISO 4217 code of every money figure.'),
+  confidence_level: Type.Number({ description: 'Confidence level c of VaR and ES.' }),
+  time_horizon: Type.Integer({ description: 'Horizon in trading days.' }),
   simulations: Type.Union([Type.Integer(), Type.Null()], { description: 'Scenarios drawn (historical: windows; parametric: null).' }),
-  degrees_of_freedom: Type.Union([Type.Integer(), Type.Null()]),
+  degrees_of_freedom: Type.Union([Type.Integer(), Type.Null()], { description: 'Student-t ν used (monte_carlo_student_t), else null.' }),
   seed: Type.Union([Type.Integer(), Type.Null()], { description: 'Seed used (Monte Carlo), else null.' }),
-  estimation: Type.Object({
-    observations: Type.Integer(),
-    first_date: Type.String(),
-    last_date: Type.String(),
-    return_type: Type.Literal('log'),
-    covariance: literals(['sample', 'ewma'], 'Estimator used.'),
-    ewma_lambda: Type.Union([Num, Type.Null()]),
-    drift: literals(['sample', 'zero'], 'Drift used.'),
-    lookback: Type.Union([Type.Integer(), Type.Null()]),
-    jitter: Num,
-    covariance_repaired: Type.Boolean(),
-    daily_mean: Type.Record(Type.String(), Num),
-    daily_volatility: Type.Record(Type.String(), Num),
-  }),
+  estimation: Type.Object(
+    {
+      observations: Type.Integer({ description: 'Daily log returns the model was estimated on (dates where every symbol has a price).' }),
+      first_date: Text('Date of the first price of the estimation window (YYYY-MM-DD).'),
+      last_date: Text('Date of the last price: exposures use the prices of this date.'),
+      return_type: Type.Literal('log', { description: 'Returns are log returns ln(P_t / P_{t−1}).' }),
+      covariance: literals(['sample', 'ewma'], 'Estimator used.'),
+      ewma_lambda: Type.Union([Num, Type.Null()], { description: 'EWMA decay used, or null with the sample estimator.' }),
+      drift: literals(['sample', 'zero'], 'Drift used.'),
+      lookback: Type.Union([Type.Integer(), Type.Null()], { description: 'Most recent returns used, or null for all.' }),
+      jitter: Type.Number({ description: 'Diagonal added to the covariance to factor it (0 when it was positive definite).' }),
+      covariance_repaired: Type.Boolean({ description: 'True when jitter > 0.' }),
+      daily_mean: Type.Record(Type.String(), Num, { description: 'Daily mean log return μ_i by symbol (0 with drift "zero").' }),
+      daily_volatility: Type.Record(Type.String(), Num, { description: 'Daily volatility σ_i of the log returns by symbol.' }),
+    },
+    { description: 'How the model was estimated from the dataset.' },
+  ),
   conventions: Conventions,
-  engine: Type.Object({ build: Type.String(), version: Type.String(), threads: Type.Integer(), batches: Type.Integer() }),
-  timing_ms: Type.Object({ queue: Num, engine: Num, total: Num }),
+  engine: Type.Object(
+    {
+      build: Text('Engine build that computed the answer (e.g. native-x86-64, wasm-simd128); every build gives the same bits.'),
+      version: Text('Engine version.'),
+      threads: Type.Integer({ description: 'Worker threads of the service.' }),
+      batches: Type.Integer({ description: 'Engine tasks the calculation was split into.' }),
+    },
+    { description: 'What computed the answer.' },
+  ),
+  timing_ms: Type.Object(
+    {
+      queue: Type.Number({ description: 'Time waiting for a worker, phase by phase (slowest task of each).' }),
+      engine: Type.Number({ description: 'Engine compute time, phase by phase (slowest task of each).' }),
+      total: Type.Number({ description: 'Server time from the parsed request to the built answer.' }),
+    },
+    { description: 'Where the time went, in milliseconds.' },
+  ),
 };
 
+const Success = Type.Literal('success', { description: 'Always "success" on a 200.' });
+
 export const CalculateResponse = Type.Object({
-  status: Type.Literal('success'),
-  meta: Type.Object({
-    ...sharedMeta,
-    portfolio_value: Type.Number({ description: 'Capital C the `_pct` figures divide by.' }),
-    metrics: MetricsSchema,
-    contributions: Type.Array(Contribution),
-    exposures: Exposures,
-    distribution: Distribution,
-    what_if: Type.Optional(WhatIfFigures),
-  }),
+  status: Success,
+  meta: Type.Object(
+    {
+      ...sharedMeta,
+      portfolio_value: Type.Number({ description: 'Capital C the `_pct` figures divide by.' }),
+      metrics: MetricsSchema,
+      contributions: Type.Array(Contribution, { description: 'Each position’s share of the risk, in the order of the request.' }),
+      exposures: Exposures,
+      distribution: Distribution,
+      what_if: Type.Optional(WhatIfFigures),
+    },
+    { description: 'The calculation: what was asked, the figures, and how they were computed.' },
+  ),
 });
 export type CalculateResponseBody = Static<typeof CalculateResponse>;
 
-export const BatchBookResult = Type.Object({
-  id: Type.String(),
-  portfolio_value: Type.Number({ description: 'Capital C of the book.' }),
-  metrics: MetricsSchema,
-  contributions: Type.Array(Contribution, { description: 'The book’s own symbols.' }),
-  exposures: Exposures,
-  distribution: Distribution,
-});
+export const BatchBookResult = Type.Object(
+  {
+    id: Text('The book’s id, as in the request.'),
+    portfolio_value: Type.Number({ description: 'Capital C of the book.' }),
+    metrics: MetricsSchema,
+    contributions: Type.Array(Contribution, { description: 'The book’s own symbols.' }),
+    exposures: Exposures,
+    distribution: Distribution,
+  },
+  { description: 'One book’s figures.' },
+);
 
 export const BatchResponse = Type.Object({
-  status: Type.Literal('success'),
-  meta: Type.Object({
-    ...sharedMeta,
-    symbols: Type.Array(Type.String(), { description: 'The union of the books’ symbols, the scenarios’ assets, in this order.' }),
-    books: Type.Array(BatchBookResult),
-  }),
+  status: Success,
+  meta: Type.Object(
+    {
+      ...sharedMeta,
+      symbols: Type.Array(Type.String(), { description: 'The union of the books’ symbols, the scenarios’ assets, in this order.' }),
+      books: Type.Array(BatchBookResult, { description: 'Each book’s figures, in the order of the request.' }),
+    },
+    { description: 'The books, priced on one scenario set.' },
+  ),
 });
 export type BatchResponseBody = Static<typeof BatchResponse>;
-
-/** One date of the dataset, `YYYY-MM-DD`. */
-const IsoDate = (description: string) => Type.String({ format: 'date', description });
-const Count = (description: string) => Type.Integer({ minimum: 0, description });
-
-export const StaleRunSchema = Type.Object({
-  start: IsoDate('First date of the run.'),
-  end: IsoDate('Last date of the run.'),
-  length: Type.Integer({ minimum: 5, description: 'Number of equal prices in the run (priced dates; missing cells inside neither break nor extend it).' }),
-});
-
-export const SuspectedSplitSchema = Type.Object({
-  date: IsoDate('Date of the later price of the pair.'),
-  ratio: Type.Number({
-    description: 'Observed ratio P_t / P_{t−1} of the two consecutive priced dates (e.g. 0.5012 for a 2:1 split, 3.01 for a 1:3 reverse split).',
-  }),
-});
-
-export const OutlierSchema = Type.Object({
-  date: IsoDate('Date of the later price of the pair.'),
-  log_return: Type.Number({ description: 'r = ln(P_t / P_{t−1}) over two consecutive priced dates of the symbol (across any missing cells between them).' }),
-  robust_z: Type.Number({ description: '(r − median) / (1.4826 × MAD): signed distance from the median in robust σ (|robust_z| > 10).' }),
-});
-
-export const SymbolQualitySchema = Type.Object(
-  {
-    symbol: Type.String({ description: 'The symbol, as in `dataset.symbols`.' }),
-    first_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'First date with a price for this symbol; null when it has none.' }),
-    last_date: Type.Union([Type.String({ format: 'date' }), Type.Null()], { description: 'Last date with a price for this symbol; null when it has none.' }),
-    observations: Count('Number of dates with a price for this symbol.'),
-    missing: Count(
-      'Dates of the file without a price for this symbol between its first and last priced date (leading and trailing empty cells are not counted).',
-    ),
-    longest_gap_days: Count(
-      'Longest run of calendar days without a price between two consecutive priced dates of this symbol: (later date − earlier date) in days − 1. ' +
-        'Consecutive days give 0, a weekend 2 (a daily business-day series shows 2, or 3–4 around holidays); 0 with fewer than 2 prices.',
-    ),
-    stale_runs: Type.Array(StaleRunSchema, {
-      description: 'Runs of ≥ 5 consecutive equal prices over the symbol’s priced dates, in date order; at most 100 listed (see counts).',
-    }),
-    suspected_splits: Type.Array(SuspectedSplitSchema, {
-      description:
-        'Consecutive priced dates whose price ratio P_t / P_{t−1} lies within 2 % (relative: |ratio / k − 1| ≤ 0.02) of k in ' +
-        '1/2, 1/3, 1/4, 1/5, 1/10 (splits) or 2, 3, 4, 5, 10 (reverse splits); in date order, at most 100 listed (see counts).',
-    }),
-    outliers: Type.Array(OutlierSchema, {
-      description:
-        'Log returns r over consecutive priced dates with |r − median| > 10 × 1.4826 × MAD (MAD = median of |r − median|; the median of an even ' +
-        'count is the mean of the two middle values), median and MAD taken over the symbol’s returns other than suspected splits, which are ' +
-        'never outliers. None when the symbol has fewer than 20 such returns, or when 1.4826 × MAD < 1e-12 (MAD = 0: more than half the returns ' +
-        'equal, no scale to measure by). In date order, at most 100 listed (see counts).',
-    }),
-    counts: Type.Object(
-      {
-        stale_runs: Count('Stale runs found.'),
-        suspected_splits: Count('Suspected splits found.'),
-        outliers: Count('Outliers found.'),
-      },
-      { description: 'How many of each were found; a list holds fewer when it was cut (100 per list, 10,000 listed findings per dataset).' },
-    ),
-  },
-  { description: 'Data quality of one symbol’s price series.' },
-);
-
-export const DatasetQualitySchema = Type.Object(
-  {
-    symbols: Type.Array(SymbolQualitySchema, { description: 'One entry per symbol, in the order of `dataset.symbols`.' }),
-    warnings: Type.Array(Type.String(), {
-      description:
-        'Human sentences, each starting with its symbol: one per symbol and kind, ordered by kind, then by symbol. Kinds: suspected splits; outliers; ' +
-        'stale runs; a gap, when more than 7 calendar days without a price span dates the file has (the longest such gap is named; a regular weekly ' +
-        'series is no gap); fewer than 2 prices. At most 200: when there are more, the 200th says how many were left out.',
-    }),
-    truncated: Type.Boolean({
-      description:
-        'True when a list or the warnings were cut: each list holds at most 100 findings, at most 10,000 are listed per dataset (first symbols first).',
-    }),
-  },
-  {
-    description: 'Data-quality report of the dataset (api.md §11). Informational: a finding never rejects an upload. Every number is finite.',
-    examples: [
-      {
-        symbols: [
-          {
-            symbol: 'AAPL',
-            first_date: '2020-01-02',
-            last_date: '2020-12-31',
-            observations: 248,
-            missing: 5,
-            longest_gap_days: 9,
-            stale_runs: [{ start: '2020-03-02', end: '2020-03-06', length: 5 }],
-            suspected_splits: [{ date: '2020-08-31', ratio: 0.2502 }],
-            outliers: [{ date: '2020-03-16', log_return: -0.1377, robust_z: -11.2 }],
-            counts: { stale_runs: 1, suspected_splits: 1, outliers: 1 },
-          },
-        ],
-        warnings: [
-          'AAPL: possible 4:1 split on 2020-08-31 (price ratio 0.2502).',
-          'AAPL: outlier return on 2020-03-16 (log return -0.1377, -11.2 robust σ from the median).',
-          'AAPL: price unchanged for 5 consecutive prices from 2020-03-02 to 2020-03-06 (stale run).',
-          'AAPL: no price for 9 calendar days between 2020-06-05 and 2020-06-15 (5 of the file’s dates in between have none; 5 missing in all).',
-        ],
-        truncated: false,
-      },
-    ],
-  },
-);
-
-export type SymbolQuality = Static<typeof SymbolQualitySchema>;
-export type DatasetQuality = Static<typeof DatasetQualitySchema>;
-
-export const DatasetSummarySchema = Type.Object({
-  symbols: Type.Array(Type.String()),
-  rows: Type.Integer(),
-  first_date: Type.String(),
-  last_date: Type.String(),
-  layout: literals(['wide', 'long'], 'Layout detected from the header.'),
-  missing_values: Type.Integer(),
-  quality: DatasetQualitySchema,
-});
-
-export type DatasetSummary = Static<typeof DatasetSummarySchema>;
-
-export const UploadResponse = Type.Object({
-  status: Type.Literal('success'),
-  dataset_id: Type.String({ pattern: '^ds_[0-9A-Za-z]{16,}$' }),
-  dataset: DatasetSummarySchema,
-});
-
-export const DatasetResponse = Type.Object({
-  status: Type.Literal('success'),
-  dataset_id: Type.String(),
-  dataset: DatasetSummarySchema,
-});
-
-export const DeletedResponse = Type.Object({
-  status: Type.Literal('success'),
-  dataset_id: Type.String(),
-});
 
 export const ErrorBody = Type.Object({
   detail: Type.Object(
     {
-      code: Type.String(),
-      message: Type.String(),
-      errors: Type.Optional(Type.Array(Type.Object({ loc: Type.Array(Type.Union([Type.String(), Type.Integer()])), msg: Type.String(), type: Type.String() }))),
-      reason: Type.Optional(Type.String()),
-      line: Type.Optional(Type.Integer()),
-      column: Type.Optional(Type.Integer()),
+      code: Text('Machine-readable error code (the table of codes is in the README and this document’s descriptions).'),
+      message: Text('What went wrong, for a person.'),
+      request_id: Type.Optional(Text('Id of the request (the X-Request-Id response header), for support and logs.')),
+      errors: Type.Optional(
+        Type.Array(
+          Type.Object({
+            loc: Type.Array(Type.Union([Type.String(), Type.Integer()]), {
+              description: 'Where: ["body", field, index, …], ["query", name] or ["header", name].',
+            }),
+            msg: Text('What is wrong there.'),
+            type: Text('Kind of problem (e.g. missing, value_error, extra_forbidden).'),
+          }),
+          { description: 'Every problem found, one per location (VALIDATION_ERROR, UNKNOWN_SYMBOL, WEIGHTS_DO_NOT_SUM_TO_ONE).' },
+        ),
+      ),
+      reason: Type.Optional(Text('INVALID_CSV: the rule the file broke.')),
+      line: Type.Optional(Type.Integer({ description: 'INVALID_CSV: 1-based line of the file.' })),
+      column: Type.Optional(Type.Integer({ description: 'INVALID_CSV: 1-based column of the file.' })),
     },
-    { additionalProperties: true },
+    { additionalProperties: true, description: 'The error; codes may add fields of their own (e.g. weight_sum, symbols).' },
   ),
 });
 
-export const UploadForm = Type.Object({ file: Type.String({ format: 'binary', description: 'The CSV file.' }) });
-export const Health = Type.Object({ status: Type.String() });
+export const UploadForm = Type.Object({
+  file: Type.String({ format: 'binary', description: 'The CSV file: wide (date, then one column per symbol) or long (date, symbol, price).' }),
+});
+export const Health = Type.Object({ status: Text('"ok": the process serves HTTP.') });
+export const Ready = Type.Object({
+  status: Text('"ready".'),
+  engine: Text('The engine build the workers run.'),
+  store_writable: Type.Boolean({ description: 'The dataset store accepted a test write.' }),
+});

@@ -30,11 +30,17 @@ export const MethodOptions = Type.Object(
     antithetic: Type.Optional(Type.Boolean({ description: 'Pair each simulation with its mirror (−z).', default: DEFAULTS.antithetic })),
     drift: Type.Optional(literals(['sample', 'zero'], 'Daily drift μ: the sample mean or zero.', DEFAULTS.drift)),
     lookback: Type.Optional(Type.Integer({ minimum: 30, maximum: 1_000_000, description: 'Use only the most recent N returns.' })),
-    covariance: Type.Optional(literals(['sample', 'ewma'], 'Covariance estimator: sample (n − 1) or EWMA.', DEFAULTS.covariance)),
+    covariance: Type.Optional(
+      literals(
+        ['sample', 'ewma'],
+        'Covariance estimator: sample (n − 1) or EWMA; "ewma" is refused with historical, which estimates none.',
+        DEFAULTS.covariance,
+      ),
+    ),
     ewma_lambda: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'EWMA decay λ.', default: DEFAULTS.ewma_lambda })),
     histogram_bins: Type.Optional(Type.Integer({ minimum: 10, maximum: 200, description: 'Bins of the P&L histogram.', default: DEFAULTS.histogram_bins })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'How the model is estimated and sampled; every field has a default.' },
 );
 
 /** Largest |quantity| or |market_value| of a position or trade. */
@@ -85,13 +91,13 @@ export const WhatIf = Type.Object(
       description: 'Proposed trades (unique symbols), added to the book: the book is priced before and after on the same scenarios.',
     }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'Trades to price against the book: the answer adds meta.what_if (the book after them, and the differences).' },
 );
 
 /** Fields every calculation has, whatever its book(s). */
 export function calculationFields(maxSimulations: number) {
   return {
-    dataset_id: Type.String({ minLength: 1, maxLength: 64 }),
+    dataset_id: Type.String({ minLength: 1, maxLength: 64, description: 'Id of an uploaded dataset of the caller.', examples: ['ds_0123456789abcdefABCDEF'] }),
     method: literals(METHODS, 'Risk calculation method.'),
     method_options: Type.Optional(MethodOptions),
     // Below 1e-6 every scenario's P&L underflows towards zero: figures would no longer depend on the draws.
@@ -106,8 +112,14 @@ export function calculationFields(maxSimulations: number) {
     ),
     // `format` is what TypeBox checks; `enum` lists the same codes for OpenAPI clients and fuzzers.
     currency: Type.String({ format: 'iso4217', enum: [...ISO_4217].sort(), description: 'ISO 4217 alphabetic code.' }),
-    portfolio_mode: Type.Optional(literals(['buy_and_hold', 'rebalanced'], 'Buy and hold, or rebalanced to the weights every day.', DEFAULTS.portfolio_mode)),
-    confidence_level: Type.Number({ minimum: 0.5, exclusiveMaximum: 1 }),
+    portfolio_mode: Type.Optional(
+      literals(
+        ['buy_and_hold', 'rebalanced'],
+        'Buy and hold, or rebalanced to the weights every day; "rebalanced" is refused with parametric_normal (its closed form is the buy-and-hold book’s).',
+        DEFAULTS.portfolio_mode,
+      ),
+    ),
+    confidence_level: Type.Number({ minimum: 0.5, exclusiveMaximum: 1, description: 'Confidence level c of VaR and ES, 0.5 ≤ c < 1.', examples: [0.99] }),
     time_horizon: Type.Integer({ minimum: 1, maximum: 1000, description: 'Trading days.' }),
     simulations: Type.Optional(Type.Integer({ minimum: 100, maximum: maxSimulations, description: 'Required by Monte Carlo methods.' })),
     degrees_of_freedom: Type.Optional(

@@ -36,16 +36,16 @@ const shocks = (maxProperties: number, totalLoss: boolean) =>
 export const StressScenario = Type.Union(
   [
     Type.Object(
-      { type: Type.Literal('historical_worst'), horizon: Horizon },
+      { type: Type.Literal('historical_worst', { description: 'The kind of scenario.' }), horizon: Horizon },
       { additionalProperties: false, description: 'The worst T-day window of the book in the data.' },
     ),
     Type.Object(
-      { type: Type.Literal('historical_window'), start: DateString, end: DateString },
+      { type: Type.Literal('historical_window', { description: 'The kind of scenario.' }), start: DateString, end: DateString },
       { additionalProperties: false, description: 'Replay the window from the last price on or before `start` to the last on or before `end`.' },
     ),
     Type.Object(
       {
-        type: Type.Literal('named'),
+        type: Type.Literal('named', { description: 'The kind of scenario.' }),
         name: Type.Union(
           Object.keys(NAMED_WINDOWS).map((n) => Type.Literal(n as WindowName)),
           {
@@ -58,11 +58,11 @@ export const StressScenario = Type.Union(
       { additionalProperties: false, description: 'A named crisis window, replayed if the data covers it, else `covered: false`.' },
     ),
     Type.Object(
-      { type: Type.Literal('shock'), shocks: shocks(MAX_BOOK_ITEMS, true) },
+      { type: Type.Literal('shock', { description: 'The kind of scenario.' }), shocks: shocks(MAX_BOOK_ITEMS, true) },
       { additionalProperties: false, description: 'Instantaneous simple returns; unlisted symbols 0.' },
     ),
     Type.Object(
-      { type: Type.Literal('conditional'), shocks: shocks(MAX_CONDITIONAL_SHOCKS, false), horizon: Horizon },
+      { type: Type.Literal('conditional', { description: 'The kind of scenario.' }), shocks: shocks(MAX_CONDITIONAL_SHOCKS, false), horizon: Horizon },
       {
         additionalProperties: false,
         description: 'Listed symbols’ T-day log returns fixed at ln(1 + s); the others at their conditional mean under the fitted normal model.',
@@ -75,49 +75,67 @@ export type StressScenarioInput = Static<typeof StressScenario>;
 
 export const StressRequest = Type.Object(
   {
-    dataset_id: Type.String({ minLength: 1, maxLength: 64 }),
+    dataset_id: Type.String({ minLength: 1, maxLength: 64, description: 'Id of an uploaded dataset of the caller.', examples: ['ds_0123456789abcdefABCDEF'] }),
     currency: Type.String({ format: 'iso4217', enum: [...ISO_4217].sort(), description: 'ISO 4217 alphabetic code.' }),
     portfolio_value: Type.Optional(
       Type.Number({ minimum: 1e-6, maximum: 1e15, description: 'Capital C: required with `portfolio`; default with `positions`: the gross exposure.' }),
     ),
-    portfolio: Type.Optional(Type.Array(PortfolioItem, { minItems: 1, maxItems: MAX_BOOK_ITEMS })),
-    positions: Type.Optional(Type.Array(PositionItem, { minItems: 1, maxItems: MAX_BOOK_ITEMS })),
-    scenarios: Type.Array(StressScenario, { minItems: 1, maxItems: MAX_STRESS_SCENARIOS }),
+    portfolio: Type.Optional(
+      Type.Array(PortfolioItem, {
+        minItems: 1,
+        maxItems: MAX_BOOK_ITEMS,
+        description: 'Long-only weights of portfolio_value. Exactly one of portfolio and positions.',
+      }),
+    ),
+    positions: Type.Optional(
+      Type.Array(PositionItem, { minItems: 1, maxItems: MAX_BOOK_ITEMS, description: 'Long/short positions. Exactly one of portfolio and positions.' }),
+    ),
+    scenarios: Type.Array(StressScenario, {
+      minItems: 1,
+      maxItems: MAX_STRESS_SCENARIOS,
+      description: 'The scenarios to price the book in, answered in this order.',
+    }),
   },
   { additionalProperties: false },
 );
 export type StressRequestBody = Static<typeof StressRequest>;
 
-const Num = Type.Number();
-export const StressResult = Type.Object({
-  scenario: StressScenario,
-  covered: Type.Boolean({ description: 'false when the data does not reach the window (then no figures).' }),
-  start: Type.Optional(Type.String({ description: 'Historical scenarios: the price date the window starts from.' })),
-  end: Type.Optional(Type.String({ description: 'Historical scenarios: the window’s last price date.' })),
-  pnl: Type.Number({ description: 'P&L of the book in `currency` (a loss negative).' }),
-  pnl_pct: Type.Number({ description: 'pnl / capital C.' }),
-  items: Type.Array(
-    Type.Object({
-      symbol: Type.String(),
-      return: Type.Number({ description: 'Simple return of the symbol in the scenario.' }),
-      pnl: Num,
-      conditional_sd: Type.Optional(
-        Type.Number({ description: 'Conditional scenarios: the T-day log return’s conditional standard deviation (0 for a shocked symbol).' }),
-      ),
-    }),
-  ),
-});
+export const StressResult = Type.Object(
+  {
+    scenario: StressScenario,
+    covered: Type.Boolean({ description: 'false when the data does not reach the window (then no figures).' }),
+    start: Type.Optional(Type.String({ description: 'Historical scenarios: the price date the window starts from.' })),
+    end: Type.Optional(Type.String({ description: 'Historical scenarios: the window’s last price date.' })),
+    pnl: Type.Number({ description: 'P&L of the book in `currency` (a loss negative).' }),
+    pnl_pct: Type.Number({ description: 'pnl / capital C.' }),
+    items: Type.Array(
+      Type.Object({
+        symbol: Type.String({ description: 'The position’s symbol.' }),
+        return: Type.Number({ description: 'Simple return of the symbol in the scenario.' }),
+        pnl: Type.Number({ description: 'P&L of the position in `currency`.' }),
+        conditional_sd: Type.Optional(
+          Type.Number({ description: 'Conditional scenarios: the T-day log return’s conditional standard deviation (0 for a shocked symbol).' }),
+        ),
+      }),
+      { description: 'Each position’s return and P&L in the scenario.' },
+    ),
+  },
+  { description: 'One scenario’s outcome, in the order of the request.' },
+);
 
 export const StressResponse = Type.Object({
-  status: Type.Literal('success'),
-  meta: Type.Object({
-    calculation_id: Type.String(),
-    dataset_id: Type.String(),
-    currency: Type.String(),
-    portfolio_value: Type.Number({ description: 'Capital C.' }),
-    exposures: Exposures,
-    as_of: Type.String({ description: 'The price date of the exposures.' }),
-    results: Type.Array(StressResult),
-  }),
+  status: Type.Literal('success', { description: 'Always "success" on a 200.' }),
+  meta: Type.Object(
+    {
+      calculation_id: Type.String({ description: 'Id of this calculation (calc_…).' }),
+      dataset_id: Type.String({ description: 'The dataset the scenarios came from.' }),
+      currency: Type.String({ description: 'ISO 4217 code of every money figure.' }),
+      portfolio_value: Type.Number({ description: 'Capital C.' }),
+      exposures: Exposures,
+      as_of: Type.String({ description: 'The price date of the exposures.' }),
+      results: Type.Array(StressResult, { description: 'Each scenario’s outcome, in the order of the request.' }),
+    },
+    { description: 'The book and its scenarios.' },
+  ),
 });
 export type StressResponseBody = Static<typeof StressResponse>;

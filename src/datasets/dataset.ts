@@ -1,4 +1,4 @@
-import { type DatasetSummary } from '../contract/responses.js';
+import { type DatasetSummary } from '../contract/dataset-schemas.js';
 import { datasetQuality } from './quality.js';
 
 /** A parsed price history: dates ascending, prices [date][symbol], NaN where a price is missing. */

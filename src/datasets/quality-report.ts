@@ -1,4 +1,4 @@
-import { type SymbolQuality } from '../contract/responses.js';
+import { type SymbolQuality } from '../contract/dataset-schemas.js';
 
 /**
  * From what the quality analysis found for one symbol (its lists cut at a limit, its counts

@@ -1,4 +1,4 @@
-import { type DatasetQuality, type SymbolQuality } from '../contract/responses.js';
+import { type DatasetQuality, type SymbolQuality } from '../contract/dataset-schemas.js';
 import { type Dataset } from './dataset.js';
 import {
   FINDING_EXAMPLES,

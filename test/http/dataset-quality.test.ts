@@ -3,7 +3,7 @@
 import t from 'tap';
 import { FormatRegistry } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { DatasetResponse, UploadResponse } from '../../src/contract/responses.js';
+import { DatasetResponse, UploadResponse } from '../../src/contract/dataset-schemas.js';
 import { call, upload, uploadFile } from '../helpers/http.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';

@@ -4,7 +4,7 @@
 import t from 'tap';
 import { FormatRegistry } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { DatasetQualitySchema, SymbolQualitySchema } from '../../src/contract/responses.js';
+import { DatasetQualitySchema, SymbolQualitySchema } from '../../src/contract/dataset-schemas.js';
 import { readCsv } from '../../src/datasets/csv-reader.js';
 import { type Dataset } from '../../src/datasets/dataset.js';
 import { MAD_TO_SIGMA, MIN_RETURNS_FOR_OUTLIERS, OUTLIER_SIGMAS, computeQuality, datasetQuality, middle } from '../../src/datasets/quality.js';

@@ -1,0 +1,247 @@
+import { ERRORS, type ErrorCode } from './errors.js';
+
+/** Response headers, declared once and referenced by every response that carries them. */
+export const HEADERS = {
+  'X-Request-Id': {
+    description: 'Id of the request: the one sent in X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a new one.',
+    schema: { type: 'string', maxLength: 128 },
+  },
+  RateLimit: {
+    description: 'The key’s bucket for this endpoint: r = requests left, t = seconds until it is full again.',
+    schema: { type: 'string', examples: ['"calculate";r=59;t=1'] },
+  },
+  'RateLimit-Policy': {
+    description: 'The bucket’s policy: q = requests per window, w = window in seconds.',
+    schema: { type: 'string', examples: ['"calculate";q=60;w=60'] },
+  },
+  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+};
+
+type Examples = { requests: Record<string, unknown>; responses: Record<string, unknown> };
+type Headers = (keyof typeof HEADERS)[];
+
+const headerRefs = (names: Headers) => Object.fromEntries(names.map((h) => [h, { $ref: `#/components/headers/${h}` }]));
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const COMMON: ErrorCode[] = ['API_KEY_MISSING', 'API_KEY_INVALID', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR'];
+const CALCULATE: ErrorCode[] = [
+  ...COMMON,
+  'MALFORMED_JSON',
+  'DATASET_NOT_FOUND',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'VALIDATION_ERROR',
+  'WEIGHTS_DO_NOT_SUM_TO_ONE',
+  'UNKNOWN_SYMBOL',
+  'INSUFFICIENT_DATA',
+  'SERVER_BUSY',
+  'CALCULATION_TIMEOUT',
+];
+const UPLOAD: ErrorCode[] = [
+  ...COMMON,
+  'MALFORMED_MULTIPART',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'MISSING_FILE',
+  'INVALID_CSV',
+  'VALIDATION_ERROR',
+  'SERVER_BUSY',
+];
+const DATASET: ErrorCode[] = [...COMMON, 'DATASET_NOT_FOUND', 'SERVER_BUSY'];
+
+/** Error responses by status, each listing its codes, with the headers that status carries. */
+function errorResponses(codes: ErrorCode[], example: unknown): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const c of codes) byStatus.set(ERRORS[c][0], [...(byStatus.get(ERRORS[c][0]) ?? []), c]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => {
+      const extra: Headers = status === 429 ? ['Retry-After', 'RateLimit', 'RateLimit-Policy'] : status === 503 ? ['Retry-After'] : [];
+      const content = { 'application/json': { schema: ref('Error'), ...(status === 422 ? { example } : {}) } };
+      return [String(status), { description: list.map((c) => `${c}: ${ERRORS[c][1]}`).join(' '), headers: headerRefs(['X-Request-Id', ...extra]), content }];
+    }),
+  );
+}
+
+interface Operation {
+  id: string;
+  tag: 'datasets' | 'risk' | 'validation' | 'operations';
+  summary: string;
+  description: string;
+  request?: { schema: string; example?: unknown; media?: string };
+  ok: { description: string; schema: string | null; example?: unknown; media?: string };
+  errors: ErrorCode[];
+  limited?: boolean;
+  open?: boolean;
+  parameters?: unknown[];
+}
+
+function operation(o: Operation, e: Examples): Record<string, unknown> {
+  const media = o.ok.media ?? 'application/json';
+  const okSchema = o.ok.schema === null ? { type: media === 'application/json' ? 'object' : 'string' } : ref(o.ok.schema);
+  return {
+    operationId: o.id,
+    tags: [o.tag],
+    summary: o.summary,
+    description: o.description,
+    ...(o.open ? { security: [] } : {}),
+    ...(o.parameters ? { parameters: o.parameters } : {}),
+    ...(o.request
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              [o.request.media ?? 'application/json']: { schema: ref(o.request.schema), ...(o.request.example ? { example: o.request.example } : {}) },
+            },
+          },
+        }
+      : {}),
+    responses: {
+      '200': {
+        description: o.ok.description,
+        headers: headerRefs(o.limited ? ['X-Request-Id', 'RateLimit', 'RateLimit-Policy'] : ['X-Request-Id']),
+        content: { [media]: { schema: okSchema, ...(o.ok.example ? { example: o.ok.example } : {}) } },
+      },
+      ...errorResponses(o.errors, e.responses.error),
+    },
+  };
+}
+
+const DATASET_ID = { name: 'id', in: 'path', required: true, description: 'The dataset’s id (ds_…).', schema: { type: 'string', maxLength: 64 } };
+
+/** Every path of the service: summary, description, tag, examples, responses and their headers. */
+export function paths(e: Examples): Record<string, unknown> {
+  const q = e.requests;
+  const r = e.responses;
+  const op = (o: Operation) => operation(o, e);
+  return {
+    '/api/v1/risk/datasets/upload': {
+      post: op({
+        id: 'uploadDataset',
+        tag: 'datasets',
+        summary: 'Upload daily prices as CSV',
+        description:
+          'A multipart form with one file part named `file`: wide (a date column, then one column per symbol) or long (date, symbol, price). Answers the new dataset’s id, what it holds and a data-quality report (informational: a finding never rejects an upload). Own rate limit: RATE_LIMIT_UPLOAD_PER_MIN.',
+        request: { schema: 'UploadForm', media: 'multipart/form-data' },
+        ok: { description: 'Stored: the dataset’s id and summary.', schema: 'UploadResponse', example: r.upload },
+        errors: UPLOAD,
+        limited: true,
+      }),
+    },
+    '/api/v1/risk/calculate': {
+      post: op({
+        id: 'calculateRisk',
+        tag: 'risk',
+        summary: 'VaR, ES and contributions of one book',
+        description:
+          'One book, as long-only weights of `portfolio_value` or long/short `positions`, optionally with `what_if` trades priced on the same scenarios. Monte Carlo methods need `simulations`; a `seed` makes the answer reproducible bit for bit.',
+        request: { schema: 'CalculateRequest', example: q.calculate },
+        ok: { description: 'The book’s risk figures.', schema: 'CalculateResponse', example: r.calculate },
+        errors: CALCULATE,
+        limited: true,
+      }),
+    },
+    '/api/v1/risk/calculate/batch': {
+      post: op({
+        id: 'calculateBatch',
+        tag: 'risk',
+        summary: 'Up to 200 books on one scenario set',
+        description:
+          'Every book is priced on the same scenarios, drawn over the union of the books’ symbols in order of first appearance; each book’s figures equal a single calculation’s over that union. Own rate limit: RATE_LIMIT_BATCH_PER_MIN.',
+        request: { schema: 'BatchRequest', example: q.batch },
+        ok: { description: 'Each book’s figures.', schema: 'BatchResponse', example: r.batch },
+        errors: CALCULATE,
+        limited: true,
+      }),
+    },
+    '/api/v1/risk/backtest': {
+      post: op({
+        id: 'backtestModel',
+        tag: 'validation',
+        summary: 'Backtest the model’s 1-day VaR and ES',
+        description:
+          'Rolling 1-day VaR/ES forecasts of the model over the last `window` dates, each estimated on the `estimation_window` returns before it, against the realised P&L: exceptions, Kupiec, Christoffersen, the Basel traffic light and the Acerbi–Székely ES test. Own rate limit: RATE_LIMIT_BACKTEST_PER_MIN.',
+        request: { schema: 'BacktestRequest', example: q.backtest },
+        ok: { description: 'The backtest.', schema: 'BacktestResponse', example: r.backtest },
+        errors: CALCULATE,
+        limited: true,
+      }),
+    },
+    '/api/v1/risk/stress': {
+      post: op({
+        id: 'stressBook',
+        tag: 'validation',
+        summary: 'Stress scenarios of one book',
+        description:
+          'Historical-worst windows, dated and named crisis windows, instantaneous shocks and conditional scenarios (unshocked symbols at their conditional mean under the fitted normal model), each itemised by position. Own rate limit: RATE_LIMIT_STRESS_PER_MIN.',
+        request: { schema: 'StressRequest', example: q.stress },
+        ok: { description: 'Each scenario’s P&L, itemised.', schema: 'StressResponse', example: r.stress },
+        errors: CALCULATE,
+        limited: true,
+      }),
+    },
+    '/api/v1/risk/datasets/{id}': {
+      get: op({
+        id: 'getDataset',
+        tag: 'datasets',
+        summary: 'Read a dataset’s summary',
+        description: 'The summary and quality report of one of the caller’s datasets; another owner’s dataset answers 404 like a missing one.',
+        parameters: [DATASET_ID],
+        ok: { description: 'The dataset.', schema: 'DatasetResponse', example: r.dataset },
+        errors: DATASET,
+      }),
+      delete: op({
+        id: 'deleteDataset',
+        tag: 'datasets',
+        summary: 'Delete a dataset',
+        description: 'Deletes one of the caller’s datasets; its id answers 404 DATASET_NOT_FOUND from then on.',
+        parameters: [DATASET_ID],
+        ok: { description: 'Deleted.', schema: 'DeletedResponse', example: r.deleted },
+        errors: DATASET,
+      }),
+    },
+    '/healthz': {
+      get: op({
+        id: 'health',
+        tag: 'operations',
+        summary: 'Liveness',
+        description: 'Answers while the process serves HTTP.',
+        ok: { description: 'Alive.', schema: 'Health', example: { status: 'ok' } },
+        errors: [],
+        open: true,
+      }),
+    },
+    '/readyz': {
+      get: op({
+        id: 'ready',
+        tag: 'operations',
+        summary: 'Readiness',
+        description: 'Ready when the engine workers are up, the dataset store is writable and the service is not draining; else 503 SERVER_BUSY.',
+        ok: { description: 'Ready.', schema: 'Ready', example: { status: 'ready', engine: 'native-x86-64', store_writable: true } },
+        errors: ['SERVER_BUSY'],
+        open: true,
+      }),
+    },
+    '/metrics': {
+      get: op({
+        id: 'metrics',
+        tag: 'operations',
+        summary: 'Prometheus metrics',
+        description: 'Requests, latency, engine and pool figures in the Prometheus text format; labels never carry keys or ids.',
+        ok: { description: 'Prometheus text format.', schema: null, media: 'text/plain' },
+        errors: [],
+        open: true,
+      }),
+    },
+    '/api/v1/openapi.json': {
+      get: op({
+        id: 'openapi',
+        tag: 'operations',
+        summary: 'This document',
+        description: 'The OpenAPI 3.1 document of the service, built from the schemas that validate its requests.',
+        ok: { description: 'This document.', schema: null },
+        errors: [],
+        open: true,
+      }),
+    },
+  };
+}
