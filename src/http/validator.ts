@@ -19,6 +19,13 @@ function toLoc(path: string, value: unknown): (string | number)[] {
   return loc;
 }
 
+/** For a union of string literals (an enum), the message names the values it allows. */
+function allowedValues(schema: TSchema): string | undefined {
+  const members = (schema as { anyOf?: { const?: unknown }[] }).anyOf;
+  if (!members?.every((m) => typeof m.const === 'string')) return undefined;
+  return `must be one of: ${members.map((m) => JSON.stringify(m.const)).join(', ')}`;
+}
+
 /** Compiles a schema once; the returned function checks a value or throws 422 VALIDATION_ERROR. */
 export function compileValidator<T extends TSchema>(schema: T): (value: unknown) => Static<T> {
   const compiled = TypeCompiler.Compile(schema);
@@ -33,7 +40,7 @@ export function compileValidator<T extends TSchema>(schema: T): (value: unknown)
       const unknownField = e.type === ValueErrorType.ObjectAdditionalProperties;
       errors.push({
         loc: toLoc(e.path, value),
-        msg: unknownField ? 'unknown field' : e.message,
+        msg: unknownField ? 'unknown field' : (allowedValues(e.schema) ?? e.message),
         type: unknownField ? 'extra_forbidden' : ValueErrorType[e.type],
       });
     }

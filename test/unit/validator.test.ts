@@ -97,6 +97,12 @@ t.test('wrong types', async (t) => {
   refused(t, { portfolio: { symbol: 'A', weight: 1 } }, ['body', 'portfolio'], 'Array');
   refused(t, { portfolio: [{ symbol: 'A', weight: '1' }] }, ['body', 'portfolio', 0, 'weight'], 'Number');
   refused(t, { method: 'monte_carlo' }, ['body', 'method'], 'Union');
+  t.equal(
+    issues(withField({ method: 'monte_carlo' }))[0]!.msg,
+    'must be one of: "monte_carlo_normal", "monte_carlo_student_t", "historical", "parametric_normal"',
+    'an enum’s message names the values it allows',
+  );
+  t.equal(issues(withField({ method_options: { drift: 'none' } }))[0]!.msg, 'must be one of: "sample", "zero"');
   refused(t, { method_options: { antithetic: 'yes' } }, ['body', 'method_options', 'antithetic'], 'Boolean');
   refused(t, { method_options: [] }, ['body', 'method_options'], 'Object');
 });
