@@ -28,6 +28,12 @@ say "TypeScript: eslint and prettier"
 npx --no-install eslint --no-error-on-unmatched-pattern src test bench
 npx --no-install prettier --check --no-error-on-unmatched-pattern src test bench
 
+say "OpenAPI: the document the service serves, linted by Redocly (recommended rules, redocly.yaml)"
+openapi_doc=$(mktemp --suffix=.json)
+node dist/src/cli/openapi.js >"$openapi_doc"
+REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redocly lint --config redocly.yaml --format=stylish "$openapi_doc"
+rm -f "$openapi_doc"
+
 say "replica tests and bench:check need real servers: redis-server and PostgreSQL (installed from apt when missing; the tests start their own on loopback ports)"
 command -v redis-server >/dev/null || apt_install redis-server
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || apt_install postgresql

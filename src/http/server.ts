@@ -2,7 +2,7 @@ import uWS from 'uWebSockets.js';
 import { batchRequestSchema, calculateRequestSchema } from '../contract/schemas.js';
 import { StressRequest } from '../contract/stress-schemas.js';
 import { backtestRequestSchema } from '../contract/backtest-schemas.js';
-import { buildOpenApi } from '../contract/openapi.js';
+import { serviceOpenApi } from '../contract/openapi.js';
 import { AccessGuard } from './access-guard.js';
 import { type AppContext, type HttpServices } from './context.js';
 import { ServiceMetrics } from './service-metrics.js';
@@ -56,7 +56,7 @@ function contextOf(s: HttpServices): AppContext {
     validateBatch: compileValidator(batchSchema),
     validateStress: compileValidator(StressRequest),
     validateBacktest: compileValidator(backtestSchema),
-    openapi: buildOpenApi({ calculate: requestSchema, batch: batchSchema, backtest: backtestSchema }, s.calculator.engine.version),
+    openapi: serviceOpenApi(s.config.maxSimulations, s.calculator.engine.version),
     ready: () => s.pool.threads() > 0,
     draining: s.draining,
   };
