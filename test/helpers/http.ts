@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { checkAgainstDocument } from './response-validation.js';
 
 export interface Reply {
   status: number;
@@ -28,7 +29,9 @@ export async function call(
   } catch {
     parsed = undefined;
   }
-  return { status: res.status, headers: res.headers, body: parsed, text };
+  const reply = { status: res.status, headers: res.headers, body: parsed, text };
+  checkAgainstDocument(method, path, reply);
+  return reply;
 }
 
 export function csvForm(content: string | Buffer, field = 'file', filename = 'prices.csv'): FormData {
