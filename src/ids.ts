@@ -36,3 +36,19 @@ export function newDatasetId(): string {
 export function newCalculationId(): string {
   return 'calc_' + randomBase62(20);
 }
+
+export function newRequestId(): string {
+  return 'req_' + randomBase62(20);
+}
+
+/** A caller's request id is taken as it is only when it is short and plain: it goes into logs and headers. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** W3C trace context: version-traceid-parentid-flags; the trace id names the request. */
+const TRACEPARENT = /^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+/** The request's id: the caller's X-Request-Id when sane, else the trace id of its traceparent, else a new one. */
+export function requestIdOf(given: string, traceparent: string): string {
+  if (SANE_REQUEST_ID.test(given)) return given;
+  const trace = TRACEPARENT.exec(traceparent.trim())?.[1];
+  return trace !== undefined && !/^0+$/.test(trace) ? trace : newRequestId();
+}

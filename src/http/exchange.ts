@@ -1,5 +1,7 @@
 import { type HttpRequest, type HttpResponse } from 'uWebSockets.js';
+import { type Logger } from 'pino';
 import { ApiError } from '../contract/errors.js';
+import { requestIdOf } from '../ids.js';
 
 /** Everything read from the request before the first await (uWS invalidates `req` after it). */
 export interface RequestHead {
@@ -11,6 +13,9 @@ export interface RequestHead {
   contentEncoding: string;
   transferEncoding: string;
   ip: string;
+  /** X-Request-Id as sent (checked before use), and the W3C traceparent. */
+  requestId: string;
+  traceparent: string;
 }
 
 export function readHead(req: HttpRequest, res: HttpResponse): RequestHead {
@@ -28,6 +33,8 @@ export function readHead(req: HttpRequest, res: HttpResponse): RequestHead {
     contentEncoding: req.getHeader('content-encoding'),
     transferEncoding: req.getHeader('transfer-encoding'),
     ip: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    requestId: req.getHeader('x-request-id'),
+    traceparent: req.getHeader('traceparent'),
   };
 }
 
@@ -48,6 +55,13 @@ export class Exchange {
   aborted = false;
   responded = false;
   status = 0;
+  /** Bytes of the answer's body. */
+  bytesOut = 0;
+  /** Id of the API key that was admitted, for the access log (never the key itself). */
+  keyId: string | null = null;
+  /** Echoed as X-Request-Id, logged, and put into every error body. */
+  readonly requestId: string;
+  private requestLog: Logger | null = null;
   private readonly abortHandlers: (() => void)[] = [];
   private abortController: AbortController | null = null;
   private bodyListener: BodyListener | null = null;
@@ -60,7 +74,10 @@ export class Exchange {
   constructor(
     readonly res: HttpResponse,
     readonly head: RequestHead,
+    private readonly serviceLog: Logger,
   ) {
+    this.requestId = requestIdOf(head.requestId, head.traceparent);
+    this.baseHeaders['X-Request-Id'] = this.requestId;
     res.onAborted(() => {
       this.aborted = true;
       for (const h of this.abortHandlers) h();
@@ -98,6 +115,12 @@ export class Exchange {
     Object.assign(this.baseHeaders, headers);
   }
 
+  /** The service's logger with this request's id on every line. */
+  get log(): Logger {
+    this.requestLog ??= this.serviceLog.child({ request_id: this.requestId });
+    return this.requestLog;
+  }
+
   onAbort(handler: () => void): void {
     if (this.aborted) handler();
     else this.abortHandlers.push(handler);
@@ -117,6 +140,7 @@ export class Exchange {
     if (this.responded) return;
     this.responded = true;
     this.status = status;
+    this.bytesOut = Buffer.byteLength(body);
     if (this.aborted) return;
     this.res.cork(() => {
       if (this.paused) {
@@ -136,7 +160,8 @@ export class Exchange {
   }
 
   error(e: ApiError, headers: Record<string, string> = {}): void {
-    this.json(e.status, e.body(), { ...headers, ...e.headers });
+    const { detail } = e.body();
+    this.json(e.status, { detail: { ...detail, request_id: this.requestId } }, { ...headers, ...e.headers });
   }
 }
 

@@ -1,9 +1,17 @@
 import { type KeyRecord } from '../auth/key-store.js';
-import { type LimitedEndpoint } from './access-guard.js';
+import { type Admission, type LimitedEndpoint } from './access-guard.js';
 import { type AppContext, type Handler } from './context.js';
 import { type Exchange } from './exchange.js';
 
 export type LimitedHandler = (ctx: AppContext, ex: Exchange, key: KeyRecord) => Promise<void>;
+
+/** Authenticates the request (and takes a token for a limited endpoint); the access log names the key's id. */
+export async function admit(ctx: AppContext, ex: Exchange, endpoint: LimitedEndpoint | null): Promise<Admission> {
+  const admission = await ctx.guard.admit(ex.head, endpoint);
+  ex.keyId = admission.key.id;
+  ex.addHeaders(admission.limitHeaders);
+  return admission;
+}
 
 /**
  * A route behind a key and a rate limit: authenticate, take a token, then run the handler. Every
@@ -11,8 +19,7 @@ export type LimitedHandler = (ctx: AppContext, ex: Exchange, key: KeyRecord) => 
  */
 export function limitedRoute(endpoint: LimitedEndpoint, handler: LimitedHandler): Handler {
   return async (ctx, ex) => {
-    const { key, limitHeaders } = await ctx.guard.admit(ex.head, endpoint);
-    ex.addHeaders(limitHeaders);
+    const { key } = await admit(ctx, ex, endpoint);
     await handler(ctx, ex, key);
   };
 }

@@ -11,6 +11,8 @@ import { isStorageUnavailable } from '../persistence/storage-unavailable.js';
 import { ApiError, storageUnavailableError } from '../contract/errors.js';
 import { Exchange, readHead } from './exchange.js';
 import { Router } from './router.js';
+import { checkUwsRuntime } from './uws-runtime.js';
+import { SERVICE_VERSION } from '../paths.js';
 import { batchRoute, calculateRoute } from './routes/calculate-route.js';
 import { stressRoute } from './routes/stress-route.js';
 import { backtestRoute } from './routes/backtest-route.js';
@@ -51,7 +53,11 @@ function contextOf(s: HttpServices): AppContext {
     guard: new AccessGuard(s.keys, s.limiter, s.config),
     datasets: s.datasets,
     calculator: s.calculator,
-    metrics: new ServiceMetrics(s.pool, s.limiterFallbacks),
+    metrics: new ServiceMetrics(s.pool, s.limiterFallbacks, {
+      version: SERVICE_VERSION,
+      engine: s.calculator.engine.build,
+      engineVersion: s.calculator.engine.version,
+    }),
     validateCalculate: compileValidator(requestSchema),
     validateBatch: compileValidator(batchSchema),
     validateStress: compileValidator(StressRequest),
@@ -64,6 +70,7 @@ function contextOf(s: HttpServices): AppContext {
 
 /** The uWS app: one dispatcher for every path, so 404/405/errors share one shape. */
 export function startHttpServer(services: HttpServices): Promise<HttpServer> {
+  checkUwsRuntime();
   const ctx = contextOf(services);
   const router = buildRouter();
   const app = uWS.App();
@@ -72,24 +79,34 @@ export function startHttpServer(services: HttpServices): Promise<HttpServer> {
   app.any('/*', (res, req) => {
     const started = performance.now();
     const head = readHead(req, res); // every header, before any await
-    const ex = new Exchange(res, head);
+    const ex = new Exchange(res, head, ctx.log);
     const match = router.match(head.method, head.path);
     const route = match.kind === 'none' ? 'unmatched' : match.name;
     inFlight++;
     const finish = () => {
       inFlight--;
       if (!ex.responded) ex.error(new ApiError('INTERNAL_ERROR'));
-      ctx.metrics.requests.inc({ route, method: head.method, status: String(ex.status) });
-      ctx.metrics.latency.observe({ route }, (performance.now() - started) / 1000);
-      ctx.log.debug({ method: head.method, route, status: ex.status, ms: performance.now() - started }, 'request');
+      const seconds = (performance.now() - started) / 1000;
+      const status = String(ex.status);
+      ctx.metrics.requests.inc({ route, method: head.method, status });
+      ctx.metrics.latency.observe({ route, status }, seconds);
+      // One access-log line per answer, whatever its status: the route template (never the raw
+      // path, which may hold ids), the key's id (never the key).
+      ex.log.info(
+        { method: head.method, route, status: ex.status, ms: Math.round(seconds * 1e6) / 1e3, bytes_out: ex.bytesOut, key_id: ex.keyId, aborted: ex.aborted },
+        'request',
+      );
     };
     const fail = (e: unknown) => {
-      if (e instanceof ApiError) ex.error(e);
-      else if (isStorageUnavailable(e)) {
-        ctx.log.warn({ err: e, route }, 'storage unavailable');
+      if (e instanceof ApiError) {
+        if (e.code === 'CALCULATION_TIMEOUT') ctx.metrics.timeouts.inc();
+        ex.error(e);
+      } else if (isStorageUnavailable(e)) {
+        ctx.metrics.storageErrors.inc();
+        ex.log.warn({ err: e, route }, 'storage unavailable');
         ex.error(storageUnavailableError());
       } else if (!ex.aborted) {
-        ctx.log.error({ err: e, route }, 'unhandled error');
+        ex.log.error({ err: e, route }, 'unhandled error');
         ex.error(new ApiError('INTERNAL_ERROR'));
       }
     };

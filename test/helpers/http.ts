@@ -71,3 +71,13 @@ export function calcBody(datasetId: string, overrides: Record<string, unknown> =
 export async function calculate(base: string, key: string, body: unknown): Promise<Reply> {
   return call(base, 'POST', '/api/v1/risk/calculate', { key, json: body });
 }
+
+/**
+ * An error body without its request id (which differs on every request, and is checked against
+ * the X-Request-Id header by test/http/request-ids.test.ts): for comparing bodies exactly.
+ */
+export function withoutRequestId(body: { detail: Record<string, unknown> }): { detail: Record<string, unknown> } {
+  const detail = { ...body.detail };
+  delete detail.request_id;
+  return { detail };
+}

@@ -181,5 +181,7 @@ t.test('the backtest bucket', async (t) => {
   t.equal(first.headers.get('ratelimit-policy'), '"backtest";q=1;w=60');
   const second = await call(s.base, 'POST', BACKTEST, { key: s.key, json });
   t.equal(second.status, 429);
-  t.same(second.body, { detail: { code: 'RATE_LIMIT_EXCEEDED', message: 'Too many requests. Please try again later.' } });
+  t.same(second.body, {
+    detail: { code: 'RATE_LIMIT_EXCEEDED', message: 'Too many requests. Please try again later.', request_id: second.headers.get('x-request-id') },
+  });
 });

@@ -27,7 +27,7 @@ t.test('corrupted dataset file: 500 INTERNAL_ERROR, nothing leaked, service aliv
   t.teardown(() => s.stop());
   const r = await calculate(s.base, key, calcBody(bad));
   t.equal(r.status, 500);
-  t.same(r.body, { detail: { code: 'INTERNAL_ERROR', message: 'Internal error.' } });
+  t.same(r.body, { detail: { code: 'INTERNAL_ERROR', message: 'Internal error.', request_id: r.headers.get('x-request-id') } });
   t.notMatch(r.text, /checksum|\/tmp|\.ds|at /, 'no detail, path or stack');
   t.equal((await calculate(s.base, key, calcBody(good))).status, 200, 'other datasets still work');
   t.equal((await call(s.base, 'GET', '/healthz')).status, 200);

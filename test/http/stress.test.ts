@@ -206,6 +206,8 @@ t.test('the stress bucket', async (t) => {
   t.equal(first.headers.get('ratelimit-policy'), '"stress";q=1;w=60');
   const second = await call(s.base, 'POST', STRESS, { key: s.key, json });
   t.equal(second.status, 429);
-  t.same(second.body, { detail: { code: 'RATE_LIMIT_EXCEEDED', message: 'Too many requests. Please try again later.' } });
+  t.same(second.body, {
+    detail: { code: 'RATE_LIMIT_EXCEEDED', message: 'Too many requests. Please try again later.', request_id: second.headers.get('x-request-id') },
+  });
   t.ok(Number(second.headers.get('retry-after')) >= 1);
 });

@@ -7,7 +7,7 @@ export const backtestRoute = limitedRoute('backtest', async (ctx, ex, key) => {
   const request = ctx.validateBacktest(await readJsonBody(ex));
   const result = await backtest(request, key.owner, ctx.calculator, ex.abortSignal);
   const b = result.meta.backtest;
-  ctx.log.info(
+  ex.log.info(
     { key_id: key.id, calculation_id: result.meta.calculation_id, method: request.method, days: b.observations, ms: result.meta.timing_ms.total },
     'backtested',
   );

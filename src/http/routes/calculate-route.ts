@@ -7,7 +7,7 @@ export const calculateRoute = limitedRoute('calculate', async (ctx, ex, key) => 
   const request = ctx.validateCalculate(await readJsonBody(ex));
   const result = await calculate(request, key.owner, ctx.calculator, ex.abortSignal);
   ctx.metrics.engineSeconds.observe({ method: request.method }, result.meta.timing_ms.engine / 1000);
-  ctx.log.info({ key_id: key.id, calculation_id: result.meta.calculation_id, method: request.method, ms: result.meta.timing_ms.total }, 'calculated');
+  ex.log.info({ key_id: key.id, calculation_id: result.meta.calculation_id, method: request.method, ms: result.meta.timing_ms.total }, 'calculated');
   ex.json(200, result);
 });
 
@@ -16,7 +16,7 @@ export const batchRoute = limitedRoute('batch', async (ctx, ex, key) => {
   const request = ctx.validateBatch(await readJsonBody(ex));
   const result = await calculateBatch(request, key.owner, ctx.calculator, ex.abortSignal);
   ctx.metrics.engineSeconds.observe({ method: request.method }, result.meta.timing_ms.engine / 1000);
-  ctx.log.info(
+  ex.log.info(
     { key_id: key.id, calculation_id: result.meta.calculation_id, method: request.method, books: request.books.length, ms: result.meta.timing_ms.total },
     'calculated batch',
   );

@@ -6,6 +6,6 @@ import { limitedRoute } from '../limited-route.js';
 export const stressRoute = limitedRoute('stress', async (ctx, ex, key) => {
   const request = ctx.validateStress(await readJsonBody(ex));
   const result = await stress(request, key.owner, ctx.calculator, ex.abortSignal);
-  ctx.log.info({ key_id: key.id, calculation_id: result.meta.calculation_id, scenarios: request.scenarios.length }, 'stressed');
+  ex.log.info({ key_id: key.id, calculation_id: result.meta.calculation_id, scenarios: request.scenarios.length }, 'stressed');
   ex.json(200, result);
 });
