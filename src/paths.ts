@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -9,6 +10,8 @@ export const WASM_PATHS = {
   /** simd128 with the benchmark-only operations (cargo feature bench-ops); never served. */
   'simd-bench': path.join(ROOT, 'build/wasm/engine-simd-bench.wasm'),
 } as const;
+/** The service's version, from its package.json. */
+export const SERVICE_VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 export const NATIVE_PATH = path.join(ROOT, 'build/native/index.node');
 /** Plain x86-64 build of the same addon: the benchmarks' like-for-like comparison with WASM. */
 export const NATIVE_BASELINE_PATH = path.join(ROOT, 'build/native-baseline/index.node');

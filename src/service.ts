@@ -47,7 +47,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
       maxBatches: config.workers,
       timeoutMs: config.calcTimeoutMs,
     },
-    pool: { queueDepth: () => pool.queueSize, threads: () => pool.threads, inFlight: () => pool.inFlight },
+    pool: { queueDepth: () => pool.queueSize, threads: () => pool.threads, inFlight: () => pool.inFlight, workerRestarts: () => pool.workerRestarts },
     limiterFallbacks: () => limiterFallbacks,
     draining: () => draining,
   });

@@ -20,7 +20,7 @@ export interface HttpServices {
   datasets: DatasetStore;
   calculator: CalculatorDeps;
   /** The engine pool's state, for /metrics and /readyz. */
-  pool: { queueDepth(): number; threads(): number; inFlight(): number };
+  pool: { queueDepth(): number; threads(): number; inFlight(): number; workerRestarts(): number };
   /** Rate-limit decisions taken in process because the shared store was unavailable, so far. */
   limiterFallbacks(): number;
   draining(): boolean;

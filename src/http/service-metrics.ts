@@ -11,8 +11,8 @@ export class ServiceMetrics {
   });
   readonly latency = new Histogram({
     name: 'http_request_duration_seconds',
-    help: 'HTTP request latency by route',
-    labelNames: ['route'] as const,
+    help: 'HTTP request latency by route and status',
+    labelNames: ['route', 'status'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
@@ -24,18 +24,45 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  constructor(pool: { queueDepth(): number; threads(): number; inFlight(): number }, limiterFallbacks: () => number) {
-    let counted = 0;
-    new Counter({
-      name: 'rate_limit_fallback_total',
-      help: 'Rate-limit decisions taken in this process because the shared store (Redis) was unavailable',
+  readonly timeouts = new Counter({
+    name: 'calculation_timeouts_total',
+    help: 'Calculations answered 503 CALCULATION_TIMEOUT (their deadline passed)',
+    registers: [this.registry],
+  });
+  readonly storageErrors = new Counter({
+    name: 'storage_errors_total',
+    help: 'Requests answered 503 because the dataset or key store was unavailable',
+    registers: [this.registry],
+  });
+
+  constructor(
+    pool: { queueDepth(): number; threads(): number; inFlight(): number; workerRestarts(): number },
+    limiterFallbacks: () => number,
+    build: { version: string; engine: string; engineVersion: string },
+  ) {
+    const counters: [string, string, () => number][] = [
+      ['rate_limit_fallback_total', 'Rate-limit decisions taken in this process because the shared store (Redis) was unavailable', limiterFallbacks],
+      ['engine_worker_restarts_total', 'Engine worker threads started to replace one that ended (crash, out of memory)', () => pool.workerRestarts()],
+    ];
+    for (const [name, help, read] of counters) {
+      let counted = 0;
+      new Counter({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const now = read();
+          this.inc(now - counted);
+          counted = now;
+        },
+      });
+    }
+    new Gauge({
+      name: 'risk_service_build_info',
+      help: 'Always 1; the labels say what runs: service version, engine build and version, Node',
+      labelNames: ['version', 'engine', 'engine_version', 'node'] as const,
       registers: [this.registry],
-      collect() {
-        const now = limiterFallbacks();
-        this.inc(now - counted);
-        counted = now;
-      },
-    });
+    }).set({ version: build.version, engine: build.engine, engine_version: build.engineVersion, node: process.version }, 1);
     const gauges: [string, string, () => number][] = [
       ['engine_pool_queue_depth', 'Engine tasks waiting for a worker', () => pool.queueDepth()],
       ['engine_tasks_in_flight', 'Engine tasks submitted and not yet finished (running or waiting)', () => pool.inFlight()],

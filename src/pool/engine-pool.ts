@@ -12,6 +12,7 @@ export class EnginePool implements EngineExecutor {
   private readonly pool: Piscina;
   private outstanding = 0;
   private closing = false;
+  private workersStarted = 0;
 
   constructor(
     source: EngineSource,
@@ -32,6 +33,12 @@ export class EnginePool implements EngineExecutor {
       resourceLimits: { maxOldGenerationSizeMb: 1024 },
       workerData,
     });
+    this.pool.on('workerCreate', () => this.workersStarted++);
+  }
+
+  /** Workers started to replace one that ended (a crash, an out-of-memory task), so far. */
+  get workerRestarts(): number {
+    return Math.max(0, this.workersStarted - this.threadCount);
   }
 
   get threads(): number {

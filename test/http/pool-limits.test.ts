@@ -44,6 +44,7 @@ t.test('deadline passed: 503 CALCULATION_TIMEOUT, the computation stops, and the
   await waitFor(async () => ((await call(base, 'GET', '/readyz')).status === 200 ? true : undefined), 'the pool to be ready again');
   const next = await calculate(base, key, calcBody(ds, { simulations: 1000 }));
   t.equal(next.status, 200, `the worker was replaced; next request succeeds: ${next.text.slice(0, 200)}`);
+  t.match((await call(base, 'GET', '/metrics')).text, /^calculation_timeouts_total 1$/m, 'the timeout is counted');
   const idle = await cpuOver(pid, 1000);
   t.comment(`service CPU: ${(computing * 100).toFixed(0)} % of a core while computing, ${(idle * 100).toFixed(0)} % after the deadline`);
   t.ok(idle < computing / 4, `the computation stopped at the deadline (CPU ${idle.toFixed(2)} vs ${computing.toFixed(2)} cores)`);

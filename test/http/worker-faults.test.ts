@@ -3,7 +3,7 @@
 import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { calcBody, calculate, uploadFile } from '../helpers/http.js';
+import { calcBody, calculate, call, uploadFile } from '../helpers/http.js';
 import { startTestService, tempDir, WIDE_SAMPLE } from '../helpers/service.js';
 
 t.test('worker faults', async (t) => {
@@ -18,8 +18,14 @@ t.test('worker faults', async (t) => {
     writeFileSync(faultFile, fault);
     const failed = await calculate(s.base, s.key, calcBody(ds, { method_options: { seed: 9 } }));
     t.equal(failed.status, 500, `${fault}: 500`);
-    t.same(failed.body, { detail: { code: 'INTERNAL_ERROR', message: 'Internal error.' } }, `${fault}: generic body`);
+    t.same(
+      failed.body,
+      { detail: { code: 'INTERNAL_ERROR', message: 'Internal error.', request_id: failed.headers.get('x-request-id') } },
+      `${fault}: generic body`,
+    );
     const next = await calculate(s.base, s.key, calcBody(ds, { method_options: { seed: 9 } }));
     t.equal(next.status, 200, `${fault}: the next request succeeds on a replaced thread`);
   }
+  const metrics = (await call(s.base, 'GET', '/metrics')).text;
+  t.match(metrics, /^engine_worker_restarts_total 2$/m, 'the two threads that ended (exit, oom) were replaced and counted');
 });
