@@ -1,6 +1,6 @@
 // The service as `npm start` runs it: first-start key, keys CLI, restart, SIGTERM, storage hygiene.
 import t, { type Test } from 'tap';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -97,6 +97,19 @@ t.test('on a terminal the first key is printed there, and no file holds it', asy
   await waitFor(() => (/"msg":"listening"/.test(out) ? true : undefined), 'the service listening on a terminal', 120_000);
   t.match(out, /Store it now[^]*prk_live_[0-9A-Za-z]{32}/, 'the key is shown on the terminal');
   t.notOk(existsSync(path.join(dir, 'first-api-key')), 'and written nowhere else');
+});
+
+t.test('a runtime uWebSockets.js cannot serve: refused at start with the supported runtimes named, nothing created', async (t) => {
+  const dir = tempDir();
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'dist/src/main.js')], {
+    env: { ...testEnv(dir), UWS_USE_FALLBACK: '1' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  t.equal(r.status, 1, 'exit 1');
+  t.match(r.stderr, /failed to start: UWS_USE_FALLBACK is set.*supported runtimes: Node 16, Node 18, Node 20/);
+  t.notMatch(r.stdout + r.stderr, /listening/, 'never listens');
+  t.notOk(existsSync(path.join(dir, 'data')), 'no key, no data directory');
 });
 
 t.test('SIGTERM during a calculation: it still answers 200, then the process exits 0', async (t) => {
