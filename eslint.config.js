@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'build/**', 'node_modules/**', 'engine/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'dist-clients/**', 'build/**', 'node_modules/**', 'engine/**', 'bench/results/**', 'clients/typescript/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

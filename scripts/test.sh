@@ -25,8 +25,8 @@ say "Rust: engine core tests, on the toolchain that builds the WASM"
 bash scripts/test-engine-wasm32.sh
 
 say "TypeScript: eslint and prettier"
-npx --no-install eslint --no-error-on-unmatched-pattern src test bench
-npx --no-install prettier --check --no-error-on-unmatched-pattern src test bench
+npx --no-install eslint --no-error-on-unmatched-pattern src test bench clients
+npx --no-install prettier --check --no-error-on-unmatched-pattern src test bench clients
 
 say "OpenAPI: the document the service serves, linted by Redocly (recommended rules, redocly.yaml)"
 openapi_doc=$(mktemp --suffix=.json)
