@@ -33,6 +33,7 @@ COPY --from=build --chown=root:root /app/package.json ./package.json
 COPY --from=build --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/dist ./dist
 COPY --from=build --chown=root:root /app/build ./build
+COPY --from=build --chown=root:root /app/console ./console
 USER risk
 EXPOSE 8080
 VOLUME ["/var/lib/risk"]

@@ -25,8 +25,8 @@ say "Rust: engine core tests, on the toolchain that builds the WASM"
 bash scripts/test-engine-wasm32.sh
 
 say "TypeScript: eslint and prettier"
-npx --no-install eslint --no-error-on-unmatched-pattern src test bench clients
-npx --no-install prettier --check --no-error-on-unmatched-pattern src test bench clients
+npx --no-install eslint --no-error-on-unmatched-pattern src test bench clients console
+npx --no-install prettier --check --no-error-on-unmatched-pattern src test bench clients console
 
 say "OpenAPI: the document the service serves, linted by Redocly (recommended rules, redocly.yaml)"
 openapi_doc=$(mktemp --suffix=.json)
@@ -37,6 +37,8 @@ rm -f "$openapi_doc"
 say "replica tests and bench:check need real servers: redis-server and PostgreSQL (installed from apt when missing; the tests start their own on loopback ports)"
 command -v redis-server >/dev/null || apt_install redis-server
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || apt_install postgresql
+say "the console test drives Debian's chromium headless (installed from apt when missing)"
+command -v chromium >/dev/null || apt_install chromium
 
 say "bench:check: quick benchmarks against bench/floors.json"
 node dist/bench/check.js

@@ -136,7 +136,7 @@ export class Exchange {
     return this.abortController.signal;
   }
 
-  send(status: number, body: string, headers: Record<string, string> = {}, contentType = 'application/json'): void {
+  send(status: number, body: string | Buffer, headers: Record<string, string> = {}, contentType = 'application/json'): void {
     if (this.responded) return;
     this.responded = true;
     this.status = status;

@@ -19,8 +19,11 @@ import { backtestRoute } from './routes/backtest-route.js';
 import { deleteDatasetRoute, getDatasetRoute } from './routes/dataset-route.js';
 import { healthRoute, metricsRoute, openapiRoute, readyRoute } from './routes/ops-routes.js';
 import { uploadRoute } from './routes/upload-route.js';
+import { consolePage, docsPage } from './routes/page-routes.js';
 
 export function buildRouter(): Router {
+  const docs = docsPage();
+  const page = consolePage();
   return new Router()
     .add('/healthz', { GET: healthRoute })
     .add('/readyz', { GET: readyRoute })
@@ -31,7 +34,11 @@ export function buildRouter(): Router {
     .add('/api/v1/risk/calculate/batch', { POST: batchRoute })
     .add('/api/v1/risk/stress', { POST: stressRoute })
     .add('/api/v1/risk/backtest', { POST: backtestRoute })
-    .add('/api/v1/risk/datasets/:id', { GET: getDatasetRoute, DELETE: deleteDatasetRoute });
+    .add('/api/v1/risk/datasets/:id', { GET: getDatasetRoute, DELETE: deleteDatasetRoute })
+    .add('/docs', { GET: docs })
+    .add('/docs/:file', { GET: docs })
+    .add('/console', { GET: page })
+    .add('/console/:file', { GET: page });
 }
 
 export interface HttpServer {

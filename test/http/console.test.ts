@@ -1,0 +1,129 @@
+// The console page and /docs in headless Chromium (Debian's, driven by playwright-core): the page
+// uploads the sample, calculates and backtests through the API, and the figures it shows are the
+// API's own; /docs renders the document from assets the service serves itself.
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { chromium, type Page } from 'playwright-core';
+import { ROOT } from '../../src/paths.js';
+import { calcBody, call } from '../helpers/http.js';
+import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
+
+const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+if (!CHROMIUM) throw new Error('Chromium is missing: `npm test` installs it with apt (Debian package chromium); install it to run this test.');
+
+const s = await startTestService({ RATE_LIMIT_CALCULATE_PER_MIN: '1000' });
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+t.teardown(async () => {
+  await browser.close();
+  await s.stop();
+});
+
+/** A page that records every request it makes and every failure or CSP violation it meets. */
+async function openPage(url: string) {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 1500 } });
+  const requests: string[] = [];
+  const problems: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('requestfailed', (r) => problems.push(`failed: ${r.url()}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await page.goto(url);
+  return { page, requests, problems };
+}
+
+const testid = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
+const WEIGHTS = { AAPL: 0.5, MSFT: 0.3, KHC: 0.2 };
+
+t.test('the console uploads, calculates and backtests; it shows the API’s figures', async (t) => {
+  const { page, requests, problems } = await openPage(`${s.base}/console`);
+  await testid(page, 'key').fill(s.key);
+  await testid(page, 'file').setInputFiles(WIDE_SAMPLE);
+  await testid(page, 'upload').click();
+  await testid(page, 'dataset').getByText(/^ds_/).waitFor({ timeout: 60_000 });
+  const datasetId = (await testid(page, 'dataset').textContent())!.split(':')[0]!;
+  for (const [symbol, weight] of Object.entries(WEIGHTS)) await testid(page, `amount-${symbol}`).fill(String(weight));
+  await testid(page, 'simulations').fill('20000');
+  await testid(page, 'calculate').click();
+  await page.locator('[data-testid="var"][data-value]').waitFor({ timeout: 60_000 });
+
+  // The same request straight to the API: a seeded calculation gives the same bits.
+  const portfolio = Object.entries(WEIGHTS).map(([symbol, weight]) => ({ symbol, weight }));
+  const api = await call(s.base, 'POST', '/api/v1/risk/calculate', { key: s.key, json: calcBody(datasetId, { portfolio, method_options: { seed: 42 } }) });
+  t.equal(api.status, 200);
+  const m = api.body.meta.metrics;
+  t.equal(Number(await testid(page, 'var').getAttribute('data-value')), m.value_at_risk, 'VaR on the page = the API’s');
+  t.equal(Number(await testid(page, 'es').getAttribute('data-value')), m.expected_shortfall, 'ES on the page = the API’s');
+  t.match(await testid(page, 'var').textContent(), `${Math.round(m.value_at_risk).toLocaleString('en-US')} USD ± `, 'shown rounded, with its standard error');
+  const bars = await page.locator('[data-testid="histogram"] rect').count();
+  t.equal(bars, api.body.meta.distribution.counts.length, 'one bar per histogram bin');
+  t.equal(await page.locator('[data-testid="var-line"]').count(), 1, 'VaR marked');
+  t.equal(await page.locator('[data-testid="es-line"]').count(), 1, 'ES marked');
+  const shown = await page
+    .locator('[data-testid="contribution"]')
+    .evaluateAll((els) => els.map((e) => [e.getAttribute('data-symbol'), Number(e.getAttribute('data-value'))]));
+  t.same(
+    shown,
+    api.body.meta.contributions.map((c: { symbol: string; component_es: number }) => [c.symbol, c.component_es]),
+    'a bar per contribution',
+  );
+  mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+  await page.screenshot({ path: path.join(ROOT, 'bench/results/console.png'), fullPage: true });
+
+  await testid(page, 'backtest').click();
+  await page.locator('[data-testid="bt-summary"][data-exceptions]').waitFor({ timeout: 120_000 });
+  const bt = await call(s.base, 'POST', '/api/v1/risk/backtest', {
+    key: s.key,
+    json: {
+      dataset_id: datasetId,
+      method: 'monte_carlo_normal',
+      method_options: { seed: 42 },
+      currency: 'USD',
+      portfolio_value: 1_000_000,
+      portfolio,
+      confidence_level: 0.99,
+      time_horizon: 1,
+      simulations: 20_000,
+      backtest: { window: 250, estimation_window: 500 },
+    },
+  });
+  t.equal(bt.status, 200);
+  t.equal(Number(await testid(page, 'bt-summary').getAttribute('data-exceptions')), bt.body.meta.backtest.exceptions, 'exceptions on the page = the API’s');
+  t.equal(await page.locator('[data-testid="exception"]').count(), bt.body.meta.backtest.exceptions, 'each exception marked on the series');
+
+  t.same(problems, [], 'no failed request, script error or CSP violation');
+  await testid(page, 'key').fill('prk_live_' + 'W'.repeat(32));
+  await testid(page, 'calculate').click();
+  await testid(page, 'error').getByText('API_KEY_INVALID').waitFor({ timeout: 30_000 });
+  t.match(await testid(page, 'error').textContent(), /401 API_KEY_INVALID: .*\(request req_[0-9A-Za-z]{20}\)/, 'an error with its code and request id');
+
+  t.ok(
+    requests.every((u) => u.startsWith(s.base)),
+    'every request stays on the service',
+  );
+  t.same(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie]), [0, 0, ''], 'the key is kept nowhere but memory');
+  await page.close();
+});
+
+t.test('/docs renders the document with assets the service serves itself', async (t) => {
+  const { page, requests, problems } = await openPage(`${s.base}/docs`);
+  await page.getByText('VaR, ES and contributions of one book').first().waitFor({ timeout: 60_000 });
+  t.ok(await page.getByText('Upload daily prices as CSV').first().isVisible(), 'the operations are listed');
+  t.ok(
+    requests.some((u) => u.endsWith('/api/v1/openapi.json')),
+    'from the live document',
+  );
+  t.ok(
+    requests.every((u) => u.startsWith(s.base)),
+    'no request leaves the service (no CDN)',
+  );
+  t.same(problems, [], 'no failed request, script error or CSP violation');
+  const asset = await call(s.base, 'GET', '/docs/swagger-ui.css');
+  t.equal(asset.status, 200);
+  t.match(asset.headers.get('content-security-policy'), "default-src 'self'");
+  t.equal((await call(s.base, 'GET', '/docs/../package.json')).status, 404, 'only the listed assets');
+  t.equal((await call(s.base, 'GET', '/console/nothing.js')).status, 404);
+  await page.close();
+});
