@@ -1,4 +1,5 @@
 import { ERRORS, type ErrorCode } from './errors.js';
+import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from './dataset-list-schemas.js';
 
 /** Response headers, declared once and referenced by every response that carries them. */
 export const HEADERS = {
@@ -106,6 +107,23 @@ function operation(o: Operation, e: Examples): Record<string, unknown> {
   };
 }
 
+const LIST_PARAMETERS = [
+  {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    description: `Datasets per page, 1 to ${LIST_MAX_LIMIT} (default ${LIST_DEFAULT_LIMIT}).`,
+    schema: { type: 'integer', minimum: 1, maximum: LIST_MAX_LIMIT, default: LIST_DEFAULT_LIMIT },
+  },
+  {
+    name: 'cursor',
+    in: 'query',
+    required: false,
+    description: 'A page’s next_cursor, unchanged: the page after it.',
+    schema: { type: 'string', maxLength: 200 },
+  },
+];
+
 const DATASET_ID = { name: 'id', in: 'path', required: true, description: 'The dataset’s id (ds_…).', schema: { type: 'string', maxLength: 64 } };
 
 /** Every path of the service: summary, description, tag, examples, responses and their headers. */
@@ -114,6 +132,18 @@ export function paths(e: Examples): Record<string, unknown> {
   const r = e.responses;
   const op = (o: Operation) => operation(o, e);
   return {
+    '/api/v1/risk/datasets': {
+      get: op({
+        id: 'listDatasets',
+        tag: 'datasets',
+        summary: 'List the caller’s datasets',
+        description:
+          'The datasets of the caller’s owner (every key of the owner sees them), newest first, a page at a time: follow `next_cursor` until it is null. A bad `limit` or `cursor`, or another query parameter, is 422 VALIDATION_ERROR at `["query", name]`.',
+        parameters: LIST_PARAMETERS,
+        ok: { description: 'A page of datasets.', schema: 'DatasetListResponse', example: r.list },
+        errors: [...COMMON, 'VALIDATION_ERROR', 'SERVER_BUSY'],
+      }),
+    },
     '/api/v1/risk/datasets/upload': {
       post: op({
         id: 'uploadDataset',

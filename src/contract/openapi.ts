@@ -1,6 +1,7 @@
 import { type TSchema } from '@sinclair/typebox';
 import { BatchResponse, CalculateResponse, ErrorBody, Health, Ready, UploadForm } from './responses.js';
 import { DatasetResponse, DeletedResponse, UploadResponse } from './dataset-schemas.js';
+import { DatasetListResponse } from './dataset-list-schemas.js';
 import { StressRequest, StressResponse } from './stress-schemas.js';
 import { BacktestResponse, backtestRequestSchema } from './backtest-schemas.js';
 import { batchRequestSchema, calculateRequestSchema } from './schemas.js';
@@ -75,6 +76,7 @@ export function buildOpenApi(requests: { calculate: TSchema; batch: TSchema; bac
         UploadResponse: openApiSchema(UploadResponse),
         DatasetResponse: openApiSchema(DatasetResponse),
         DeletedResponse: openApiSchema(DeletedResponse),
+        DatasetListResponse: openApiSchema(DatasetListResponse),
         Error: openApiSchema(ErrorBody),
         Health: openApiSchema(Health),
         Ready: openApiSchema(Ready),

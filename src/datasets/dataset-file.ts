@@ -58,6 +58,27 @@ export function encodeDatasetFile(s: StoredDataset): Buffer {
   return Buffer.concat([MAGIC, len, json, Buffer.alloc(pad, 0x20), data]);
 }
 
+/** What a listing shows of a stored dataset, read from its header alone. */
+export interface DatasetListing {
+  id: string;
+  owner: string;
+  createdAt: string;
+  symbolCount: number;
+  rows: number;
+}
+
+/** Bytes before the header's JSON, and the JSON's length (with padding) read from them. */
+export const HEADER_PREFIX = MAGIC.length + 4;
+export const headerLength = (prefix: Buffer) => prefix.readUInt32LE(MAGIC.length);
+
+/** The listing of a dataset from the start of its file (at least HEADER_PREFIX + headerLength bytes). */
+export function decodeDatasetListing(head: Buffer): DatasetListing {
+  const magic = head.subarray(0, MAGIC.length);
+  if (!(magic.equals(MAGIC) || magic.equals(MAGIC_V1))) throw new Error('not a dataset file');
+  const header = JSON.parse(head.subarray(HEADER_PREFIX, HEADER_PREFIX + headerLength(head)).toString('utf8')) as Header;
+  return { id: header.id, owner: header.owner, createdAt: header.created_at, symbolCount: header.symbols.length, rows: header.dates.length };
+}
+
 /** Decodes and verifies a dataset file; throws on any corruption. */
 export function decodeDatasetFile(buf: Buffer): StoredDataset {
   const magic = buf.subarray(0, MAGIC.length);

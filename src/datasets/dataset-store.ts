@@ -1,12 +1,32 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { newDatasetId } from '../ids.js';
-import { decodeDatasetFile, encodeDatasetFile, type StoredDataset } from './dataset-file.js';
+import {
+  decodeDatasetFile,
+  decodeDatasetListing,
+  encodeDatasetFile,
+  HEADER_PREFIX,
+  headerLength,
+  type DatasetListing,
+  type StoredDataset,
+} from './dataset-file.js';
 import { type Dataset } from './dataset.js';
 import { removeFileDurably, sweepTempFiles, writeFileAtomic } from '../persistence/atomic-file.js';
 import { DatasetCache } from './dataset-cache.js';
 
 export const DATASET_ID_PATTERN = /^ds_[0-9A-Za-z]{16,40}$/;
+
+/** A place in a listing: the last dataset a page showed. */
+export interface ListPosition {
+  createdAt: string;
+  id: string;
+}
+
+/** Newest first; ties of created_at broken by id, so every dataset has one place. */
+export function newerFirst(a: { createdAt: string; id: string }, b: { createdAt: string; id: string }): number {
+  const t = Date.parse(b.createdAt) - Date.parse(a.createdAt);
+  return t !== 0 ? t : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
 
 /** Where datasets live: files under DATA_DIR (one node) or PostgreSQL (several replicas). */
 export interface DatasetStore {
@@ -16,6 +36,8 @@ export interface DatasetStore {
   /** The dataset if it exists and belongs to `owner`; otherwise null (the same for both). */
   load(id: string, owner: string): Promise<StoredDataset | null>;
   delete(id: string, owner: string): Promise<boolean>;
+  /** `owner`'s datasets, newest first (created_at, then id, descending), strictly after `after` in that order. */
+  list(owner: string, limit: number, after: ListPosition | null): Promise<DatasetListing[]>;
   /** Whether the store can take a write now (readiness). */
   writable(): Promise<boolean>;
 }
@@ -24,6 +46,8 @@ export interface DatasetStore {
 export class FileDatasetStore implements DatasetStore {
   readonly dir: string;
   private readonly cache = new DatasetCache();
+  /** Every dataset's listing, read from the file headers at open and kept as datasets come and go. */
+  private readonly listings = new Map<string, DatasetListing>();
 
   constructor(dataDir: string) {
     this.dir = path.join(dataDir, 'datasets');
@@ -32,7 +56,18 @@ export class FileDatasetStore implements DatasetStore {
   /** Creates the directory and removes what a crash left half-written. */
   async open(): Promise<number> {
     await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
-    return sweepTempFiles(this.dir);
+    const swept = await sweepTempFiles(this.dir);
+    for (const name of await fs.readdir(this.dir)) {
+      if (!name.endsWith('.ds')) continue;
+      const listing = await readListing(path.join(this.dir, name)).catch(() => null); // a corrupt file fails when loaded, not here
+      if (listing) this.listings.set(listing.id, listing);
+    }
+    return swept;
+  }
+
+  async list(owner: string, limit: number, after: ListPosition | null): Promise<DatasetListing[]> {
+    const mine = [...this.listings.values()].filter((l) => l.owner === owner && (!after || newerFirst(after, l) < 0));
+    return mine.sort(newerFirst).slice(0, limit);
   }
 
   private fileOf(id: string): string {
@@ -43,6 +78,7 @@ export class FileDatasetStore implements DatasetStore {
     const stored: StoredDataset = { id: newDatasetId(), owner, createdAt: new Date().toISOString(), dataset };
     await writeFileAtomic(this.fileOf(stored.id), encodeDatasetFile(stored));
     this.cache.put(stored);
+    this.listings.set(stored.id, { id: stored.id, owner, createdAt: stored.createdAt, symbolCount: dataset.symbols.length, rows: dataset.dates.length });
     return stored;
   }
 
@@ -64,6 +100,7 @@ export class FileDatasetStore implements DatasetStore {
   async delete(id: string, owner: string): Promise<boolean> {
     if (!(await this.load(id, owner))) return false;
     this.cache.forget(id);
+    this.listings.delete(id);
     return removeFileDurably(this.fileOf(id));
   }
 
@@ -76,5 +113,19 @@ export class FileDatasetStore implements DatasetStore {
     } catch {
       return false;
     }
+  }
+}
+
+/** The listing of a dataset file, from its header only. */
+async function readListing(file: string): Promise<DatasetListing> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const prefix = Buffer.alloc(HEADER_PREFIX);
+    await handle.read(prefix, 0, HEADER_PREFIX, 0);
+    const head = Buffer.alloc(HEADER_PREFIX + headerLength(prefix));
+    await handle.read(head, 0, head.length, 0);
+    return decodeDatasetListing(head);
+  } finally {
+    await handle.close();
   }
 }

@@ -1,8 +1,8 @@
-import { decodeDatasetFile, encodeDatasetFile, type StoredDataset } from './dataset-file.js';
+import { decodeDatasetFile, encodeDatasetFile, type DatasetListing, type StoredDataset } from './dataset-file.js';
 import { type Dataset } from './dataset.js';
 import { DatasetCache } from './dataset-cache.js';
 import { newDatasetId } from '../ids.js';
-import { DATASET_ID_PATTERN, type DatasetStore } from './dataset-store.js';
+import { DATASET_ID_PATTERN, type DatasetStore, type ListPosition } from './dataset-store.js';
 import { type Database } from '../persistence/database.js';
 
 /**
@@ -65,6 +65,16 @@ export class PgDatasetStore implements DatasetStore {
     const { rowCount } = await this.db.query('DELETE FROM datasets WHERE id = $1 AND owner = $2', [id, owner]);
     if (rowCount === 1) this.cache.forget(id);
     return rowCount === 1;
+  }
+
+  async list(owner: string, limit: number, after: ListPosition | null): Promise<DatasetListing[]> {
+    const { rows } = await this.db.query<{ id: string; created_at: Date; symbol_count: number; row_count: number }>(
+      `SELECT id, created_at, symbol_count, row_count FROM datasets
+       WHERE owner = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::text))
+       ORDER BY created_at DESC, id DESC LIMIT $4`,
+      [owner, after?.createdAt ?? null, after?.id ?? '', limit],
+    );
+    return rows.map((r) => ({ id: r.id, owner, createdAt: r.created_at.toISOString(), symbolCount: r.symbol_count, rows: r.row_count }));
   }
 
   async writable(): Promise<boolean> {

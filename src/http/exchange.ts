@@ -7,6 +7,8 @@ import { requestIdOf } from '../ids.js';
 export interface RequestHead {
   method: string;
   path: string;
+  /** The query string, without '?'. */
+  query: string;
   apiKeys: string[];
   contentType: string;
   contentLength: number | null;
@@ -27,6 +29,7 @@ export function readHead(req: HttpRequest, res: HttpResponse): RequestHead {
   return {
     method: req.getMethod().toUpperCase(),
     path: req.getUrl(),
+    query: req.getQuery() ?? '',
     apiKeys,
     contentType: req.getHeader('content-type'),
     contentLength: cl === '' ? null : Number(cl),

@@ -20,6 +20,7 @@ import { deleteDatasetRoute, getDatasetRoute } from './routes/dataset-route.js';
 import { healthRoute, metricsRoute, openapiRoute, readyRoute } from './routes/ops-routes.js';
 import { uploadRoute } from './routes/upload-route.js';
 import { consolePage, docsPage } from './routes/page-routes.js';
+import { listDatasetsRoute } from './routes/dataset-list-route.js';
 
 export function buildRouter(): Router {
   const docs = docsPage();
@@ -29,6 +30,7 @@ export function buildRouter(): Router {
     .add('/readyz', { GET: readyRoute })
     .add('/metrics', { GET: metricsRoute })
     .add('/api/v1/openapi.json', { GET: openapiRoute })
+    .add('/api/v1/risk/datasets', { GET: listDatasetsRoute })
     .add('/api/v1/risk/datasets/upload', { POST: uploadRoute })
     .add('/api/v1/risk/calculate', { POST: calculateRoute })
     .add('/api/v1/risk/calculate/batch', { POST: batchRoute })

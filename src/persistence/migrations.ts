@@ -39,6 +39,11 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       ALTER TABLE datasets ALTER COLUMN content SET STORAGE EXTERNAL;
       CREATE INDEX datasets_owner ON datasets (owner);`,
   },
+  {
+    version: 3,
+    name: 'datasets listed newest first',
+    sql: `CREATE INDEX datasets_owner_newest ON datasets (owner, created_at DESC, id DESC);`,
+  },
 ];
 
 /** Any constant both the service and the CLI agree on: the advisory lock serialising migrators. */

@@ -6,6 +6,7 @@ import { createKeyWithCli, keysCli } from '../helpers/process.js';
 import { startReplicas, waitForKey } from '../helpers/replicas.js';
 import { WIDE_SAMPLE } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';
+import { inListingOrder, pageThrough } from '../helpers/dataset-listing.js';
 
 // Two service processes sharing one real Redis and one real PostgreSQL (started here on ports of
 // their own), each with its own DATA_DIR: what they share, they share through those servers.
@@ -20,8 +21,26 @@ t.test('migrations ran once although both replicas started together', async (t) 
   const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
   t.same(
     rows.map((r) => r.version),
-    [1, 2],
+    [1, 2, 3],
   );
+});
+
+t.test('the listing pages through PostgreSQL the same from either replica', async (t) => {
+  const { key } = await replicas.createKey({ owner: 'listing-desk', upload: 100 });
+  const ids: string[] = [];
+  for (let i = 0; i < 7; i++) ids.push((await upload(i % 2 ? a : b, key, syntheticCsv(['A', 'B'], 40 + i))).body.dataset_id as string);
+  const { pages, all } = await pageThrough([a, b], key, 3);
+  t.same(
+    pages.map((p) => p.length),
+    [3, 3, 1],
+    'pages alternate between the replicas',
+  );
+  t.same(all.map((d) => d.dataset_id).sort(), [...ids].sort(), 'each once, no gap');
+  t.ok(inListingOrder(all));
+  const firstUpload = all.find((d) => d.dataset_id === ids[0]);
+  t.same(firstUpload, { dataset_id: ids[0], created_at: firstUpload?.created_at, symbol_count: 2, rows: 40 });
+  const other = await replicas.createKey({ owner: 'not-listing-desk' });
+  t.same((await call(a, 'GET', '/api/v1/risk/datasets', { key: other.key })).body.datasets, [], 'owners see only their own');
 });
 
 t.test('a dataset uploaded through one replica calculates through the other', async (t) => {

@@ -7,6 +7,7 @@ import { Value } from '@sinclair/typebox/value';
 import { serviceOpenApi } from '../../src/contract/openapi.js';
 import { CalculateResponse, BatchResponse } from '../../src/contract/responses.js';
 import { DatasetResponse, DeletedResponse, UploadResponse } from '../../src/contract/dataset-schemas.js';
+import { DatasetListResponse } from '../../src/contract/dataset-list-schemas.js';
 import { StressRequest, StressResponse } from '../../src/contract/stress-schemas.js';
 import { BacktestResponse, backtestRequestSchema } from '../../src/contract/backtest-schemas.js';
 import { batchRequestSchema, calculateRequestSchema } from '../../src/contract/schemas.js';
@@ -16,6 +17,7 @@ import examples from '../../src/contract/examples.json' with { type: 'json' };
 
 // The service never validates its own responses, so the formats they use are registered here.
 FormatRegistry.Set('date', (v) => /^\d{4}-\d{2}-\d{2}$/.test(v));
+FormatRegistry.Set('date-time', (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/.test(v));
 
 type Node = Record<string, unknown>;
 const doc = JSON.parse(serviceOpenApi(10_000_000, 'test')) as { paths: Record<string, Record<string, Node>>; components: { schemas: Record<string, Node> } };
@@ -105,6 +107,7 @@ t.test('examples: requests pass the service’s own checks, responses match thei
     ['upload', UploadResponse, r.upload],
     ['dataset', DatasetResponse, r.dataset],
     ['deleted', DeletedResponse, r.deleted],
+    ['list', DatasetListResponse, r.list],
   ] as const;
   for (const [name, schema, example] of pairs) t.ok(Value.Check(schema, example), `${name} response example matches its schema`);
   for (const { where, op } of operations) {
