@@ -129,6 +129,11 @@ export const DatasetSummarySchema = Type.Object(
 
 export type DatasetSummary = Static<typeof DatasetSummarySchema>;
 
+/** How long an upload's Idempotency-Key is remembered. */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3600 * 1000;
+/** An Idempotency-Key: 1 to 255 printable ASCII characters. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
 const DatasetId = Type.String({ pattern: '^ds_[0-9A-Za-z]{16,}$', description: 'Id of the dataset, for calculations.' });
 
 export const UploadResponse = Type.Object({

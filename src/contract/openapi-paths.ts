@@ -151,6 +151,16 @@ export function paths(e: Examples): Record<string, unknown> {
         summary: 'Upload daily prices as CSV',
         description:
           'A multipart form with one file part named `file`: wide (a date column, then one column per symbol) or long (date, symbol, price). Answers the new dataset’s id, what it holds and a data-quality report (informational: a finding never rejects an upload). Own rate limit: RATE_LIMIT_UPLOAD_PER_MIN.',
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description:
+              'Makes a retried upload safe: within 24 hours the same key with the same file answers the dataset stored the first time (no second one is stored), and the same key with a different file is 422 VALIDATION_ERROR at ["header", "idempotency-key"]. Keys are per owner; 1 to 255 printable ASCII characters.',
+            schema: { type: 'string', minLength: 1, maxLength: 255 },
+          },
+        ],
         request: { schema: 'UploadForm', media: 'multipart/form-data' },
         ok: { description: 'Stored: the dataset’s id and summary.', schema: 'UploadResponse', example: r.upload },
         errors: UPLOAD,

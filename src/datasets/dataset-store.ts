@@ -13,8 +13,19 @@ import {
 import { type Dataset } from './dataset.js';
 import { removeFileDurably, sweepTempFiles, writeFileAtomic } from '../persistence/atomic-file.js';
 import { DatasetCache } from './dataset-cache.js';
+import { IdempotencyFile } from './idempotency-file.js';
 
 export const DATASET_ID_PATTERN = /^ds_[0-9A-Za-z]{16,40}$/;
+
+/** An upload with an Idempotency-Key: the owner's key, the file's SHA-256, how long a key is remembered. */
+export interface IdempotentUpload {
+  key: string;
+  fileSha256: string;
+  ttlMs: number;
+}
+
+/** What an idempotent save did: stored a new dataset, replayed the one stored for the key, or refused a different file. */
+export type SaveOnce = { kind: 'stored' | 'replayed'; stored: StoredDataset } | { kind: 'conflict' };
 
 /** A place in a listing: the last dataset a page showed. */
 export interface ListPosition {
@@ -33,6 +44,11 @@ export interface DatasetStore {
   /** Prepares the store; returns how many leftovers of a crash it removed. */
   open(): Promise<number>;
   save(owner: string, dataset: Dataset): Promise<StoredDataset>;
+  /**
+   * Saves at most once per owner and key within its time to live: the same file again gets the
+   * dataset stored the first time (if not deleted since), a different file a conflict.
+   */
+  saveOnce(owner: string, dataset: Dataset, upload: IdempotentUpload): Promise<SaveOnce>;
   /** The dataset if it exists and belongs to `owner`; otherwise null (the same for both). */
   load(id: string, owner: string): Promise<StoredDataset | null>;
   delete(id: string, owner: string): Promise<boolean>;
@@ -48,15 +64,19 @@ export class FileDatasetStore implements DatasetStore {
   private readonly cache = new DatasetCache();
   /** Every dataset's listing, read from the file headers at open and kept as datasets come and go. */
   private readonly listings = new Map<string, DatasetListing>();
+  /** Idempotency keys (owner NUL key → the upload), persisted beside the datasets. */
+  private readonly uploads: IdempotencyFile;
 
   constructor(dataDir: string) {
     this.dir = path.join(dataDir, 'datasets');
+    this.uploads = new IdempotencyFile(path.join(this.dir, 'idempotency-keys.json'));
   }
 
   /** Creates the directory and removes what a crash left half-written. */
   async open(): Promise<number> {
     await fs.mkdir(this.dir, { recursive: true, mode: 0o700 });
     const swept = await sweepTempFiles(this.dir);
+    await this.uploads.open();
     for (const name of await fs.readdir(this.dir)) {
       if (!name.endsWith('.ds')) continue;
       const listing = await readListing(path.join(this.dir, name)).catch(() => null); // a corrupt file fails when loaded, not here
@@ -80,6 +100,19 @@ export class FileDatasetStore implements DatasetStore {
     this.cache.put(stored);
     this.listings.set(stored.id, { id: stored.id, owner, createdAt: stored.createdAt, symbolCount: dataset.symbols.length, rows: dataset.dates.length });
     return stored;
+  }
+
+  saveOnce(owner: string, dataset: Dataset, upload: IdempotentUpload): Promise<SaveOnce> {
+    // One node serves this store: serialising each owner's key here makes concurrent twins one upload.
+    return this.uploads.serialised(`${owner}\u0000${upload.key}`, async (slot) => {
+      const seen = slot.recall(upload.ttlMs);
+      if (seen && seen.fileSha256 !== upload.fileSha256) return { kind: 'conflict' };
+      const earlier = seen ? await this.load(seen.datasetId, owner) : null;
+      if (earlier) return { kind: 'replayed', stored: earlier };
+      const stored = await this.save(owner, dataset);
+      await slot.remember({ fileSha256: upload.fileSha256, datasetId: stored.id, at: Date.now() }, upload.ttlMs);
+      return { kind: 'stored', stored };
+    });
   }
 
   async load(id: string, owner: string): Promise<StoredDataset | null> {

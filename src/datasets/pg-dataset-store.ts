@@ -2,7 +2,7 @@ import { decodeDatasetFile, encodeDatasetFile, type DatasetListing, type StoredD
 import { type Dataset } from './dataset.js';
 import { DatasetCache } from './dataset-cache.js';
 import { newDatasetId } from '../ids.js';
-import { DATASET_ID_PATTERN, type DatasetStore, type ListPosition } from './dataset-store.js';
+import { DATASET_ID_PATTERN, type DatasetStore, type IdempotentUpload, type ListPosition, type SaveOnce } from './dataset-store.js';
 import { type Database } from '../persistence/database.js';
 
 /**
@@ -65,6 +65,41 @@ export class PgDatasetStore implements DatasetStore {
     const { rowCount } = await this.db.query('DELETE FROM datasets WHERE id = $1 AND owner = $2', [id, owner]);
     if (rowCount === 1) this.cache.forget(id);
     return rowCount === 1;
+  }
+
+  /**
+   * Replicas race through the database: the first to insert the key's row wins; a loser removes the
+   * dataset it stored and answers the winner's (or a conflict, for a different file).
+   */
+  async saveOnce(owner: string, dataset: Dataset, upload: IdempotentUpload): Promise<SaveOnce> {
+    const seen = await this.recall(owner, upload);
+    if (seen) {
+      if (seen.fingerprint !== upload.fileSha256) return { kind: 'conflict' };
+      const earlier = await this.load(seen.dataset_id, owner);
+      if (earlier) return { kind: 'replayed', stored: earlier };
+      await this.db.query('DELETE FROM upload_idempotency WHERE owner = $1 AND key = $2', [owner, upload.key]); // its dataset was deleted
+    }
+    const stored = await this.save(owner, dataset);
+    const { rowCount } = await this.db.query(
+      `INSERT INTO upload_idempotency (owner, key, fingerprint, dataset_id, created_at) VALUES ($1, $2, $3, $4, now())
+       ON CONFLICT (owner, key) DO NOTHING`,
+      [owner, upload.key, upload.fileSha256, stored.id],
+    );
+    if (rowCount === 1) return { kind: 'stored', stored };
+    await this.delete(stored.id, owner);
+    const winner = await this.recall(owner, upload);
+    const theirs = winner && winner.fingerprint === upload.fileSha256 ? await this.load(winner.dataset_id, owner) : null;
+    return theirs ? { kind: 'replayed', stored: theirs } : { kind: 'conflict' };
+  }
+
+  /** The key's row within its time to live (older rows are removed first). */
+  private async recall(owner: string, upload: IdempotentUpload): Promise<{ fingerprint: string; dataset_id: string } | null> {
+    await this.db.query("DELETE FROM upload_idempotency WHERE created_at < now() - $1 * interval '1 millisecond'", [upload.ttlMs]);
+    const { rows } = await this.db.query<{ fingerprint: string; dataset_id: string }>(
+      'SELECT fingerprint, dataset_id FROM upload_idempotency WHERE owner = $1 AND key = $2',
+      [owner, upload.key],
+    );
+    return rows[0] ?? null;
   }
 
   async list(owner: string, limit: number, after: ListPosition | null): Promise<DatasetListing[]> {

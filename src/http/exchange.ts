@@ -15,6 +15,8 @@ export interface RequestHead {
   contentEncoding: string;
   transferEncoding: string;
   ip: string;
+  /** Idempotency-Key as sent (null when absent; checked by the route that honours it). */
+  idempotencyKey: string | null;
   /** X-Request-Id as sent (checked before use), and the W3C traceparent. */
   requestId: string;
   traceparent: string;
@@ -22,8 +24,10 @@ export interface RequestHead {
 
 export function readHead(req: HttpRequest, res: HttpResponse): RequestHead {
   const apiKeys: string[] = [];
+  let idempotencyKey: string | null = null;
   req.forEach((k, v) => {
     if (k === 'x-api-key') apiKeys.push(v);
+    else if (k === 'idempotency-key') idempotencyKey = v;
   });
   const cl = req.getHeader('content-length');
   return {
@@ -36,6 +40,7 @@ export function readHead(req: HttpRequest, res: HttpResponse): RequestHead {
     contentEncoding: req.getHeader('content-encoding'),
     transferEncoding: req.getHeader('transfer-encoding'),
     ip: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    idempotencyKey,
     requestId: req.getHeader('x-request-id'),
     traceparent: req.getHeader('traceparent'),
   };

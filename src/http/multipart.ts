@@ -1,4 +1,5 @@
 import busboy from 'busboy';
+import { createHash } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { ApiError, validationError } from '../contract/errors.js';
 import { CsvError } from '../datasets/csv-error.js';
@@ -20,10 +21,17 @@ function csvFailure(e: CsvError): ApiError {
   });
 }
 
+/** The parsed CSV of part "file", and the SHA-256 of its bytes (what an idempotent upload compares). */
+export interface ReceivedDataset {
+  dataset: Dataset;
+  fileSha256: string;
+}
+
 /** Streams the multipart body through busboy; resolves with the parsed CSV of part "file". */
-export function receiveDataset(ex: Exchange, limits: { maxBytes: number; maxSymbols: number }): Promise<Dataset> {
+export function receiveDataset(ex: Exchange, limits: { maxBytes: number; maxSymbols: number }): Promise<ReceivedDataset> {
   const max = limits.maxBytes;
-  return new Promise<Dataset>((resolve, reject) => {
+  const hash = createHash('sha256');
+  return new Promise<ReceivedDataset>((resolve, reject) => {
     let settled = false;
     const fail = (e: unknown) => {
       if (settled) return;
@@ -60,6 +68,7 @@ export function receiveDataset(ex: Exchange, limits: { maxBytes: number; maxSymb
         truncated = true;
         fail(new ApiError('PAYLOAD_TOO_LARGE', `The file exceeds MAX_UPLOAD_BYTES (${max} bytes).`));
       });
+      stream.on('data', (chunk: Buffer) => hash.update(chunk));
       stream.pipe(pipe);
       dataset = readCsv(pipe, { maxSymbols: limits.maxSymbols });
       // Size comes before content: a CSV error is reported once the whole body is in, unless the
@@ -82,7 +91,7 @@ export function receiveDataset(ex: Exchange, limits: { maxBytes: number; maxSymb
         (d) => {
           if (!settled) {
             settled = true;
-            resolve(d);
+            resolve({ dataset: d, fileSha256: hash.digest('hex') });
           }
         },
         (e: unknown) => fail(e instanceof CsvError ? csvFailure(e) : e),

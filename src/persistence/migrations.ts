@@ -44,6 +44,20 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
     name: 'datasets listed newest first',
     sql: `CREATE INDEX datasets_owner_newest ON datasets (owner, created_at DESC, id DESC);`,
   },
+  {
+    version: 4,
+    name: 'upload idempotency keys',
+    sql: `
+      CREATE TABLE upload_idempotency (
+        owner text NOT NULL,
+        key text NOT NULL,
+        fingerprint text NOT NULL,
+        dataset_id text NOT NULL,
+        created_at timestamptz NOT NULL,
+        PRIMARY KEY (owner, key)
+      );
+      CREATE INDEX upload_idempotency_created ON upload_idempotency (created_at);`,
+  },
 ];
 
 /** Any constant both the service and the CLI agree on: the advisory lock serialising migrators. */

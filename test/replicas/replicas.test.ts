@@ -1,6 +1,6 @@
 import t from 'tap';
 import pg from 'pg';
-import { calcBody, calculate, call, upload, uploadFile } from '../helpers/http.js';
+import { calcBody, calculate, call, csvForm, upload, uploadFile } from '../helpers/http.js';
 import { syntheticCsv } from '../helpers/csv.js';
 import { createKeyWithCli, keysCli } from '../helpers/process.js';
 import { startReplicas, waitForKey } from '../helpers/replicas.js';
@@ -21,7 +21,7 @@ t.test('migrations ran once although both replicas started together', async (t) 
   const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
   t.same(
     rows.map((r) => r.version),
-    [1, 2, 3],
+    [1, 2, 3, 4],
   );
 });
 
@@ -59,6 +59,23 @@ t.test('a dataset uploaded through one replica calculates through the other', as
 
   const other = await replicas.createKey({ owner: 'another-desk' });
   t.equal((await call(b, 'GET', `/api/v1/risk/datasets/${id}`, { key: other.key })).status, 404, "another owner's dataset stays hidden");
+});
+
+t.test('Idempotency-Key across replicas: twins sent to both make one dataset; another file is refused', async (t) => {
+  const { key } = await replicas.createKey({ owner: 'idempotent-desk', upload: 100 });
+  const csv = syntheticCsv(['A', 'B'], 50);
+  const send = (base: string, content: string) =>
+    call(base, 'POST', '/api/v1/risk/datasets/upload', { key, body: csvForm(content), headers: { 'Idempotency-Key': 'twin-2026' } });
+  const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => send(i % 2 ? a : b, csv)));
+  t.same(
+    replies.map((r) => r.status),
+    Array(6).fill(200),
+  );
+  t.equal(new Set(replies.map((r) => r.body.dataset_id)).size, 1, 'one dataset id from both replicas');
+  t.equal((await call(a, 'GET', '/api/v1/risk/datasets', { key })).body.datasets.length, 1, 'one dataset stored');
+  const clash = await send(b, syntheticCsv(['A', 'B'], 51));
+  t.equal(clash.status, 422);
+  t.same(clash.body.detail.errors?.[0]?.loc, ['header', 'idempotency-key']);
 });
 
 t.test('a multi-megabyte upload through the shared limiter arrives whole', async (t) => {
