@@ -122,7 +122,6 @@ t.test('stress', async (t) => {
       t.ok(Math.abs(Math.log1p(items[o]!.return) - condMean) < 1e-12, `${symbols[o]}: conditional mean`);
       t.ok(Math.abs(items[o]!.conditional_sd / sd - 1) < 1e-9, `${symbols[o]}: conditional sd`);
     }
-    t.ok(items[1]!.return < 0, 'MSFT falls with AAPL');
   });
 
   t.test('dated and named windows: covered only where the data reaches', async (t) => {
