@@ -1,12 +1,11 @@
 import { ensureFirstKey } from './auth/first-key.js';
 import { loadConfig } from './config.js';
-import { checkUwsRuntime } from './http/uws-runtime.js';
-import { startService } from './service.js';
+import { checkServingRuntime, startService } from './service.js';
 
 /** `npm start`: serve with the environment over embedded defaults; SIGTERM drains and exits 0. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  checkUwsRuntime(); // before anything is created: a runtime that cannot serve stops here
+  checkServingRuntime(); // before anything is created: a runtime that cannot serve stops here
   await ensureFirstKey(config, process.stdout);
   const service = await startService(config);
   let stopping = false;

@@ -6,7 +6,7 @@ import { loadKeySecret } from './auth/secret.js';
 import { openBackends } from './backends.js';
 import { type Config } from './config.js';
 import { resolveEngineSource } from './engine/load.js';
-import { startHttpServer, type HttpServer } from './http/server.js';
+import { checkUwsRuntime, startHttpServer, type HttpServer } from './http/server.js';
 import { EnginePool } from './pool/engine-pool.js';
 import { EstimateCache } from './risk/estimate-cache.js';
 
@@ -69,4 +69,9 @@ export async function startService(config: Config, log: Logger = pino({ level: c
       log.info({ unfinished: server.inFlight() }, 'stopped');
     },
   };
+}
+
+/** Throws unless uWebSockets.js can serve on this runtime (its native binary exists for this Node). */
+export function checkServingRuntime(): void {
+  checkUwsRuntime();
 }

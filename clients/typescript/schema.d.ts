@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+    "/api/v1/risk/datasets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller’s datasets
+         * @description The datasets of the caller’s owner (every key of the owner sees them), newest first, a page at a time: follow `next_cursor` until it is null. A bad `limit` or `cursor`, or another query parameter, is 422 VALIDATION_ERROR at `["query", name]`.
+         */
+        get: operations["listDatasets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/risk/datasets/upload": {
         parameters: {
             query?: never;
@@ -1721,6 +1741,29 @@ export interface components {
             /** @description Id of the deleted dataset. */
             dataset_id: string;
         };
+        DatasetListResponse: {
+            /**
+             * @description Always "success" on a 200.
+             * @enum {string}
+             */
+            status: "success";
+            /** @description The caller’s owner’s datasets, newest first (ties: by id, descending). */
+            datasets: {
+                /** @description Id of the dataset. */
+                dataset_id: string;
+                /**
+                 * Format: date-time
+                 * @description When it was uploaded (UTC).
+                 */
+                created_at: string;
+                /** @description Symbols it holds (GET /datasets/{id} lists them). */
+                symbol_count: number;
+                /** @description Dates it holds. */
+                rows: number;
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last page. Uploads made meanwhile never shift a page: they are newer than any cursor. */
+            next_cursor: string | null;
+        };
         Error: {
             /** @description The error; codes may add fields of their own (e.g. weight_sum, symbols). */
             detail: {
@@ -1779,10 +1822,131 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listDatasets: {
+        parameters: {
+            query?: {
+                /** @description Datasets per page, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description A page’s next_cursor, unchanged: the page after it. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of datasets. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "success",
+                     *       "datasets": [
+                     *         {
+                     *           "dataset_id": "ds_7QpB3kX9mR2tV5wY8zA1cD",
+                     *           "created_at": "2026-11-22T09:30:12.345Z",
+                     *           "symbol_count": 3,
+                     *           "rows": 1259
+                     *         },
+                     *         {
+                     *           "dataset_id": "ds_2hF8sL0qW4eR6tY1uI3oPa",
+                     *           "created_at": "2026-11-21T16:02:44.010Z",
+                     *           "symbol_count": 461,
+                     *           "rows": 2517
+                     *         }
+                     *       ],
+                     *       "next_cursor": "WyIyMDI2LTExLTIxVDE2OjAyOjQ0LjAxMFoiLCJkc18yaEY4c0wwcVc0ZVI2dFkxdUkzb1BhIl0"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DatasetListResponse"];
+                };
+            };
+            /** @description API_KEY_MISSING: An API key is required in the X-API-Key header. API_KEY_INVALID: The API key is not valid. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_ERROR: The request is not valid. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "The request is not valid.",
+                     *         "errors": [
+                     *           {
+                     *             "loc": [
+                     *               "body",
+                     *               "confidence_level"
+                     *             ],
+                     *             "msg": "Expected number to be less than 1",
+                     *             "type": "NumberExclusiveMaximum"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: Too many requests. Please try again later. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Internal error. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVER_BUSY: The server is busy. Please retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     uploadDataset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retried upload safe: within 24 hours the same key with the same file answers the dataset stored the first time (no second one is stored), and the same key with a different file is 422 VALIDATION_ERROR at ["header", "idempotency-key"]. Keys are per owner; 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };

@@ -1,11 +1,17 @@
 import path from 'node:path';
-import { type Config } from '../config.js';
 import { writeFileAtomic } from '../persistence/atomic-file.js';
 import { FileKeyStore } from './key-store.js';
 import { loadKeySecret } from './secret.js';
 
+/** The settings a first key depends on (the service's configuration has them). */
+export interface KeyPlaces {
+  dataDir: string;
+  secretFile: string;
+  databaseUrl: string | undefined;
+}
+
 /** Where a first key is left when no terminal can show it: beside the HMAC secret, mode 0600. */
-export const firstKeyFile = (config: Config) => path.join(path.dirname(config.secretFile), 'first-api-key');
+export const firstKeyFile = (places: KeyPlaces) => path.join(path.dirname(places.secretFile), 'first-api-key');
 
 /**
  * One node: creates a key when none exists and shows it once, like a reveal page. On a terminal it
@@ -13,7 +19,7 @@ export const firstKeyFile = (config: Config) => path.join(path.dirname(config.se
  * only the key's id and the path of a 0600 file holding it are written. Replicas sharing a database
  * create none (they would race): use the keys CLI.
  */
-export async function ensureFirstKey(config: Config, out: NodeJS.WriteStream): Promise<void> {
+export async function ensureFirstKey(config: KeyPlaces, out: NodeJS.WriteStream): Promise<void> {
   if (config.databaseUrl) return;
   const keys = new FileKeyStore(config.dataDir, loadKeySecret(config.secretFile));
   if ((await keys.list()).length > 0) return;

@@ -12,6 +12,8 @@ import { ApiError, storageUnavailableError } from '../contract/errors.js';
 import { Exchange, readHead } from './exchange.js';
 import { Router } from './router.js';
 import { checkUwsRuntime } from './uws-runtime.js';
+
+export { checkUwsRuntime };
 import { SERVICE_VERSION } from '../paths.js';
 import { batchRoute, calculateRoute } from './routes/calculate-route.js';
 import { stressRoute } from './routes/stress-route.js';
