@@ -2,13 +2,19 @@
 # Portfolio Risk Service image. The build stage runs scripts/setup.sh — the very script `npm start`,
 # `npm test` and CI run — so the image is built by the same steps CI exercises on every run.
 
+# The base images are arguments: public Node images by default; `npm run test:stress` passes local
+# ones made from Debian packages (scripts/container-base.sh) where no registry can be reached.
+ARG BUILD_BASE=node:20-bookworm
+ARG RUNTIME_BASE=node:20-bookworm-slim
+
 # ---- build: WASM engine (simd128 + scalar), native addon, TypeScript ----
-FROM node:20-bookworm AS build
+FROM ${BUILD_BASE} AS build
 # rustup's stable toolchain for the native addon (napi-rs needs a recent Rust); setup.sh adds the
 # wasm32 target to it, or falls back to Debian's rustc + libstd-rust-dev-wasm32 from apt.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends curl ca-certificates \
- && curl -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal --default-toolchain stable \
+ && apt-get install -y --no-install-recommends curl ca-certificates build-essential python3 git \
+ && curl -sSf -o /tmp/rustup-init https://static.rust-lang.org/rustup/dist/x86_64-unknown-linux-gnu/rustup-init \
+ && chmod +x /tmp/rustup-init && /tmp/rustup-init -y --profile minimal --default-toolchain stable && rm /tmp/rustup-init \
  && rm -rf /var/lib/apt/lists/*
 # The image runs on CPUs other than the builder's: a portable addon, not -C target-cpu=native.
 ENV PATH=/root/.cargo/bin:$PATH \
@@ -20,7 +26,7 @@ RUN bash scripts/setup.sh \
  && rm -rf dist/test dist/bench
 
 # ---- runtime: Node, the built artefacts, a non-root user ----
-FROM node:20-bookworm-slim AS runtime
+FROM ${RUNTIME_BASE} AS runtime
 ENV NODE_ENV=production \
     PORT=8080 \
     HOST=0.0.0.0 \

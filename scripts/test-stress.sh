@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# `npm run test:stress` (also run by .ci/run): load tests and schemathesis against the real service,
+# `npm run test:stress` (also run by .ci/run): load tests and schemathesis against the real service, the container image,
 # the property test at 5,000 cases, and cargo fuzz on the engine's ABI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-npx --no-install tap --disable-coverage dist/test/stress/*.test.js
+npx --no-install tap --disable-coverage dist/test/stress/load.test.js
+# The real Dockerfile built with buildah on local Debian bases and its image run (minutes: it compiles the engine).
+npx --no-install tap --disable-coverage --timeout=5400 dist/test/stress/container-build.test.js
 # The differential property test at depth: 5,000 drawn requests on a fresh fast-check seed (printed;
 # PROPERTY_SEED=… replays a run), larger books, a smaller work budget per case.
 PROPERTY_RUNS=5000 PROPERTY_SEED="${PROPERTY_SEED:-$(( $(date +%s) % 2147483647 ))}" PROPERTY_MAX_ASSETS=96 PROPERTY_BUDGET=8e6 \

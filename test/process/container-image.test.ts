@@ -26,7 +26,8 @@ t.test('the build stage is the set-up script', async (t) => {
 const copies = [...runtime.matchAll(/^COPY --from=build \S+ \/app\/(\S+) \.\/(\S+)$/gm)].map((m) => ({ from: m[1]!, to: m[2]! }));
 
 t.test('the runtime stage: slim, non-root, health-checked, everything it copies exists', async (t) => {
-  t.match(runtime.split('\n')[0], /-slim AS runtime/);
+  t.match(runtime.split('\n')[0], /^\$\{RUNTIME_BASE\} AS runtime/);
+  t.match(dockerfile, /^ARG RUNTIME_BASE=node:20-bookworm-slim$/m, 'by default the slim Node image');
   const user = /^USER (\S+)$/m.exec(runtime)?.[1];
   t.ok(user && user !== 'root' && user !== '0', `runs as ${user}`);
   t.match(runtime, /^HEALTHCHECK .*CMD \["node", "-e", ".*\/healthz/m);
