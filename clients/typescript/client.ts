@@ -11,13 +11,17 @@ export function riskClient(baseUrl: string, apiKey: string): RiskClient {
   return createClient<paths>({ baseUrl, headers: { 'X-API-Key': apiKey } });
 }
 
-/** Uploads a CSV of daily prices (wide or long layout); the answer holds the dataset id. */
-export function uploadPrices(client: RiskClient, csv: Blob, fileName = 'prices.csv') {
+/**
+ * Uploads a CSV of daily prices (wide or long layout); the answer holds the dataset id. With an
+ * `idempotencyKey`, a retry of the same file answers the dataset stored the first time.
+ */
+export function uploadPrices(client: RiskClient, csv: Blob, options: { fileName?: string; idempotencyKey?: string } = {}) {
   return client.POST('/api/v1/risk/datasets/upload', {
+    params: options.idempotencyKey === undefined ? {} : { header: { 'Idempotency-Key': options.idempotencyKey } },
     body: { file: '' },
     bodySerializer: () => {
       const form = new FormData();
-      form.set('file', csv, fileName);
+      form.set('file', csv, options.fileName ?? 'prices.csv');
       return form;
     },
   });
