@@ -93,6 +93,31 @@ t.test('the console uploads, calculates and backtests; it shows the API’s figu
   t.equal(Number(await testid(page, 'bt-summary').getAttribute('data-exceptions')), bt.body.meta.backtest.exceptions, 'exceptions on the page = the API’s');
   t.equal(await page.locator('[data-testid="exception"]').count(), bt.body.meta.backtest.exceptions, 'each exception marked on the series');
 
+  // A long/short book of quantities: the page sends positions, not weights.
+  await testid(page, 'book-kind').selectOption('quantity');
+  const book = { AAPL: 8000, MSFT: -3100 };
+  for (const [symbol, quantity] of Object.entries(book)) await testid(page, `amount-${symbol}`).fill(String(quantity));
+  const before = await testid(page, 'var').getAttribute('data-value');
+  await testid(page, 'calculate').click();
+  await page.locator(`[data-testid="var"]:not([data-value="${before}"])`).waitFor({ timeout: 60_000 });
+  const apiBook = await call(s.base, 'POST', '/api/v1/risk/calculate', {
+    key: s.key,
+    json: {
+      dataset_id: datasetId,
+      method: 'monte_carlo_normal',
+      method_options: { seed: 42 },
+      currency: 'USD',
+      positions: Object.entries(book).map(([symbol, quantity]) => ({ symbol, quantity })),
+      portfolio_mode: 'buy_and_hold',
+      confidence_level: 0.99,
+      time_horizon: 10,
+      simulations: 20_000,
+    },
+  });
+  t.equal(apiBook.status, 200);
+  t.equal(Number(await testid(page, 'var').getAttribute('data-value')), apiBook.body.meta.metrics.value_at_risk, 'long/short VaR on the page = the API’s');
+  t.equal(await page.locator('[data-testid="contribution"][data-symbol="MSFT"]').count(), 1, 'the short has its contribution bar');
+
   t.same(problems, [], 'no failed request, script error or CSP violation');
   await testid(page, 'key').fill('prk_live_' + 'W'.repeat(32));
   await testid(page, 'calculate').click();
