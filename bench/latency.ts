@@ -1,5 +1,10 @@
-// `node dist/bench/latency.js [--quick]`: the latency benchmark alone, printed (npm run bench runs it too).
+// `npm run bench:latency [-- --quick]`: the latency benchmark alone (npm run bench runs it too),
+// printed, and its section of the report with the latency-vs-load plot in bench/results/.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from '../src/paths.js';
 import { benchLatency } from './lib/latency-bench.js';
+import { latencySection } from './lib/latency-report.js';
 
 const f = await benchLatency(process.argv.includes('--quick'));
 const l = (x: { p50: number; p99: number; p999?: number }) =>
@@ -9,3 +14,8 @@ console.log(`sequential: client ${l(f.sequential.latency_ms)}; server total ${l(
 console.log(`capacity (16 in flight): ${f.capacity.requests_per_s.toFixed(0)} req/s, ${l(f.capacity.latency_ms)}`);
 for (const o of f.open) console.log(`open loop ${(o.fraction * 100).toFixed(0)} % (${o.rate} req/s): ${l(o.figures.latency_ms)}, sent ${o.figures.sent}`);
 console.log(`sequential p50 / p99 at half load: ${f.p50_over_half_load_p99.toFixed(3)}`);
+const dir = path.join(ROOT, 'bench/results');
+mkdirSync(dir, { recursive: true });
+const stamp = `${new Date().toISOString().slice(0, 10)}${process.argv.includes('--quick') ? '-quick' : ''}`;
+writeFileSync(path.join(dir, 'latest-latency.md'), latencySection(f, dir, stamp).join('\n') + '\n');
+console.log('wrote bench/results/latest-latency.md and latest-latency.svg');
