@@ -2,7 +2,7 @@ import uWS from 'uWebSockets.js';
 import { batchRequestSchema, calculateRequestSchema } from '../contract/schemas.js';
 import { StressRequest } from '../contract/stress-schemas.js';
 import { backtestRequestSchema } from '../contract/backtest-schemas.js';
-import { serviceOpenApi } from '../contract/openapi.js';
+import { buildOpenApi } from '../contract/openapi.js';
 import { AccessGuard } from './access-guard.js';
 import { type AppContext, type HttpServices } from './context.js';
 import { ServiceMetrics } from './service-metrics.js';
@@ -73,7 +73,7 @@ function contextOf(s: HttpServices): AppContext {
     validateBatch: compileValidator(batchSchema),
     validateStress: compileValidator(StressRequest),
     validateBacktest: compileValidator(backtestSchema),
-    openapi: serviceOpenApi(s.config.maxSimulations, s.calculator.engine.version),
+    openapi: buildOpenApi({ calculate: requestSchema, batch: batchSchema, backtest: backtestSchema }, s.calculator.engine.version),
     ready: () => s.pool.threads() > 0,
     draining: s.draining,
   };
@@ -102,9 +102,19 @@ export function startHttpServer(services: HttpServices): Promise<HttpServer> {
       ctx.metrics.requests.inc({ route, method: head.method, status });
       ctx.metrics.latency.observe({ route, status }, seconds);
       // One access-log line per answer, whatever its status: the route template (never the raw
-      // path, which may hold ids), the key's id (never the key).
-      ex.log.info(
-        { method: head.method, route, status: ex.status, ms: Math.round(seconds * 1e6) / 1e3, bytes_out: ex.bytesOut, key_id: ex.keyId, aborted: ex.aborted },
+      // path, which may hold ids), the key's id (never the key). Logged through the service's
+      // logger with the id as a field: a per-request child logger would be made for every answer.
+      ctx.log.info(
+        {
+          request_id: ex.requestId,
+          method: head.method,
+          route,
+          status: ex.status,
+          ms: Math.round(seconds * 1e6) / 1e3,
+          bytes_out: ex.bytesOut,
+          key_id: ex.keyId,
+          aborted: ex.aborted,
+        },
         'request',
       );
     };
