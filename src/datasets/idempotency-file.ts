@@ -22,6 +22,8 @@ export interface KeySlot {
 export class IdempotencyFile {
   private readonly records = new Map<string, UploadRecord>();
   private readonly queues = new Map<string, Promise<unknown>>();
+  /** Writes of the file, one after another: each writes the map as it is when its turn comes. */
+  private writes: Promise<void> = Promise.resolve();
 
   constructor(private readonly file: string) {}
 
@@ -31,6 +33,16 @@ export class IdempotencyFile {
       throw e;
     });
     if (text) for (const [k, r] of Object.entries(JSON.parse(text) as Record<string, UploadRecord>)) this.records.set(k, r);
+  }
+
+  /**
+   * Keys are serialised one by one, but two keys can be remembered at once: concurrent atomic
+   * writes could land in either order and the older map replace the newer, so writes queue here.
+   */
+  private persist(): Promise<void> {
+    const write = this.writes.then(() => writeFileAtomic(this.file, JSON.stringify(Object.fromEntries(this.records))));
+    this.writes = write.catch(() => undefined);
+    return write;
   }
 
   /** Runs `work` for `id` after every earlier call for the same id has finished. */
@@ -44,7 +56,7 @@ export class IdempotencyFile {
         this.records.set(id, record);
         const now = Date.now();
         for (const [k, r] of this.records) if (now - r.at >= ttlMs) this.records.delete(k);
-        await writeFileAtomic(this.file, JSON.stringify(Object.fromEntries(this.records)));
+        await this.persist();
       },
     };
     const run = (this.queues.get(id) ?? Promise.resolve()).then(() => work(slot));

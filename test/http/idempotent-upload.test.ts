@@ -98,3 +98,24 @@ t.test('remembered across a restart: the file store reads its keys back', async 
   t.equal((await after.saveOnce('alice', dataset, { ...upload, fileSha256: 'e'.repeat(64) })).kind, 'conflict');
   t.equal((await after.saveOnce('alice', dataset, { ...upload, ttlMs: 0 })).kind, 'stored', 'an expired key is forgotten');
 });
+
+t.test('many keys remembered at once are all known after a restart', async (t) => {
+  const dir = tempDir();
+  const dataset = await readCsv(Readable.from([Buffer.from(csv)]), { maxSymbols: 10 });
+  const upload = (i: number) => ({ key: `k${i}`, fileSha256: 'a'.repeat(64), ttlMs: IDEMPOTENCY_KEY_TTL_MS });
+  const before = new FileDatasetStore(dir);
+  await before.open();
+  const first = await Promise.all(Array.from({ length: 12 }, (_, i) => before.saveOnce('alice', dataset, upload(i))));
+  const after = new FileDatasetStore(dir);
+  await after.open();
+  const again = await Promise.all(Array.from({ length: 12 }, (_, i) => after.saveOnce('alice', dataset, upload(i))));
+  t.same(
+    again.map((r) => r.kind),
+    Array(12).fill('replayed'),
+    'every key read back',
+  );
+  t.same(
+    again.map((r) => r.kind !== 'conflict' && r.stored.id),
+    first.map((r) => r.kind !== 'conflict' && r.stored.id),
+  );
+});
