@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { ROOT } from '../../src/paths.js';
 import { type LoadFigures, type LoadPlan } from '../load-client.js';
-import { startBenchService } from './service-bench.js';
+import { calculateBody, SAMPLE_SYMBOLS, startBenchService } from './service-bench.js';
 
 const run = promisify(execFile);
 
@@ -21,7 +21,6 @@ export interface LatencyFigures {
 }
 
 export const LOAD_FRACTIONS = [0.25, 0.5, 0.75] as const;
-const SAMPLE_SYMBOLS = ['AAPL', 'MSFT', 'AMZN', 'GOOGL', 'JPM', 'XOM', 'JNJ', 'PG', 'KO', 'KHC'];
 
 async function load(plan: LoadPlan): Promise<LoadFigures> {
   const { stdout } = await run(process.execPath, [path.join(ROOT, 'dist/bench/load-client.js'), JSON.stringify(plan)], { maxBuffer: 1 << 20 });
@@ -34,17 +33,7 @@ export async function benchLatency(quick: boolean, workers = 2): Promise<Latency
   const svc = await startBenchService({ WORKERS: String(workers), RATE_LIMIT_CALCULATE_PER_MIN: '1000000', MAX_QUEUE: '10000' });
   try {
     const dataset = await svc.upload(path.join(ROOT, 'examples/prices_wide_sample.csv'));
-    const body = JSON.stringify({
-      dataset_id: dataset,
-      method: 'monte_carlo_normal',
-      method_options: { seed: 1 },
-      portfolio_value: 1_000_000,
-      currency: 'USD',
-      portfolio: SAMPLE_SYMBOLS.map((symbol) => ({ symbol, weight: 1 / SAMPLE_SYMBOLS.length })),
-      confidence_level: 0.99,
-      time_horizon: 10,
-      simulations: 10_000,
-    });
+    const body = calculateBody(dataset, SAMPLE_SYMBOLS, 10_000);
     const plan = { url: `${svc.base}/api/v1/risk/calculate`, key: svc.keys[0]!, body };
     const first = await fetch(plan.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': plan.key }, body });
     const engineBuild = ((await first.json()) as { meta: { engine: { build: string } } }).meta.engine.build;

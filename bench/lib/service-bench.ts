@@ -20,6 +20,24 @@ interface Meta {
   meta: { timing_ms: { engine: number; total: number }; metrics: { value_at_risk: number } };
 }
 
+/** The sample's ten symbols: the benchmarks' 10-asset book. */
+export const SAMPLE_SYMBOLS = ['AAPL', 'MSFT', 'AMZN', 'GOOGL', 'JPM', 'XOM', 'JNJ', 'PG', 'KO', 'KHC'];
+
+/** A seeded equal-weight Monte Carlo request (99 %, 10 days) over `symbols`, as JSON. */
+export function calculateBody(datasetId: string, symbols: string[], simulations: number): string {
+  return JSON.stringify({
+    dataset_id: datasetId,
+    method: 'monte_carlo_normal',
+    method_options: { seed: 1 },
+    portfolio_value: 1_000_000,
+    currency: 'USD',
+    portfolio: symbols.map((symbol) => ({ symbol, weight: 1 / symbols.length })),
+    confidence_level: 0.99,
+    time_horizon: 10,
+    simulations,
+  });
+}
+
 /** The real service in a child process (what `npm start` runs): its base URL, keys and an upload. */
 export interface BenchService {
   base: string;
@@ -77,19 +95,6 @@ export async function benchService(quick: boolean, workers = 2): Promise<Service
     const sample = await upload(path.join(ROOT, 'examples/prices_wide_sample.csv'));
     const wide = await upload(generateWide461());
     const wideSymbols = readFileSync(generateWide461(), 'utf8').slice(0, 4000).split('\n')[0]!.split(',').slice(1, 21);
-    const sampleSymbols = ['AAPL', 'MSFT', 'AMZN', 'GOOGL', 'JPM', 'XOM', 'JNJ', 'PG', 'KO', 'KHC'];
-    const body = (ds: string, symbols: string[], simulations: number) =>
-      JSON.stringify({
-        dataset_id: ds,
-        method: 'monte_carlo_normal',
-        method_options: { seed: 1 },
-        portfolio_value: 1_000_000,
-        currency: 'USD',
-        portfolio: symbols.map((symbol) => ({ symbol, weight: 1 / symbols.length })),
-        confidence_level: 0.99,
-        time_horizon: 10,
-        simulations,
-      });
     const post = async (payload: string, key = keys[0]!) => {
       const start = performance.now();
       const r = await fetch(`${base}/api/v1/risk/calculate`, {
@@ -102,9 +107,9 @@ export async function benchService(quick: boolean, workers = 2): Promise<Service
       return { ms: performance.now() - start, meta: json.meta };
     };
     const requests = {
-      W1: body(sample, sampleSymbols, quick ? 20_000 : 100_000),
-      W2: body(wide, wideSymbols, quick ? 100_000 : 1_000_000),
-      small: body(sample, sampleSymbols, 10_000),
+      W1: calculateBody(sample, SAMPLE_SYMBOLS, quick ? 20_000 : 100_000),
+      W2: calculateBody(wide, wideSymbols, quick ? 100_000 : 1_000_000),
+      small: calculateBody(sample, SAMPLE_SYMBOLS, 10_000),
     };
     const latency_ms: Record<string, number> = {};
     const engine_ms: Record<string, number> = {};
