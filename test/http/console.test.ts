@@ -74,20 +74,18 @@ t.test('the console uploads, calculates and backtests; it shows the API’s figu
 
   await testid(page, 'backtest').click();
   await page.locator('[data-testid="bt-summary"][data-exceptions]').waitFor({ timeout: 120_000 });
+  // What the page sends for its model fields as the test left them.
+  const pageModel = {
+    dataset_id: datasetId,
+    method: 'monte_carlo_normal',
+    method_options: { seed: 42 },
+    currency: 'USD',
+    confidence_level: 0.99,
+    simulations: 20_000,
+  };
   const bt = await call(s.base, 'POST', '/api/v1/risk/backtest', {
     key: s.key,
-    json: {
-      dataset_id: datasetId,
-      method: 'monte_carlo_normal',
-      method_options: { seed: 42 },
-      currency: 'USD',
-      portfolio_value: 1_000_000,
-      portfolio,
-      confidence_level: 0.99,
-      time_horizon: 1,
-      simulations: 20_000,
-      backtest: { window: 250, estimation_window: 500 },
-    },
+    json: { ...pageModel, portfolio_value: 1_000_000, portfolio, time_horizon: 1, backtest: { window: 250, estimation_window: 500 } },
   });
   t.equal(bt.status, 200);
   t.equal(Number(await testid(page, 'bt-summary').getAttribute('data-exceptions')), bt.body.meta.backtest.exceptions, 'exceptions on the page = the API’s');
@@ -103,15 +101,10 @@ t.test('the console uploads, calculates and backtests; it shows the API’s figu
   const apiBook = await call(s.base, 'POST', '/api/v1/risk/calculate', {
     key: s.key,
     json: {
-      dataset_id: datasetId,
-      method: 'monte_carlo_normal',
-      method_options: { seed: 42 },
-      currency: 'USD',
+      ...pageModel,
       positions: Object.entries(book).map(([symbol, quantity]) => ({ symbol, quantity })),
       portfolio_mode: 'buy_and_hold',
-      confidence_level: 0.99,
       time_horizon: 10,
-      simulations: 20_000,
     },
   });
   t.equal(apiBook.status, 200);
