@@ -6,11 +6,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DirectExecutor } from '../src/engine/direct-executor.js';
 import { ROOT } from '../src/paths.js';
-import { benchWorkload, engines, normalsNs } from './lib/engine-bench.js';
+import { benchWorkload, engines } from './lib/engine-bench.js';
 import { benchBatch } from './lib/batch-bench.js';
 import { benchBacktest } from './lib/backtest-bench.js';
 import { benchLatency } from './lib/latency-bench.js';
-import { ensureNumpy, runNumpy } from './lib/numpy.js';
+import { ensureNumpy, wasmOverNumpyPerNormal } from './lib/numpy.js';
 import { backingServersInstalled } from '../test/helpers/backing-servers.js';
 import { benchReplicaOverhead } from './lib/replica-bench.js';
 import { prepare, workloads } from './lib/workloads.js';
@@ -39,8 +39,9 @@ async function main(): Promise<void> {
     sequential_p50_over_half_load_p99: null,
   };
   if (ensureNumpy()) {
-    const ns = normalsNs(2_000_000);
-    measured.wasm_simd_over_numpy_per_normal = runNumpy(await prepare(exec, w1!), 1, 2_000_000).normal_ns! / ns['wasm-simd128']!;
+    const normals = wasmOverNumpyPerNormal(4_000_000, 7);
+    measured.wasm_simd_over_numpy_per_normal = normals.ratio;
+    console.log(`ns per normal, medians of 7 alternating rounds: WASM simd128 ${normals.wasm_ns.toFixed(2)}, NumPy ${normals.numpy_ns.toFixed(2)}`);
   }
   if (backingServersInstalled()) {
     const replica = await benchReplicaOverhead(1_000);

@@ -67,23 +67,27 @@ export async function benchWorkload(es: Record<BuildName, Engine>, p: PreparedWo
   return figures;
 }
 
-/**
- * ns per normal (the engine's block streams, no storage), on the builds that carry the
- * benchmark-only operation: WASM simd128 with bench-ops, and the native x86-64 baseline.
- */
+/** The builds that carry the benchmark-only normals operation: WASM simd128 with bench-ops, and the native x86-64 baseline. */
+export function normalsEngines(): Record<'wasm-simd128' | 'native-x86-64', Engine> {
+  return { 'wasm-simd128': new WasmEngine(compileWasm('simd-bench'), 'wasm-simd128'), 'native-x86-64': NativeEngine.baseline() };
+}
+
+/** ns per normal (the engine's block streams, no storage): the median of `trials` draws of `count`. */
+export function engineNormalNs(e: Engine, count: number, trials: number): number {
+  e.call(ABI.OP_NORMALS, new Float64Array([1, 1e5]));
+  const times = [];
+  for (let r = 0; r < trials; r++) {
+    const start = performance.now();
+    e.call(ABI.OP_NORMALS, new Float64Array([r + 1, count]));
+    times.push(((performance.now() - start) * 1e6) / count);
+  }
+  return times.sort((a, b) => a - b)[trials >> 1]!;
+}
+
+/** ns per normal on each build of `normalsEngines`, median of 5. */
 export function normalsNs(count: number): Record<string, number> {
   const out: Record<string, number> = {};
-  const es = { 'wasm-simd128': new WasmEngine(compileWasm('simd-bench'), 'wasm-simd128'), 'native-x86-64': NativeEngine.baseline() };
-  for (const [name, e] of Object.entries(es)) {
-    e.call(ABI.OP_NORMALS, new Float64Array([1, 1e5]));
-    const times = [];
-    for (let r = 0; r < 5; r++) {
-      const start = performance.now();
-      e.call(ABI.OP_NORMALS, new Float64Array([r + 1, count]));
-      times.push(((performance.now() - start) * 1e6) / count);
-    }
-    out[name] = times.sort((a, b) => a - b)[2]!;
-  }
+  for (const [name, e] of Object.entries(normalsEngines())) out[name] = engineNormalNs(e, count, 5);
   return out;
 }
 

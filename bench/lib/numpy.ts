@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from '../../src/paths.js';
+import { engineNormalNs, normalsEngines } from './engine-bench.js';
+import { median } from './stats.js';
 import { type PreparedWorkload } from './workloads.js';
 
 export interface NumpyResult {
@@ -36,9 +38,38 @@ export function runNumpy(p: PreparedWorkload, repeats: number, normals = 0): Num
     repeats,
     normals,
   };
-  // One thread, like the engine's single-thread figures.
-  const env = { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1' };
+  return runBaseline(job) as NumpyResult;
+}
+
+/** NumPy's ns per standard normal: the median of 3 draws of `count`, in a fresh process. */
+export function numpyNormalNs(count: number): number {
+  return (runBaseline({ normals_only: count }) as { normal_ns: number }).normal_ns;
+}
+
+/**
+ * NumPy ns per normal / WASM simd128 ns per normal, measured `rounds` times alternately (WASM,
+ * NumPy, WASM, …) so that a busy moment on a shared machine lands on both sides; the median ratio.
+ */
+export function wasmOverNumpyPerNormal(count: number, rounds: number): { ratio: number; wasm_ns: number; numpy_ns: number } {
+  const wasm = normalsEngines()['wasm-simd128'];
+  const ratios: number[] = [];
+  const wasmNs: number[] = [];
+  const numpyNs: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    wasmNs.push(engineNormalNs(wasm, count, 3));
+    numpyNs.push(numpyNormalNs(count));
+    ratios.push(numpyNs[r]! / wasmNs[r]!);
+  }
+  return { ratio: median(ratios), wasm_ns: median(wasmNs), numpy_ns: median(numpyNs) };
+}
+
+function runBaseline(job: object): unknown {
+  // One thread, like the engine's single-thread figures; NumPy gets its best BLAS kernels (the
+  // variables that hold OpenBLAS to older ones are removed for this command only).
+  const env: NodeJS.ProcessEnv = { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1' };
+  delete env.OPENBLAS_CORETYPE;
+  delete env.OPENBLAS_L2_SIZE;
   const r = spawnSync('python3', [path.join(ROOT, 'bench/numpy_baseline.py')], { input: JSON.stringify(job), encoding: 'utf8', env, maxBuffer: 1 << 24 });
   if (r.status !== 0) throw new Error(`numpy baseline failed: ${r.stderr}`);
-  return JSON.parse(r.stdout) as NumpyResult;
+  return JSON.parse(r.stdout) as unknown;
 }
