@@ -396,9 +396,15 @@ export interface components {
                 estimation: {
                     /** @description Daily log returns the model was estimated on (dates where every symbol has a price). */
                     observations: number;
-                    /** @description Date of the first price of the estimation window (YYYY-MM-DD). */
+                    /**
+                     * Format: date
+                     * @description Date of the first price of the estimation window.
+                     */
                     first_date: string;
-                    /** @description Date of the last price: exposures use the prices of this date. */
+                    /**
+                     * Format: date
+                     * @description Date of the last price: exposures use the prices of this date.
+                     */
                     last_date: string;
                     /**
                      * @description Returns are log returns ln(P_t / P_{t−1}).
@@ -759,9 +765,15 @@ export interface components {
                 estimation: {
                     /** @description Daily log returns the model was estimated on (dates where every symbol has a price). */
                     observations: number;
-                    /** @description Date of the first price of the estimation window (YYYY-MM-DD). */
+                    /**
+                     * Format: date
+                     * @description Date of the first price of the estimation window.
+                     */
                     first_date: string;
-                    /** @description Date of the last price: exposures use the prices of this date. */
+                    /**
+                     * Format: date
+                     * @description Date of the last price: exposures use the prices of this date.
+                     */
                     last_date: string;
                     /**
                      * @description Returns are log returns ln(P_t / P_{t−1}).
@@ -1219,7 +1231,7 @@ export interface components {
                     exceptions: number;
                     /** @description N·(1 − c). */
                     expected_exceptions: number;
-                    /** @description Dates of the exceptions, ascending (YYYY-MM-DD). */
+                    /** @description Dates of the exceptions, ascending. */
                     exception_dates: string[];
                     /** @description Kupiec proportion of failures, χ²(1). */
                     kupiec: {
@@ -1282,7 +1294,10 @@ export interface components {
                     } | null;
                     /** @description Each forecast date in order: forecasts against the realised P&L. */
                     series: {
-                        /** @description The forecast date (YYYY-MM-DD). */
+                        /**
+                         * Format: date
+                         * @description The forecast date.
+                         */
                         date: string;
                         /** @description The 1-day VaR forecast for the date, from the returns before it. */
                         var: number;
@@ -1339,7 +1354,10 @@ export interface components {
                         exposure: number;
                     }[];
                 };
-                /** @description The price date of the exposures. */
+                /**
+                 * Format: date
+                 * @description The price date of the exposures.
+                 */
                 as_of: string;
                 /** @description Each scenario’s outcome, in the order of the request. */
                 results: {
@@ -1420,9 +1438,15 @@ export interface components {
                     };
                     /** @description false when the data does not reach the window (then no figures). */
                     covered: boolean;
-                    /** @description Historical scenarios: the price date the window starts from. */
+                    /**
+                     * Format: date
+                     * @description Historical scenarios: the price date the window starts from.
+                     */
                     start?: string;
-                    /** @description Historical scenarios: the window’s last price date. */
+                    /**
+                     * Format: date
+                     * @description Historical scenarios: the window’s last price date.
+                     */
                     end?: string;
                     /** @description P&L of the book in `currency` (a loss negative). */
                     pnl: number;
@@ -1463,9 +1487,15 @@ export interface components {
                 symbols: string[];
                 /** @description Dates of the dataset. */
                 rows: number;
-                /** @description First date (YYYY-MM-DD). */
+                /**
+                 * Format: date
+                 * @description First date of the dataset.
+                 */
                 first_date: string;
-                /** @description Last date (YYYY-MM-DD). */
+                /**
+                 * Format: date
+                 * @description Last date of the dataset.
+                 */
                 last_date: string;
                 /**
                  * @description Layout detected from the header.
@@ -1604,9 +1634,15 @@ export interface components {
                 symbols: string[];
                 /** @description Dates of the dataset. */
                 rows: number;
-                /** @description First date (YYYY-MM-DD). */
+                /**
+                 * Format: date
+                 * @description First date of the dataset.
+                 */
                 first_date: string;
-                /** @description Last date (YYYY-MM-DD). */
+                /**
+                 * Format: date
+                 * @description Last date of the dataset.
+                 */
                 last_date: string;
                 /**
                  * @description Layout detected from the header.
@@ -1805,7 +1841,47 @@ export interface components {
             store_writable: boolean;
         };
     };
-    responses: never;
+    responses: {
+        /** @description NOT_FOUND: No such route. */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": {
+                 *         "code": "NOT_FOUND",
+                 *         "message": "No such route.",
+                 *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description METHOD_NOT_ALLOWED: This method is not allowed on this route. */
+        MethodNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                Allow: components["headers"]["Allow"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "detail": {
+                 *         "code": "METHOD_NOT_ALLOWED",
+                 *         "message": "This method is not allowed on this route.",
+                 *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: {
@@ -1817,6 +1893,8 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description Seconds to wait before retrying. */
         "Retry-After": number;
+        /** @description The methods the path answers, comma-separated. */
+        Allow: string;
     };
     pathItems: never;
 }
@@ -1873,6 +1951,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "API_KEY_MISSING",
+                     *         "message": "An API key is required in the X-API-Key header.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1897,7 +1984,8 @@ export interface operations {
                      *             "msg": "Expected number to be less than 1",
                      *             "type": "NumberExclusiveMaximum"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
                      *       }
                      *     }
                      */
@@ -1909,11 +1997,22 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The key’s bucket for this endpoint: r = requests left, t = seconds until it is full again. Absent when the address is refused for repeated failed authentications. */
+                    RateLimit?: string;
+                    /** @description The bucket’s policy: q = requests per window, w = window in seconds. Absent when the address is refused for repeated failed authentications. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests. Please try again later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1924,6 +2023,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1935,6 +2043,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "SERVER_BUSY",
+                     *         "message": "The server is busy. Please retry later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -1952,6 +2069,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "file": "date,AAPL,MSFT,JPM\n2015-01-12,100.3808,41.8355,51.2729\n2015-01-13,101.2720,41.6201,51.2817\n"
+                 *     }
+                 */
                 "multipart/form-data": components["schemas"]["UploadForm"];
             };
         };
@@ -2060,6 +2182,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "MALFORMED_MULTIPART",
+                     *         "message": "The request body is not valid multipart/form-data.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2070,6 +2201,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "API_KEY_MISSING",
+                     *         "message": "An API key is required in the X-API-Key header.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2080,6 +2220,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "The request body is too large.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2090,6 +2239,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type or Content-Encoding.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2114,7 +2272,8 @@ export interface operations {
                      *             "msg": "Expected number to be less than 1",
                      *             "type": "NumberExclusiveMaximum"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
                      *       }
                      *     }
                      */
@@ -2126,11 +2285,22 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The key’s bucket for this endpoint: r = requests left, t = seconds until it is full again. Absent when the address is refused for repeated failed authentications. */
+                    RateLimit?: string;
+                    /** @description The bucket’s policy: q = requests per window, w = window in seconds. Absent when the address is refused for repeated failed authentications. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests. Please try again later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2141,6 +2311,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2152,6 +2331,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "SERVER_BUSY",
+                     *         "message": "The server is busy. Please retry later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2432,6 +2620,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "MALFORMED_JSON",
+                     *         "message": "The request body is not valid JSON.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2442,6 +2639,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "API_KEY_MISSING",
+                     *         "message": "An API key is required in the X-API-Key header.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2452,6 +2658,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "DATASET_NOT_FOUND",
+                     *         "message": "No dataset with this id.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2462,6 +2677,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "The request body is too large.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2472,6 +2696,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type or Content-Encoding.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2496,7 +2729,8 @@ export interface operations {
                      *             "msg": "Expected number to be less than 1",
                      *             "type": "NumberExclusiveMaximum"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
                      *       }
                      *     }
                      */
@@ -2508,11 +2742,22 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The key’s bucket for this endpoint: r = requests left, t = seconds until it is full again. Absent when the address is refused for repeated failed authentications. */
+                    RateLimit?: string;
+                    /** @description The bucket’s policy: q = requests per window, w = window in seconds. Absent when the address is refused for repeated failed authentications. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests. Please try again later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2523,6 +2768,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2534,6 +2788,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "SERVER_BUSY",
+                     *         "message": "The server is busy. Please retry later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2855,6 +3118,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "MALFORMED_JSON",
+                     *         "message": "The request body is not valid JSON.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2865,6 +3137,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "API_KEY_MISSING",
+                     *         "message": "An API key is required in the X-API-Key header.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2875,6 +3156,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "DATASET_NOT_FOUND",
+                     *         "message": "No dataset with this id.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2885,6 +3175,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "The request body is too large.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2895,6 +3194,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type or Content-Encoding.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2919,7 +3227,8 @@ export interface operations {
                      *             "msg": "Expected number to be less than 1",
                      *             "type": "NumberExclusiveMaximum"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
                      *       }
                      *     }
                      */
@@ -2931,11 +3240,22 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The key’s bucket for this endpoint: r = requests left, t = seconds until it is full again. Absent when the address is refused for repeated failed authentications. */
+                    RateLimit?: string;
+                    /** @description The bucket’s policy: q = requests per window, w = window in seconds. Absent when the address is refused for repeated failed authentications. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests. Please try again later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2946,6 +3266,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -2957,6 +3286,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "SERVER_BUSY",
+                     *         "message": "The server is busy. Please retry later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3096,6 +3434,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "MALFORMED_JSON",
+                     *         "message": "The request body is not valid JSON.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3106,6 +3453,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "API_KEY_MISSING",
+                     *         "message": "An API key is required in the X-API-Key header.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3116,6 +3472,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "DATASET_NOT_FOUND",
+                     *         "message": "No dataset with this id.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3126,6 +3491,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "The request body is too large.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3136,6 +3510,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type or Content-Encoding.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3160,7 +3543,8 @@ export interface operations {
                      *             "msg": "Expected number to be less than 1",
                      *             "type": "NumberExclusiveMaximum"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
                      *       }
                      *     }
                      */
@@ -3172,11 +3556,22 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The key’s bucket for this endpoint: r = requests left, t = seconds until it is full again. Absent when the address is refused for repeated failed authentications. */
+                    RateLimit?: string;
+                    /** @description The bucket’s policy: q = requests per window, w = window in seconds. Absent when the address is refused for repeated failed authentications. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests. Please try again later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3187,6 +3582,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3198,6 +3602,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "SERVER_BUSY",
+                     *         "message": "The server is busy. Please retry later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3376,6 +3789,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "MALFORMED_JSON",
+                     *         "message": "The request body is not valid JSON.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3386,6 +3808,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "API_KEY_MISSING",
+                     *         "message": "An API key is required in the X-API-Key header.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3396,6 +3827,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "DATASET_NOT_FOUND",
+                     *         "message": "No dataset with this id.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3406,6 +3846,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "PAYLOAD_TOO_LARGE",
+                     *         "message": "The request body is too large.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3416,6 +3865,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "UNSUPPORTED_MEDIA_TYPE",
+                     *         "message": "Unsupported Content-Type or Content-Encoding.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3440,7 +3898,8 @@ export interface operations {
                      *             "msg": "Expected number to be less than 1",
                      *             "type": "NumberExclusiveMaximum"
                      *           }
-                     *         ]
+                     *         ],
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
                      *       }
                      *     }
                      */
@@ -3452,11 +3911,22 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The key’s bucket for this endpoint: r = requests left, t = seconds until it is full again. Absent when the address is refused for repeated failed authentications. */
+                    RateLimit?: string;
+                    /** @description The bucket’s policy: q = requests per window, w = window in seconds. Absent when the address is refused for repeated failed authentications. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests. Please try again later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3467,6 +3937,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3478,6 +3957,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "SERVER_BUSY",
+                     *         "message": "The server is busy. Please retry later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3597,6 +4085,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "API_KEY_MISSING",
+                     *         "message": "An API key is required in the X-API-Key header.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3607,6 +4104,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "DATASET_NOT_FOUND",
+                     *         "message": "No dataset with this id.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3615,11 +4121,22 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The key’s bucket for this endpoint: r = requests left, t = seconds until it is full again. Absent when the address is refused for repeated failed authentications. */
+                    RateLimit?: string;
+                    /** @description The bucket’s policy: q = requests per window, w = window in seconds. Absent when the address is refused for repeated failed authentications. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests. Please try again later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3630,6 +4147,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3641,6 +4167,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "SERVER_BUSY",
+                     *         "message": "The server is busy. Please retry later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3681,6 +4216,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "API_KEY_MISSING",
+                     *         "message": "An API key is required in the X-API-Key header.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3691,6 +4235,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "DATASET_NOT_FOUND",
+                     *         "message": "No dataset with this id.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3699,11 +4252,22 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The key’s bucket for this endpoint: r = requests left, t = seconds until it is full again. Absent when the address is refused for repeated failed authentications. */
+                    RateLimit?: string;
+                    /** @description The bucket’s policy: q = requests per window, w = window in seconds. Absent when the address is refused for repeated failed authentications. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "RATE_LIMIT_EXCEEDED",
+                     *         "message": "Too many requests. Please try again later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3714,6 +4278,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal error.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3725,6 +4298,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "SERVER_BUSY",
+                     *         "message": "The server is busy. Please retry later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3790,6 +4372,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "SERVER_BUSY",
+                     *         "message": "The server is busy. Please retry later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3811,7 +4402,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example # HELP http_requests_total HTTP requests by route, method and status
+                     *     # TYPE http_requests_total counter
+                     *     http_requests_total{route="/api/v1/risk/calculate",method="POST",status="200"} 12
+                     */
                     "text/plain": string;
+                };
+            };
+            /** @description SERVER_BUSY: The server is busy. Please retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "SERVER_BUSY",
+                     *         "message": "The server is busy. Please retry later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3832,7 +4448,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Portfolio Risk Service",
+                     *         "version": "0.2.0"
+                     *       },
+                     *       "paths": {}
+                     *     }
+                     */
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description SERVER_BUSY: The server is busy. Please retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "SERVER_BUSY",
+                     *         "message": "The server is busy. Please retry later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

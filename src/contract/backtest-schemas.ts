@@ -53,7 +53,7 @@ export const BacktestFigures = Type.Object(
     observations: Type.Integer({ description: 'Forecast dates N.' }),
     exceptions: Type.Integer({ description: 'Days with P&L < −VaR.' }),
     expected_exceptions: Type.Number({ description: 'N·(1 − c).' }),
-    exception_dates: Type.Array(Type.String(), { description: 'Dates of the exceptions, ascending (YYYY-MM-DD).' }),
+    exception_dates: Type.Array(Type.String({ format: 'date' }), { description: 'Dates of the exceptions, ascending.' }),
     kupiec: Test('Kupiec proportion of failures, χ²(1).'),
     christoffersen_independence: Type.Object(
       { lr: Lr, p_value: PValue, n00: Transitions('0', '0'), n01: Transitions('0', '1'), n10: Transitions('1', '0'), n11: Transitions('1', '1') },
@@ -84,7 +84,7 @@ export const BacktestFigures = Type.Object(
     ),
     series: Type.Array(
       Type.Object({
-        date: Type.String({ description: 'The forecast date (YYYY-MM-DD).' }),
+        date: Type.String({ format: 'date', description: 'The forecast date.' }),
         var: Type.Number({ description: 'The 1-day VaR forecast for the date, from the returns before it.' }),
         es: Type.Number({ description: 'The 1-day ES forecast for the date.' }),
         pnl: Type.Number({ description: 'The book’s realised P&L on the date.' }),

@@ -2,7 +2,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import { literals } from './schemas.js';
 
 const Success = Type.Literal('success', { description: 'Always "success" on a 200.' });
-const Text = (description: string) => Type.String({ description });
 
 /** One date of the dataset, `YYYY-MM-DD`. */
 const IsoDate = (description: string) => Type.String({ format: 'date', description });
@@ -118,8 +117,8 @@ export const DatasetSummarySchema = Type.Object(
   {
     symbols: Type.Array(Type.String(), { description: 'Symbols of the dataset, in the order of the file.' }),
     rows: Type.Integer({ description: 'Dates of the dataset.' }),
-    first_date: Text('First date (YYYY-MM-DD).'),
-    last_date: Text('Last date (YYYY-MM-DD).'),
+    first_date: IsoDate('First date of the dataset.'),
+    last_date: IsoDate('Last date of the dataset.'),
     layout: literals(['wide', 'long'], 'Layout detected from the header.'),
     missing_values: Type.Integer({ description: 'Cells without a price (date × symbol).' }),
     quality: DatasetQualitySchema,

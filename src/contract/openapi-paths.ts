@@ -1,28 +1,8 @@
-import { ERRORS, type ErrorCode } from './errors.js';
+import { type ErrorCode } from './errors.js';
+import { errorResponses, headerRefs, schemaRef as ref } from './openapi-responses.js';
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from './dataset-list-schemas.js';
 
-/** Response headers, declared once and referenced by every response that carries them. */
-export const HEADERS = {
-  'X-Request-Id': {
-    description: 'Id of the request: the one sent in X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a new one.',
-    schema: { type: 'string', maxLength: 128 },
-  },
-  RateLimit: {
-    description: 'The key’s bucket for this endpoint: r = requests left, t = seconds until it is full again.',
-    schema: { type: 'string', examples: ['"calculate";r=59;t=1'] },
-  },
-  'RateLimit-Policy': {
-    description: 'The bucket’s policy: q = requests per window, w = window in seconds.',
-    schema: { type: 'string', examples: ['"calculate";q=60;w=60'] },
-  },
-  'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
-};
-
 type Examples = { requests: Record<string, unknown>; responses: Record<string, unknown> };
-type Headers = (keyof typeof HEADERS)[];
-
-const headerRefs = (names: Headers) => Object.fromEntries(names.map((h) => [h, { $ref: `#/components/headers/${h}` }]));
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 const COMMON: ErrorCode[] = ['API_KEY_MISSING', 'API_KEY_INVALID', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR'];
 const CALCULATE: ErrorCode[] = [
@@ -49,19 +29,18 @@ const UPLOAD: ErrorCode[] = [
   'SERVER_BUSY',
 ];
 const DATASET: ErrorCode[] = [...COMMON, 'DATASET_NOT_FOUND', 'SERVER_BUSY'];
+/** Every route but /healthz answers 503 SERVER_BUSY while the service drains on shutdown. */
+const DRAINING: ErrorCode[] = ['SERVER_BUSY'];
 
-/** Error responses by status, each listing its codes, with the headers that status carries. */
-function errorResponses(codes: ErrorCode[], example: unknown): Record<string, unknown> {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const c of codes) byStatus.set(ERRORS[c][0], [...(byStatus.get(ERRORS[c][0]) ?? []), c]);
-  return Object.fromEntries(
-    [...byStatus].map(([status, list]) => {
-      const extra: Headers = status === 429 ? ['Retry-After', 'RateLimit', 'RateLimit-Policy'] : status === 503 ? ['Retry-After'] : [];
-      const content = { 'application/json': { schema: ref('Error'), ...(status === 422 ? { example } : {}) } };
-      return [String(status), { description: list.map((c) => `${c}: ${ERRORS[c][1]}`).join(' '), headers: headerRefs(['X-Request-Id', ...extra]), content }];
-    }),
-  );
-}
+/** The first lines of examples/prices_wide_sample.csv, three of its symbols (a real file holds many more dates). */
+const UPLOAD_EXAMPLE = ['date,AAPL,MSFT,JPM', '2015-01-12,100.3808,41.8355,51.2729', '2015-01-13,101.2720,41.6201,51.2817', ''].join('\n');
+
+const METRICS_EXAMPLE = [
+  '# HELP http_requests_total HTTP requests by route, method and status',
+  '# TYPE http_requests_total counter',
+  'http_requests_total{route="/api/v1/risk/calculate",method="POST",status="200"} 12',
+  '',
+].join('\n');
 
 interface Operation {
   id: string;
@@ -158,10 +137,10 @@ export function paths(e: Examples): Record<string, unknown> {
             required: false,
             description:
               'Makes a retried upload safe: within 24 hours the same key with the same file answers the dataset stored the first time (no second one is stored), and the same key with a different file is 422 VALIDATION_ERROR at ["header", "idempotency-key"]. Keys are per owner; 1 to 255 printable ASCII characters.',
-            schema: { type: 'string', minLength: 1, maxLength: 255 },
+            schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\x20-\x7E]+$' },
           },
         ],
-        request: { schema: 'UploadForm', media: 'multipart/form-data' },
+        request: { schema: 'UploadForm', media: 'multipart/form-data', example: { file: UPLOAD_EXAMPLE } },
         ok: { description: 'Stored: the dataset’s id and summary.', schema: 'UploadResponse', example: r.upload },
         errors: UPLOAD,
         limited: true,
@@ -267,8 +246,8 @@ export function paths(e: Examples): Record<string, unknown> {
         tag: 'operations',
         summary: 'Prometheus metrics',
         description: 'Requests, latency, engine and pool figures in the Prometheus text format; labels never carry keys or ids.',
-        ok: { description: 'Prometheus text format.', schema: null, media: 'text/plain' },
-        errors: [],
+        ok: { description: 'Prometheus text format.', schema: null, media: 'text/plain', example: METRICS_EXAMPLE },
+        errors: DRAINING,
         open: true,
       }),
     },
@@ -278,8 +257,12 @@ export function paths(e: Examples): Record<string, unknown> {
         tag: 'operations',
         summary: 'This document',
         description: 'The OpenAPI 3.1 document of the service, built from the schemas that validate its requests.',
-        ok: { description: 'This document.', schema: null },
-        errors: [],
+        ok: {
+          description: 'This document.',
+          schema: null,
+          example: { openapi: '3.1.0', info: { title: 'Portfolio Risk Service', version: '0.2.0' }, paths: {} },
+        },
+        errors: DRAINING,
         open: true,
       }),
     },

@@ -5,7 +5,8 @@ import { DatasetListResponse } from './dataset-list-schemas.js';
 import { StressRequest, StressResponse } from './stress-schemas.js';
 import { BacktestResponse, backtestRequestSchema } from './backtest-schemas.js';
 import { batchRequestSchema, calculateRequestSchema } from './schemas.js';
-import { HEADERS, paths } from './openapi-paths.js';
+import { paths } from './openapi-paths.js';
+import { HEADERS, ROUTING_RESPONSES } from './openapi-responses.js';
 import examples from './examples.json' with { type: 'json' };
 
 /**
@@ -42,7 +43,7 @@ const TAGS = [
 const DESCRIPTION = [
   'Value-at-Risk and Expected Shortfall of portfolios and long/short books by Monte Carlo (normal, Student-t), historical simulation or the closed form, with Euler contributions, what-if trades, batches, backtests and stress scenarios.',
   '',
-  'Every request but the operations ones carries an API key in `X-API-Key`. Every response carries `X-Request-Id` (yours, when you send a sane one, else a new one); error bodies repeat it as `detail.request_id`. Errors share one shape, `{"detail": {"code", "message", …}}`; a wrong method on a known path answers 405 `METHOD_NOT_ALLOWED` with an `Allow` header, an unknown path 404 `NOT_FOUND`.',
+  'Every request but the operations ones carries an API key in `X-API-Key`. Every response carries `X-Request-Id` (yours, when you send a sane one, else a new one); error bodies repeat it as `detail.request_id`. Errors share one shape, `{"detail": {"code", "message", …}}`; a wrong method on a known path answers 405 `METHOD_NOT_ALLOWED` with an `Allow` header, an unknown path 404 `NOT_FOUND` (components.responses MethodNotAllowed and NotFound).',
   '',
   'Limited endpoints answer `RateLimit` and `RateLimit-Policy` headers (per key and endpoint, per minute); a 429 adds `Retry-After`. A seeded request gives bit-identical figures on every build and machine.',
 ].join('\n');
@@ -63,6 +64,7 @@ export function buildOpenApi(requests: { calculate: TSchema; batch: TSchema; bac
     components: {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key: prk_live_ followed by 32 characters.' } },
       headers: HEADERS,
+      responses: ROUTING_RESPONSES,
       schemas: {
         CalculateRequest: openApiSchema(requests.calculate),
         CalculateResponse: openApiSchema(CalculateResponse),

@@ -114,8 +114,8 @@ const sharedMeta = {
   estimation: Type.Object(
     {
       observations: Type.Integer({ description: 'Daily log returns the model was estimated on (dates where every symbol has a price).' }),
-      first_date: Text('Date of the first price of the estimation window (YYYY-MM-DD).'),
-      last_date: Text('Date of the last price: exposures use the prices of this date.'),
+      first_date: Type.String({ format: 'date', description: 'Date of the first price of the estimation window.' }),
+      last_date: Type.String({ format: 'date', description: 'Date of the last price: exposures use the prices of this date.' }),
       return_type: Type.Literal('log', { description: 'Returns are log returns ln(P_t / P_{t−1}).' }),
       covariance: literals(['sample', 'ewma'], 'Estimator used.'),
       ewma_lambda: Type.Union([Num, Type.Null()], { description: 'EWMA decay used, or null with the sample estimator.' }),

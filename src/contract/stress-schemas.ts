@@ -104,8 +104,8 @@ export const StressResult = Type.Object(
   {
     scenario: StressScenario,
     covered: Type.Boolean({ description: 'false when the data does not reach the window (then no figures).' }),
-    start: Type.Optional(Type.String({ description: 'Historical scenarios: the price date the window starts from.' })),
-    end: Type.Optional(Type.String({ description: 'Historical scenarios: the window’s last price date.' })),
+    start: Type.Optional(Type.String({ format: 'date', description: 'Historical scenarios: the price date the window starts from.' })),
+    end: Type.Optional(Type.String({ format: 'date', description: 'Historical scenarios: the window’s last price date.' })),
     pnl: Type.Number({ description: 'P&L of the book in `currency` (a loss negative).' }),
     pnl_pct: Type.Number({ description: 'pnl / capital C.' }),
     items: Type.Array(
@@ -132,7 +132,7 @@ export const StressResponse = Type.Object({
       currency: Type.String({ description: 'ISO 4217 code of every money figure.' }),
       portfolio_value: Type.Number({ description: 'Capital C.' }),
       exposures: Exposures,
-      as_of: Type.String({ description: 'The price date of the exposures.' }),
+      as_of: Type.String({ format: 'date', description: 'The price date of the exposures.' }),
       results: Type.Array(StressResult, { description: 'Each scenario’s outcome, in the order of the request.' }),
     },
     { description: 'The book and its scenarios.' },

@@ -86,10 +86,58 @@ t.test('headers: X-Request-Id on every response, RateLimit on limited 200s, Retr
           `${where} 429: Retry-After and RateLimit`,
         );
       if (status === '503') t.ok(headers.includes('Retry-After'), `${where} 503: Retry-After`);
+      // The address gate's 429 (failed authentications) knows no key's bucket.
+      if (status === '429') t.equal((response.headers as Record<string, Node>).RateLimit!.required, false, `${where} 429: RateLimit not always sent`);
     }
   }
   const upload = doc.paths['/api/v1/risk/datasets/upload']!.post!.responses as Record<string, Node>;
   t.ok('RateLimit' in (upload['200']!.headers as Node), 'a limited endpoint’s 200 carries RateLimit');
+  const components = doc.components as unknown as { headers: Record<string, Node>; responses: Record<string, Node> };
+  for (const name of ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Allow'])
+    t.equal(components.headers[name]?.required, true, `${name}: declared, required where referenced (the HTTP tests check it is sent)`);
+  t.same(
+    Object.keys(components.responses.MethodNotAllowed!.headers as Node).sort(),
+    ['Allow', 'X-Request-Id'],
+    '405 (a method the path does not answer) carries Allow',
+  );
+  t.ok('X-Request-Id' in (components.responses.NotFound!.headers as Node), '404 (an unknown path) carries X-Request-Id');
+});
+
+t.test('every response of every operation, errors included, has an example of its body', async (t) => {
+  const components = doc.components as unknown as { responses: Record<string, Node> };
+  const responses = [
+    ...operations.flatMap(({ where, op }) => Object.entries(op.responses as Record<string, Node>).map(([status, r]) => ({ where: `${where} ${status}`, r }))),
+    ...Object.entries(components.responses).map(([name, r]) => ({ where: `components.responses.${name}`, r })),
+  ];
+  for (const { where, r } of responses) {
+    for (const [media, content] of Object.entries(r.content as Record<string, Node>)) {
+      if (media === 'application/json' && (content.schema as Node).$ref === '#/components/schemas/Error') {
+        const example = content.example as { detail: { code: string; request_id: string } };
+        t.match(example.detail, { code: /^[A-Z_]+$/, request_id: /^req_\w+$/ }, `${where}: an error example as the service answers it`);
+        t.ok((r.description as string).includes(example.detail.code), `${where}: its example's code is one the response lists`);
+      } else t.ok(content.example !== undefined, `${where} ${media}: an example`);
+    }
+  }
+});
+
+t.test('every component schema and header is referenced (redocly.yaml leaves only the routing responses unreferenced)', async (t) => {
+  const text = JSON.stringify(doc.paths) + JSON.stringify((doc.components as unknown as { responses: unknown }).responses);
+  const components = doc.components as unknown as { schemas: Node; headers: Node };
+  for (const kind of ['schemas', 'headers'] as const)
+    for (const name of Object.keys(components[kind])) t.ok(text.includes(`"#/components/${kind}/${name}"`), `${kind}/${name} is used`);
+});
+
+t.test('dates carry format date; nullable fields say so', async (t) => {
+  const s = doc.components.schemas as Record<string, Node>;
+  const props = (n: Node) => n.properties as Record<string, Node>;
+  const summary = props(props(s.DatasetResponse!).dataset!);
+  t.equal(summary.first_date!.format, 'date', 'dataset.first_date');
+  const estimation = props(props(props(s.CalculateResponse!).meta!).estimation!);
+  t.equal(estimation.last_date!.format, 'date', 'meta.estimation.last_date');
+  t.equal(props(props(s.StressResponse!).meta!).as_of!.format, 'date', 'stress meta.as_of');
+  const seed = props(props(s.CalculateResponse!).meta!).seed!;
+  t.same((seed.anyOf as Node[]).map((m) => m.type).sort(), ['integer', 'null'], 'meta.seed: integer or null');
+  t.same(props(s.DatasetListResponse!).next_cursor!.anyOf, [{ type: 'string' }, { type: 'null' }], 'next_cursor: string or null');
 });
 
 t.test('examples: requests pass the service’s own checks, responses match their schemas', async (t) => {
