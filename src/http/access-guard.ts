@@ -33,9 +33,13 @@ export class AccessGuard {
     private readonly limits: LimitSettings,
   ) {}
 
-  /** The key's record and, for a limited endpoint, a token from its bucket; else 401 or 429. */
-  async admit(head: RequestHead, endpoint: LimitedEndpoint | null): Promise<Admission> {
+  /**
+   * The key's record and, for a limited endpoint, a token from its bucket; else 401 or 429.
+   * `identified` hears the key's id as soon as the key is known, so a refusal (429) is logged with it.
+   */
+  async admit(head: RequestHead, endpoint: LimitedEndpoint | null, identified?: (keyId: string) => void): Promise<Admission> {
     const record = head.apiKeys.length === 1 ? await this.keys.lookup(head.apiKeys[0]!.trim()) : null;
+    if (record) identified?.(record.id);
     const gate = { id: `auth-fail:${head.ip}`, perMinute: this.limits.authFailuresPerMin };
     const limit = record && endpoint ? this.limitOf(record, endpoint) : 0;
     // A failed authentication spends the address's budget; a good one the endpoint's.

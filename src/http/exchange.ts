@@ -48,6 +48,9 @@ export function readHead(req: HttpRequest, res: HttpResponse): RequestHead {
 
 export type BodyListener = (chunk: Buffer, isLast: boolean) => void;
 
+/** The status logged and counted for a request whose client left before its answer (nginx's 499). */
+export const CLIENT_CLOSED_REQUEST = 499;
+
 /** Body bytes held while no listener is attached before the socket is paused. */
 const BUFFER_BEFORE_PAUSE = 256 * 1024;
 
@@ -63,7 +66,8 @@ export class Exchange {
   aborted = false;
   responded = false;
   status = 0;
-  /** Bytes of the answer's body. */
+  /** Bytes of the request body received, and of the answer's body. */
+  bytesIn = 0;
   bytesOut = 0;
   /** Id of the API key that was admitted, for the access log (never the key itself). */
   keyId: string | null = null;
@@ -91,6 +95,7 @@ export class Exchange {
       for (const h of this.abortHandlers) h();
     });
     res.onData((chunk, isLast) => {
+      this.bytesIn += chunk.byteLength;
       // Answered already (e.g. 401 before the body was read): the rest is drained and dropped, and
       // `res` must not be touched again.
       if (this.responded && !this.bodyListener) return;
@@ -147,9 +152,13 @@ export class Exchange {
   send(status: number, body: string | Buffer, headers: Record<string, string> = {}, contentType = 'application/json'): void {
     if (this.responded) return;
     this.responded = true;
+    if (this.aborted) {
+      // Nothing can be written: the log and the metrics say the client left, not what it missed.
+      this.status = CLIENT_CLOSED_REQUEST;
+      return;
+    }
     this.status = status;
     this.bytesOut = Buffer.byteLength(body);
-    if (this.aborted) return;
     this.res.cork(() => {
       if (this.paused) {
         // Answered before the body was read: let the rest of it arrive, to be dropped.

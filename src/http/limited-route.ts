@@ -7,8 +7,7 @@ export type LimitedHandler = (ctx: AppContext, ex: Exchange, key: KeyRecord) => 
 
 /** Authenticates the request (and takes a token for a limited endpoint); the access log names the key's id. */
 export async function admit(ctx: AppContext, ex: Exchange, endpoint: LimitedEndpoint | null): Promise<Admission> {
-  const admission = await ctx.guard.admit(ex.head, endpoint);
-  ex.keyId = admission.key.id;
+  const admission = await ctx.guard.admit(ex.head, endpoint, (keyId) => (ex.keyId = keyId));
   ex.addHeaders(admission.limitHeaders);
   return admission;
 }

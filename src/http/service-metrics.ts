@@ -59,10 +59,20 @@ export class ServiceMetrics {
     }
     new Gauge({
       name: 'risk_service_build_info',
-      help: 'Always 1; the labels say what runs: service version, engine build and version, Node',
-      labelNames: ['version', 'engine', 'engine_version', 'node'] as const,
+      help: 'Always 1; the labels say what runs: service version, engine kind (native or wasm), build and version, Node',
+      labelNames: ['version', 'engine_kind', 'engine', 'engine_version', 'node'] as const,
       registers: [this.registry],
-    }).set({ version: build.version, engine: build.engine, engine_version: build.engineVersion, node: process.version }, 1);
+    }).set(
+      {
+        version: build.version,
+        // Every build name starts with its kind: native-avx2, native-x86-64, wasm-simd128, wasm-scalar.
+        engine_kind: build.engine.startsWith('native') ? 'native' : 'wasm',
+        engine: build.engine,
+        engine_version: build.engineVersion,
+        node: process.version,
+      },
+      1,
+    );
     const gauges: [string, string, () => number][] = [
       ['engine_pool_queue_depth', 'Engine tasks waiting for a worker', () => pool.queueDepth()],
       ['engine_tasks_in_flight', 'Engine tasks submitted and not yet finished (running or waiting)', () => pool.inFlight()],

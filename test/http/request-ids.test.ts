@@ -2,12 +2,14 @@
 // and in every error body; one access-log line per answer, errors included, never with the key;
 // the metrics that count what goes wrong.
 import t from 'tap';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import { calcBody, call, uploadFile } from '../helpers/http.js';
 import { firstKey, spawnService } from '../helpers/process.js';
 import { tempDir, testEnv, WIDE_SAMPLE } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';
 
-const svc = await spawnService(testEnv(tempDir(), { RATE_LIMIT_STRESS_PER_MIN: '1' }), t);
+const svc = await spawnService(testEnv(tempDir(), { RATE_LIMIT_STRESS_PER_MIN: '1', RATE_LIMIT_UPLOAD_PER_MIN: '100' }), t);
 const base = `http://127.0.0.1:${svc.port}`;
 const key = firstKey(svc)!;
 const ds = (await uploadFile(base, key, WIDE_SAMPLE)).body.dataset_id as string;
@@ -74,9 +76,61 @@ t.test('every error body carries the request id of its header', async (t) => {
     scenarios: [{ type: 'shock', shocks: { AAPL: -0.1 } }],
   };
   await call(base, 'POST', '/api/v1/risk/stress', { key, json: stress });
-  const limited = await call(base, 'POST', '/api/v1/risk/stress', { key, json: stress });
+  const limited = await call(base, 'POST', '/api/v1/risk/stress', { key, json: stress, headers: { 'X-Request-Id': 'log-429' } });
   t.equal(limited.status, 429);
-  t.equal(limited.body.detail.request_id, limited.headers.get('x-request-id'), '429 too');
+  t.equal(limited.body.detail.request_id, 'log-429', '429 too');
+  const { value: line } = await waitFor(() => accessLines().find((l) => l.request_id === 'log-429'), 'the 429 access-log line');
+  t.match(line, { method: 'POST', route: '/api/v1/risk/stress', status: 429, key_id: /^key_/, aborted: false }, 'and its access-log line');
+});
+
+t.test('no uWebSockets version header on any answer', async (t) => {
+  for (const [method, path, status] of [
+    ['GET', '/healthz', 200],
+    ['GET', '/api/v1/risk/nothing-here', 404],
+    ['POST', '/api/v1/risk/calculate', 401],
+  ] as const) {
+    const r = await call(base, method, path);
+    t.equal(r.status, status);
+    t.equal(r.headers.get('uwebsockets'), null, `${status}: no uWebSockets header`);
+    t.ok(r.headers.get('x-request-id'), `${status}: the service's own headers are still written`);
+  }
+});
+
+t.test('the access-log line counts the body bytes received and sent', async (t) => {
+  const boundary = 'request-ids-boundary';
+  const body = Buffer.concat([
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="prices.csv"\r\nContent-Type: text/csv\r\n\r\n`),
+    readFileSync(WIDE_SAMPLE),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const r = await call(base, 'POST', '/api/v1/risk/datasets/upload', {
+    key,
+    body,
+    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'X-Request-Id': 'log-upload' },
+  });
+  t.equal(r.status, 200);
+  const { value: line } = await waitFor(() => accessLines().find((l) => l.request_id === 'log-upload'), 'the upload access-log line');
+  t.match(line, { route: '/api/v1/risk/datasets/upload', status: 200, bytes_in: body.byteLength, bytes_out: Buffer.byteLength(r.text) });
+});
+
+t.test('a client that leaves before its answer: one access-log line, status 499, aborted', async (t) => {
+  // Headers and part of a declared body, then the connection closes: the upload can never finish.
+  const socket = net.connect(svc.port, '127.0.0.1');
+  await new Promise((resolve) => socket.once('connect', resolve));
+  socket.write(
+    'POST /api/v1/risk/datasets/upload HTTP/1.1\r\nHost: x\r\nX-Request-Id: log-aborted\r\n' +
+      `X-API-Key: ${key}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n` +
+      '--b\r\nContent-Disposition: form-data; name="file"; filename="p.csv"\r\n\r\nDate,AAPL\n',
+  );
+  socket.destroy();
+  const { value: lines } = await waitFor(() => {
+    const found = accessLines().filter((l) => l.request_id === 'log-aborted');
+    return found.length > 0 ? found : undefined;
+  }, "the aborted request's access-log line");
+  t.match(lines[0], { method: 'POST', route: '/api/v1/risk/datasets/upload', status: 499, aborted: true, bytes_out: 0 });
+  const m = (await call(base, 'GET', '/metrics')).text;
+  t.match(m, /^http_requests_total\{route="\/api\/v1\/risk\/datasets\/upload",method="POST",status="499"\} 1$/m, 'counted as 499, not as a server error');
+  t.equal(accessLines().filter((l) => l.request_id === 'log-aborted').length, 1, 'exactly one line');
 });
 
 t.test('one access-log line per answer, errors included, with the id, route template, status, time and key id — never the key', async (t) => {
@@ -108,5 +162,10 @@ t.test('metrics: latency by status, timeouts, worker restarts, storage errors, l
   t.match(m, /http_request_duration_seconds_bucket\{[^}]*route="\/api\/v1\/risk\/calculate"[^}]*status="422"/, 'latency labelled by status');
   for (const name of ['calculation_timeouts_total', 'engine_worker_restarts_total', 'storage_errors_total', 'rate_limit_fallback_total'])
     t.match(m, new RegExp(`^${name} 0$`, 'm'), `${name} counted (0 here)`);
-  t.match(m, /^risk_service_build_info\{version="\d+\.\d+\.\d+",engine="[\w-]+",engine_version="[\d.]+",node="v\d+\.\d+\.\d+"\} 1$/m, 'build info');
+  const info =
+    /^risk_service_build_info\{version="\d+\.\d+\.\d+",engine_kind="(native|wasm)",engine="([\w-]+)",engine_version="[\d.]+",node="([^"]+)"\} 1$/m.exec(m);
+  t.ok(info, 'build info');
+  t.equal(info?.[2]?.split('-')[0], info?.[1], "the engine kind is the build's kind");
+  t.equal(info?.[3], process.version, 'the Node that runs');
+  t.equal(info?.[2], (await call(base, 'GET', '/readyz')).body.engine, 'the build /readyz reports');
 });

@@ -28,6 +28,7 @@ t.test('disk full and failing fsync during upload (injected)', async (t) => {
     t.equal((await calculate(s.base, s.key, calcBody(earlier))).status, 200, `${fault}: the earlier dataset is intact`);
   }
   t.equal((await upload(s.base, s.key, syntheticCsv(['A', 'B'], 50))).status, 200, 'uploads work again');
+  t.match((await call(s.base, 'GET', '/metrics')).text, /^storage_errors_total 2$/m, 'both refusals counted as storage errors');
 });
 
 t.test('kill -9 during uploads: after restart only whole datasets, orphans swept, earlier data verified', async (t) => {
