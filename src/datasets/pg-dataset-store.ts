@@ -77,7 +77,8 @@ export class PgDatasetStore implements DatasetStore {
       if (seen.fingerprint !== upload.fileSha256) return { kind: 'conflict' };
       const earlier = await this.load(seen.dataset_id, owner);
       if (earlier) return { kind: 'replayed', stored: earlier };
-      await this.db.query('DELETE FROM upload_idempotency WHERE owner = $1 AND key = $2', [owner, upload.key]); // its dataset was deleted
+      // Its dataset was deleted: forget that row only (a twin may already have written the next).
+      await this.db.query('DELETE FROM upload_idempotency WHERE owner = $1 AND key = $2 AND dataset_id = $3', [owner, upload.key, seen.dataset_id]);
     }
     const stored = await this.save(owner, dataset);
     const { rowCount } = await this.db.query(
@@ -105,8 +106,8 @@ export class PgDatasetStore implements DatasetStore {
   async list(owner: string, limit: number, after: ListPosition | null): Promise<DatasetListing[]> {
     const { rows } = await this.db.query<{ id: string; created_at: Date; symbol_count: number; row_count: number }>(
       `SELECT id, created_at, symbol_count, row_count FROM datasets
-       WHERE owner = $1 AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::text))
-       ORDER BY created_at DESC, id DESC LIMIT $4`,
+       WHERE owner = $1 AND ($2::timestamptz IS NULL OR (created_at, id COLLATE "C") < ($2::timestamptz, $3::text))
+       ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT $4`,
       [owner, after?.createdAt ?? null, after?.id ?? '', limit],
     );
     return rows.map((r) => ({ id: r.id, owner, createdAt: r.created_at.toISOString(), symbolCount: r.symbol_count, rows: r.row_count }));

@@ -58,6 +58,15 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
       );
       CREATE INDEX upload_idempotency_created ON upload_idempotency (created_at);`,
   },
+  {
+    version: 5,
+    name: 'datasets listed in byte order of ids',
+    // Ties of created_at are ordered by id in bytes ("C"), as the file store orders them, whatever
+    // the database's collation (which would otherwise interleave upper- and lower-case ids).
+    sql: `
+      CREATE INDEX datasets_owner_newest_c ON datasets (owner, created_at DESC, (id COLLATE "C") DESC);
+      DROP INDEX datasets_owner_newest;`,
+  },
 ];
 
 /** Any constant both the service and the CLI agree on: the advisory lock serialising migrators. */

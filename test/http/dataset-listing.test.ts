@@ -5,6 +5,7 @@ import { call, upload } from '../helpers/http.js';
 import { syntheticCsv } from '../helpers/csv.js';
 import { inListingOrder, pageThrough } from '../helpers/dataset-listing.js';
 import { startTestService } from '../helpers/service.js';
+import { waitFor } from '../helpers/wait.js';
 
 const s = await startTestService();
 t.teardown(() => s.stop());
@@ -67,8 +68,22 @@ t.test('another owner’s datasets are never listed; every key of an owner sees 
   );
   t.same((await list('', other.key)).body.datasets, []);
   // A cursor names a place in a listing, not a right: another owner's cursor lists only your own.
-  const cursor = (await list('?limit=1', mine.key)).body.next_cursor;
-  t.equal(cursor, null);
+  const theirs = (await upload(s.base, other.key, csv(2))).body.dataset_id as string;
+  const theirsAt = Date.parse((await list('', other.key)).body.datasets[0].created_at);
+  await waitFor(() => (Date.now() > theirsAt ? true : undefined), 'the clock to pass the other owner’s upload');
+  const newer = (await upload(s.base, mine.key, csv(3))).body.dataset_id as string;
+  const page = await list('?limit=1', mine.key);
+  t.same(
+    page.body.datasets.map((d: { dataset_id: string }) => d.dataset_id),
+    [newer],
+  );
+  const withTheirCursor = await list(`?cursor=${page.body.next_cursor}`, other.key);
+  t.equal(withTheirCursor.status, 200);
+  t.same(
+    withTheirCursor.body.datasets.map((d: { dataset_id: string }) => d.dataset_id),
+    [theirs],
+    'the other owner gets its own datasets older than that place, never the cursor owner’s',
+  );
 });
 
 t.test('bad limits, cursors and parameters: 422 at ["query", name]; no key: 401', async (t) => {
@@ -90,8 +105,17 @@ t.test('bad limits, cursors and parameters: 422 at ["query", name]; no key: 401'
     Buffer.from('["not a date","ds_0123456789abcdef"]').toString('base64url'),
     Buffer.from('["2026-01-01T00:00:00.000Z","nope"]').toString('base64url'),
     'A'.repeat(201),
+    // Dates JavaScript would parse but the stores never give (PostgreSQL refuses "1").
+    Buffer.from('["1","ds_0123456789abcdef"]').toString('base64url'),
+    Buffer.from('["2026-02-30T00:00:00.000Z","ds_0123456789abcdef"]').toString('base64url'),
+    Buffer.from('["2026-01-01T00:00:00Z","ds_0123456789abcdef"]').toString('base64url'),
+    Buffer.from('["2026-01-01T00:00:00.000Z","ds_0123456789abcdef","x"]').toString('base64url'),
+    Buffer.from('{"0":"2026-01-01T00:00:00.000Z","1":"ds_0123456789abcdef"}').toString('base64url'),
   ];
   for (const cursor of garbage) await refused(`?cursor=${cursor}`, 'cursor');
   await refused('?page=2', 'page', 'extra_forbidden');
+  await refused('?limit=5&limit=6', 'limit');
+  const wellFormed = Buffer.from('["2000-01-01T00:00:00.000Z","ds_0123456789abcdef"]').toString('base64url');
+  t.same((await list(`?cursor=${wellFormed}`)).body.datasets, [], 'a well-formed cursor naming no dataset is a place all the same');
   t.equal((await call(s.base, 'GET', '/api/v1/risk/datasets')).status, 401);
 });

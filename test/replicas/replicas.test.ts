@@ -7,6 +7,7 @@ import { startReplicas, waitForKey } from '../helpers/replicas.js';
 import { WIDE_SAMPLE } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';
 import { inListingOrder, pageThrough } from '../helpers/dataset-listing.js';
+import { MIGRATIONS } from '../../src/persistence/migrations.js';
 
 // Two service processes sharing one real Redis and one real PostgreSQL (started here on ports of
 // their own), each with its own DATA_DIR: what they share, they share through those servers.
@@ -21,7 +22,7 @@ t.test('migrations ran once although both replicas started together', async (t) 
   const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
   t.same(
     rows.map((r) => r.version),
-    [1, 2, 3, 4],
+    MIGRATIONS.map((m) => m.version),
   );
 });
 
@@ -41,6 +42,26 @@ t.test('the listing pages through PostgreSQL the same from either replica', asyn
   t.same(firstUpload, { dataset_id: ids[0], created_at: firstUpload?.created_at, symbol_count: 2, rows: 40 });
   const other = await replicas.createKey({ owner: 'not-listing-desk' });
   t.same((await call(a, 'GET', '/api/v1/risk/datasets', { key: other.key })).body.datasets, [], 'owners see only their own');
+});
+
+t.test('ties of created_at are ordered by id in bytes, whatever the database collation', async (t) => {
+  const { key } = await replicas.createKey({ owner: 'tied-desk' });
+  const client = new pg.Client({ connectionString: replicas.postgres.url });
+  await client.connect();
+  t.teardown(() => client.end());
+  // Rows written directly: one instant, ids differing only in case (bytes: "B" < "a" < "b").
+  const ids = ['ds_a000000000000000', 'ds_B000000000000000', 'ds_b000000000000000'];
+  for (const id of ids) {
+    await client.query(
+      "INSERT INTO datasets (id, owner, created_at, symbol_count, row_count, content) VALUES ($1, 'tied-desk', '2001-01-01T00:00:00Z', 1, 1, '')",
+      [id],
+    );
+  }
+  const { all } = await pageThrough([a, b], key, 1);
+  t.same(
+    all.map((d) => d.dataset_id),
+    ['ds_b000000000000000', 'ds_a000000000000000', 'ds_B000000000000000'],
+  );
 });
 
 t.test('a dataset uploaded through one replica calculates through the other', async (t) => {
