@@ -10,10 +10,11 @@ ARG RUNTIME_BASE=node:20-bookworm-slim
 # ---- build: WASM engine (simd128 + scalar), native addon, TypeScript ----
 FROM ${BUILD_BASE} AS build
 # rustup's stable toolchain for the native addon (napi-rs needs a recent Rust); setup.sh adds the
-# wasm32 target to it, or falls back to Debian's rustc + libstd-rust-dev-wasm32 from apt.
+# wasm32 target to it, or falls back to Debian's rustc + libstd-rust-dev-wasm32 from apt. rustup-init
+# for this machine's architecture (x86_64, aarch64), straight from static.rust-lang.org.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends curl ca-certificates build-essential python3 git \
- && curl -sSf -o /tmp/rustup-init https://static.rust-lang.org/rustup/dist/x86_64-unknown-linux-gnu/rustup-init \
+ && curl -sSf -o /tmp/rustup-init "https://static.rust-lang.org/rustup/dist/$(uname -m)-unknown-linux-gnu/rustup-init" \
  && chmod +x /tmp/rustup-init && /tmp/rustup-init -y --profile minimal --default-toolchain stable && rm /tmp/rustup-init \
  && rm -rf /var/lib/apt/lists/*
 # The image runs on CPUs other than the builder's: a portable addon, not -C target-cpu=native.

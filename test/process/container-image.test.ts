@@ -21,6 +21,10 @@ t.test('the build stage is the set-up script', async (t) => {
   t.match(build, /^RUN bash scripts\/setup\.sh/m, 'it runs scripts/setup.sh, as npm start, npm test and CI do');
   t.notMatch(build, /cargo build|napi build|wasm-opt|tsc/, 'and no build step of its own');
   t.match(build, /NATIVE_RUSTFLAGS=""/, 'a portable native addon, not one for the builder CPU');
+  t.match(build.split('\n')[0], /^\$\{BUILD_BASE\} AS build/);
+  const beforeFrom = dockerfile.split(/^FROM /m)[0]!;
+  t.match(beforeFrom, /^ARG BUILD_BASE=node:20-bookworm$/m, 'by default the Node image: an argument set before any FROM');
+  t.match(beforeFrom, /^ARG RUNTIME_BASE=\S+$/m);
 });
 
 const copies = [...runtime.matchAll(/^COPY --from=build \S+ \/app\/(\S+) \.\/(\S+)$/gm)].map((m) => ({ from: m[1]!, to: m[2]! }));

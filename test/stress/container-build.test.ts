@@ -1,7 +1,8 @@
 // The real Dockerfile, built with buildah (`bud --isolation chroot`) on local base images made from
 // Debian packages (scripts/container-base.sh: no registry serves base images here), then the
-// image's own entry command run inside it with `buildah run`: health, an upload and a calculation
-// through it, as the image's non-root user. Run by `npm run test:stress` (and .ci/run).
+// image's own entry command run inside it with `buildah run` as the image's own user: health (the
+// image's HEALTHCHECK command too), an upload and a calculation through it, SIGTERM. Run by
+// `npm run test:stress` (and .ci/run).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,75 +10,120 @@ import t from 'tap';
 import { ROOT } from '../../src/paths.js';
 import { freePort } from '../helpers/backing-servers.js';
 import { calcBody, call, uploadFile } from '../helpers/http.js';
-import { WIDE_SAMPLE } from '../helpers/service.js';
+import { startTestService } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';
 
 const IMAGE = 'localhost/risk-service:stress-test';
-const sh = (command: string, args: string[], timeoutMs: number) => {
-  const r = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 << 20 });
-  if (r.status !== 0) throw new Error(`${command} ${args.slice(0, 3).join(' ')} failed (${r.status}):\n${(r.stderr || r.stdout).slice(-3000)}`);
-  return r.stdout.trim();
+const CONTAINER = 'risk-service-stress-test';
+const SAMPLE = path.join(ROOT, 'examples/prices_wide_sample.csv');
+const MINUTE = 60_000;
+// Should this test process die (tap's timeout), buildah dies with it, and the service with buildah.
+const BUILDAH = ['--pdeathsig', 'KILL', 'buildah'];
+
+const run = (args: string[], timeoutMs: number) => {
+  const r = spawnSync('setpriv', [...BUILDAH, ...args], { cwd: ROOT, encoding: 'utf8', timeout: timeoutMs, maxBuffer: 64 << 20 });
+  return { status: r.status, out: r.stdout.trim(), err: `${r.error?.message ?? ''}${r.stderr}` };
+};
+const buildah = (args: string[], timeoutMs = MINUTE) => {
+  const r = run(args, timeoutMs);
+  if (r.status !== 0) throw new Error(`buildah ${args.slice(0, 4).join(' ')} failed (${r.status}):\n${r.err.slice(-3000)}`);
+  return r.out;
 };
 
+interface ImageConfig {
+  User: string;
+  Cmd: string[];
+  Healthcheck?: { Test: string[] };
+}
+
 t.test('the Dockerfile builds with buildah and its image serves as a non-root user', async (t) => {
-  const base = sh('bash', ['scripts/container-base.sh'], 20 * 60_000)
-    .split('\n')
-    .pop()!;
+  const made = spawnSync('bash', ['scripts/container-base.sh'], { cwd: ROOT, encoding: 'utf8', timeout: 15 * MINUTE });
+  t.equal(made.status, 0, 'scripts/container-base.sh made (or found) the local base', { stderr: made.stderr.slice(-3000) });
+  const base = made.stdout.trim().split('\n').pop();
   t.equal(base, 'localhost/risk-base:bookworm-node20', 'a local base from Debian packages and this Node');
-  sh('buildah', ['bud', '--isolation', 'chroot', '--build-arg', `BUILD_BASE=${base}`, '--build-arg', `RUNTIME_BASE=${base}`, '-t', IMAGE, '.'], 60 * 60_000);
-  const config = JSON.parse(sh('buildah', ['inspect', '--type', 'image', IMAGE], 60_000)) as { OCIv1: { config: { User: string; Cmd: string[] } } };
-  t.equal(config.OCIv1.config.User, 'risk', 'the image runs as its own user');
-  t.same(config.OCIv1.config.Cmd, ['node', 'dist/src/main.js'], 'the entry command');
-  const container = sh('buildah', ['from', '-q', IMAGE], 60_000);
-  let service: ChildProcess | null = null;
-  t.teardown(() => {
-    service?.kill('SIGKILL');
-    spawnSync('buildah', ['rm', container]);
-    spawnSync('buildah', ['rmi', IMAGE]);
+  if (made.status !== 0) return;
+
+  run(['rm', CONTAINER], MINUTE); // a container left by a run that was killed
+  // Docker's format, as `docker build` makes: the OCI format has no place for HEALTHCHECK.
+  const args = ['--build-arg', `BUILD_BASE=${base}`, '--build-arg', `RUNTIME_BASE=${base}`];
+  buildah(['bud', '--isolation', 'chroot', '--format', 'docker', ...args, '-t', IMAGE, '.'], 35 * MINUTE);
+  const config = (JSON.parse(buildah(['inspect', '--type', 'image', IMAGE])) as { Docker: { config: ImageConfig } }).Docker.config;
+  t.equal(config.User, 'risk', 'the image runs as its own user');
+  t.same(config.Cmd, ['node', 'dist/src/main.js'], 'the entry command');
+  t.equal(config.Healthcheck?.Test[0], 'CMD', 'the HEALTHCHECK is in the image');
+
+  buildah(['from', '--name', CONTAINER, IMAGE]);
+  const running: { service?: ChildProcess } = {};
+  t.teardown(async () => {
+    const service = running.service;
+    if (service && service.exitCode === null && service.signalCode === null) {
+      const exited = new Promise((r) => service.once('exit', r));
+      service.kill('SIGKILL'); // buildah's chroot runtime takes the service down with it
+      await exited;
+    }
+    run(['rm', CONTAINER], MINUTE);
+    run(['rmi', IMAGE], MINUTE);
   });
 
-  // The image's command as the image's user; buildah's chroot isolation shares the host's network.
+  // No --user: the container's configured USER is what buildah runs as. Chroot isolation shares
+  // the host's network (and PID) namespaces: the port and the pid are the host's.
   const port = await freePort();
+  const env = ['--env', `PORT=${port}`, '--env', 'HOST=127.0.0.1', '--env', 'WORKERS=1'];
   let log = '';
-  service = spawn(
-    'buildah',
-    [
-      'run',
-      '--isolation',
-      'chroot',
-      '--user',
-      config.OCIv1.config.User,
-      '--env',
-      `PORT=${port}`,
-      '--env',
-      'HOST=127.0.0.1',
-      '--env',
-      'WORKERS=1',
-      container,
-      '--',
-      ...config.OCIv1.config.Cmd,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const service = spawn('setpriv', [...BUILDAH, 'run', '--isolation', 'chroot', ...env, CONTAINER, '--', ...config.Cmd], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.service = service;
   service.stdout!.on('data', (c: Buffer) => (log += c.toString()));
   service.stderr!.on('data', (c: Buffer) => (log += c.toString()));
-  const { value: pid } = await waitFor(() => /"pid":(\d+)[^\n]*"msg":"listening"/.exec(log)?.[1], 'the service in the image to listen', 120_000);
+  const { value: listening } = await waitFor(
+    () => {
+      if (service.exitCode !== null) throw new Error(`the service in the image exited ${service.exitCode}:\n${log}`);
+      const line = log.split('\n').find((l) => l.includes('"msg":"listening"'));
+      return line ? (JSON.parse(line) as { pid: number; engine: string }) : undefined;
+    },
+    'the service in the image to listen',
+    2 * MINUTE,
+  );
+  const { pid } = listening;
   const base_ = `http://127.0.0.1:${port}`;
   t.match((await call(base_, 'GET', '/healthz')).body, { status: 'ok' }, '/healthz through the image');
-  const uid = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-  t.ok(uid !== undefined && uid !== '0', `the service runs as uid ${uid}, not root`);
+
+  const healthcheck = ['run', '--isolation', 'chroot', '--env', `PORT=${port}`, CONTAINER, '--', ...config.Healthcheck!.Test.slice(1)];
+  t.equal(run(healthcheck, MINUTE).status, 0, "the image's HEALTHCHECK command passes inside it");
+
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const uid = /^Uid:\s+(\d+)/m.exec(status)?.[1];
+  t.equal(uid, buildah(['run', '--isolation', 'chroot', CONTAINER, '--', 'id', '-u']), "the service runs as the image's user");
+  t.not(uid, '0', `uid ${uid}, not root`);
+  t.match(readFileSync(`/proc/${pid}/root/etc/passwd`, 'utf8'), /^risk:/m, "its root is the image's filesystem");
+  t.equal(listening.engine, 'native-x86-64', 'the portable native addon built in the image');
+
   t.match(log, /It is in \/var\/lib\/risk\/\.secrets\/first-api-key \(mode 0600\)/, 'the first key goes to the state volume, not the log');
-  const key = sh('buildah', ['run', '--isolation', 'chroot', '--user', 'risk', container, '--', 'cat', '/var/lib/risk/.secrets/first-api-key'], 60_000);
-  const up = await uploadFile(base_, key, WIDE_SAMPLE);
-  t.equal(up.status, 200, 'an upload through the image');
-  const calc = await call(base_, 'POST', '/api/v1/risk/calculate', {
-    key,
-    json: calcBody(up.body.dataset_id, { portfolio_value: 1_000_000, confidence_level: 0.99, time_horizon: 10, simulations: 100_000 }),
-  });
+  const key = buildah(['run', '--isolation', 'chroot', CONTAINER, '--', 'cat', '/var/lib/risk/.secrets/first-api-key']);
+  const up = await uploadFile(base_, key, SAMPLE);
+  t.equal(up.status, 200, 'the example CSV uploaded through the image');
+  t.match(up.body.dataset, { layout: 'wide', rows: 1259, symbols: ['AAPL', 'MSFT', 'AMZN', 'GOOGL', 'JPM', 'XOM', 'JNJ', 'PG', 'KO', 'KHC'] });
+  const request = { portfolio_value: 1_000_000, confidence_level: 0.99, time_horizon: 10, simulations: 100_000 };
+  const calc = await call(base_, 'POST', '/api/v1/risk/calculate', { key, json: calcBody(up.body.dataset_id, request) });
   t.equal(calc.status, 200, 'a calculation through the image');
-  t.equal(calc.body.meta.engine.build, 'native-x86-64', 'the portable native addon built in the image');
+  t.equal(calc.body.meta.engine.build, 'native-x86-64');
+  t.ok(calc.body.meta.metrics.value_at_risk > 0, `VaR ${calc.body.meta.metrics.value_at_risk}`);
+
+  // The same seed gives the same figures whatever the engine build: the image's equal this checkout's.
+  const host = await startTestService();
+  t.teardown(() => host.stop());
+  const hostUp = await uploadFile(host.base, host.key, SAMPLE);
+  const hostCalc = await call(host.base, 'POST', '/api/v1/risk/calculate', { key: host.key, json: calcBody(hostUp.body.dataset_id, request) });
+  t.same(calc.body.meta.metrics, hostCalc.body.meta.metrics, `the same metrics as ${hostCalc.body.meta.engine.build} on this machine`);
+  t.same(calc.body.meta.contributions, hostCalc.body.meta.contributions, 'and the same contributions');
+
+  process.kill(pid, 'SIGTERM');
+  const exited = () => service.exitCode ?? service.signalCode ?? undefined;
+  t.equal((await waitFor(exited, 'the service to drain and exit', MINUTE)).value, 0, 'SIGTERM drains the service: buildah run exits 0');
+  t.match(log, /"msg":"stopped"/);
+  t.not(run(healthcheck, MINUTE).status, 0, 'and the HEALTHCHECK command fails once it is gone');
+
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   t.ok(readme.includes('## Container image'), 'the README says what this exercises');
-  process.kill(Number(pid), 'SIGTERM');
-  await waitFor(() => (/"msg":"stopped"/.test(log) ? true : undefined), 'SIGTERM to drain and stop the service', 60_000);
 });
