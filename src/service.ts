@@ -9,6 +9,7 @@ import { resolveEngineSource } from './engine/load.js';
 import { checkUwsRuntime, startHttpServer, type HttpServer } from './http/server.js';
 import { EnginePool } from './pool/engine-pool.js';
 import { EstimateCache } from './risk/estimate-cache.js';
+import { calibratedAdmission } from './risk/admission-calibration.js';
 
 export interface RunningService {
   port: number;
@@ -32,6 +33,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
 
   const source = resolveEngineSource(config.engine);
   const pool = new EnginePool(source, config.workers, config.maxQueue);
+  const admission = await calibratedAdmission(pool, config.workers);
   let draining = false;
   const server: HttpServer = await startHttpServer({
     config,
@@ -46,12 +48,23 @@ export async function startService(config: Config, log: Logger = pino({ level: c
       engine: { build: source.build, version: source.version, threads: config.workers },
       maxBatches: config.workers,
       timeoutMs: config.calcTimeoutMs,
+      admission,
     },
     pool: { queueDepth: () => pool.queueSize, threads: () => pool.threads, inFlight: () => pool.inFlight, workerRestarts: () => pool.workerRestarts },
     limiterFallbacks: () => limiterFallbacks,
     draining: () => draining,
   });
-  log.info({ port: server.port, engine: source.build, workers: config.workers, data_dir: config.dataDir, ...backends.shared }, 'listening');
+  log.info(
+    {
+      port: server.port,
+      engine: source.build,
+      workers: config.workers,
+      data_dir: config.dataDir,
+      admission_ns_per_unit: admission.costPerUnitNs,
+      ...backends.shared,
+    },
+    'listening',
+  );
   if (registry.size === 0) log.warn('no API keys exist: create one with `npm run keys -- create --name NAME`');
 
   return {

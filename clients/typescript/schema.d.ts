@@ -1824,6 +1824,8 @@ export interface components {
                 line?: number;
                 /** @description INVALID_CSV: 1-based column of the file. */
                 column?: number;
+                /** @description SERVER_BUSY for queued work: seconds until the work queued now is estimated to be done (as in Retry-After). */
+                retry_after_s?: number;
             } & {
                 [key: string]: unknown;
             };

@@ -213,6 +213,9 @@ export const ErrorBody = Type.Object({
       reason: Type.Optional(Text('INVALID_CSV: the rule the file broke.')),
       line: Type.Optional(Type.Integer({ description: 'INVALID_CSV: 1-based line of the file.' })),
       column: Type.Optional(Type.Integer({ description: 'INVALID_CSV: 1-based column of the file.' })),
+      retry_after_s: Type.Optional(
+        Type.Integer({ description: 'SERVER_BUSY for queued work: seconds until the work queued now is estimated to be done (as in Retry-After).' }),
+      ),
     },
     { additionalProperties: true, description: 'The error; codes may add fields of their own (e.g. weight_sum, symbols).' },
   ),

@@ -64,11 +64,12 @@ function contextOf(s: HttpServices): AppContext {
     guard: new AccessGuard(s.keys, s.limiter, s.config),
     datasets: s.datasets,
     calculator: s.calculator,
-    metrics: new ServiceMetrics(s.pool, s.limiterFallbacks, {
-      version: SERVICE_VERSION,
-      engine: s.calculator.engine.build,
-      engineVersion: s.calculator.engine.version,
-    }),
+    metrics: new ServiceMetrics(
+      s.pool,
+      s.limiterFallbacks,
+      { version: SERVICE_VERSION, engine: s.calculator.engine.build, engineVersion: s.calculator.engine.version },
+      s.calculator.admission,
+    ),
     validateCalculate: compileValidator(requestSchema),
     validateBatch: compileValidator(batchSchema),
     validateStress: compileValidator(StressRequest),

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { type WorkAdmission } from '../risk/admission.js';
 
 /** Prometheus metrics of the service (GET /metrics). Labels never carry keys or ids. */
 export class ServiceMetrics {
@@ -39,8 +40,14 @@ export class ServiceMetrics {
     pool: { queueDepth(): number; threads(): number; inFlight(): number; workerRestarts(): number },
     limiterFallbacks: () => number,
     build: { version: string; engine: string; engineVersion: string },
+    admission?: WorkAdmission,
   ) {
     const counters: [string, string, () => number][] = [
+      [
+        'admission_refusals_total',
+        'Calculations answered 503 SERVER_BUSY at once: the work queued before them would not leave them time',
+        () => admission?.refusals ?? 0,
+      ],
       ['rate_limit_fallback_total', 'Rate-limit decisions taken in this process because the shared store (Redis) was unavailable', limiterFallbacks],
       ['engine_worker_restarts_total', 'Engine worker threads started to replace one that ended (crash, out of memory)', () => pool.workerRestarts()],
     ];
@@ -77,6 +84,8 @@ export class ServiceMetrics {
       ['engine_pool_queue_depth', 'Engine tasks waiting for a worker', () => pool.queueDepth()],
       ['engine_tasks_in_flight', 'Engine tasks submitted and not yet finished (running or waiting)', () => pool.inFlight()],
       ['engine_pool_threads', 'Engine worker threads', () => pool.threads()],
+      ['admission_queued_work_ms', 'Estimated worker-ms of the calculations admitted and not yet finished', () => admission?.queuedWorkMs ?? 0],
+      ['admission_cost_per_unit_ns', 'The cost model: estimated ns of worker time per work unit', () => admission?.costPerUnitNs ?? 0],
     ];
     for (const [name, help, read] of gauges) {
       new Gauge({

@@ -7,6 +7,7 @@ import { applyTrades, priceBook, symbolsOf, unionOf, type BookRequest, type Pric
 import { loadDataset, prepareModel, type ModelRequest, type PreparedModel, type SymbolRef } from './calculation-setup.js';
 import { type EstimateCache } from './estimate-cache.js';
 import { underDeadline, type Session } from './deadline.js';
+import { requestShape, workUnits, type WorkAdmission } from './admission.js';
 import { checkBatchRequest, checkRequest } from './request-checks.js';
 import { buildBatchResponse, buildResponse, type Calculation, type EngineInfo } from './response-builder.js';
 import { runModel } from './risk-calculation.js';
@@ -21,6 +22,8 @@ export interface CalculatorDeps {
   maxBatches: number;
   /** Compute deadline per calculation (CALC_TIMEOUT_MS). */
   timeoutMs: number;
+  /** Admission by estimated work against the deadline (absent: every calculation is admitted). */
+  admission?: WorkAdmission;
 }
 
 /** Where each symbol of a book was stated. */
@@ -86,20 +89,26 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
   const refs = [...refsOf(req, ['body']), ...trades.map((t, i) => ({ symbol: t.symbol, loc: ['body', 'what_if', 'trades', i, 'symbol'] }))];
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
   const symbols = unionOf([symbolsOf(req), trades.map((t) => t.symbol)]);
-  return underDeadline(deps, clientSignal, async (s) => {
-    const model = await prepareModel(req, dataset, symbols, deps, s.signal);
-    const before = priceBook(req, symbols, model.prices, req.portfolio_value, ['body']);
-    const books: PricedBook[] = req.what_if ? [before, applyTrades(before, trades, symbols, model.prices, req.portfolio_value)] : [before];
-    const results = await priceBooks(
-      req,
-      model,
-      books.map((b) => b.engine),
-      req.what_if ? 'what_if' : 'none',
-      deps,
-      s,
-    );
-    return buildResponse(calculationOf(req, model, deps, s), books, results);
-  });
+  const units = workUnits(requestShape(req, symbols.length, req.what_if ? 2 : 1, dataset.dates.length));
+  return underDeadline(
+    deps,
+    clientSignal,
+    async (s) => {
+      const model = await prepareModel(req, dataset, symbols, deps, s.signal);
+      const before = priceBook(req, symbols, model.prices, req.portfolio_value, ['body']);
+      const books: PricedBook[] = req.what_if ? [before, applyTrades(before, trades, symbols, model.prices, req.portfolio_value)] : [before];
+      const results = await priceBooks(
+        req,
+        model,
+        books.map((b) => b.engine),
+        req.what_if ? 'what_if' : 'none',
+        deps,
+        s,
+      );
+      return buildResponse(calculationOf(req, model, deps, s), books, results);
+    },
+    units,
+  );
 }
 
 /** Up to 200 books on one scenario set over the union of their symbols (first appearance order). */
@@ -108,22 +117,28 @@ export async function calculateBatch(req: BatchRequest, owner: string, deps: Cal
   const refs = req.books.flatMap((book, b) => refsOf(book, ['body', 'books', b]));
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
   const symbols = unionOf(req.books.map(symbolsOf));
-  return underDeadline(deps, clientSignal, async (s) => {
-    const model = await prepareModel(req, dataset, symbols, deps, s.signal);
-    const books = req.books.map((book, b) => priceBook(book, symbols, model.prices, req.portfolio_value, ['body', 'books', b]));
-    const results = await priceBooks(
-      req,
-      model,
-      books.map((b) => b.engine),
-      'none',
-      deps,
-      s,
-    );
-    return buildBatchResponse(
-      calculationOf(req, model, deps, s),
-      req.books.map((b) => b.id),
-      books,
-      results,
-    );
-  });
+  const units = workUnits(requestShape(req, symbols.length, req.books.length, dataset.dates.length));
+  return underDeadline(
+    deps,
+    clientSignal,
+    async (s) => {
+      const model = await prepareModel(req, dataset, symbols, deps, s.signal);
+      const books = req.books.map((book, b) => priceBook(book, symbols, model.prices, req.portfolio_value, ['body', 'books', b]));
+      const results = await priceBooks(
+        req,
+        model,
+        books.map((b) => b.engine),
+        'none',
+        deps,
+        s,
+      );
+      return buildBatchResponse(
+        calculationOf(req, model, deps, s),
+        req.books.map((b) => b.id),
+        books,
+        results,
+      );
+    },
+    units,
+  );
 }

@@ -1,3 +1,4 @@
+import { type Ticket, type WorkAdmission } from './admission.js';
 import { calculationFailure } from './failures.js';
 import { allFinite } from './response-builder.js';
 import { type PhaseTiming } from './risk-calculation.js';
@@ -5,6 +6,8 @@ import { type PhaseTiming } from './risk-calculation.js';
 /** What `underDeadline` needs of the calculator: the compute deadline per request. */
 export interface DeadlineSettings {
   timeoutMs: number;
+  /** Admission by estimated work (absent: every calculation is admitted, as in the engine tests). */
+  admission?: WorkAdmission;
 }
 
 /** One calculation's deadline and clock: `timeoutMs` from its start, or the client leaving. */
@@ -17,19 +20,26 @@ export interface Session {
 
 /**
  * Runs `work` under one deadline: `timeoutMs` from now, or sooner if the client goes away
- * (`clientSignal`). The engine tasks are aborted at the deadline (native builds also stop
- * themselves then), and every failure leaves as a contract error (see failures.ts).
+ * (`clientSignal`). It first has to be admitted: `units` of estimated work (see admission.ts) behind
+ * the work already admitted must fit before the deadline, else it is refused at once. The engine
+ * tasks are aborted at the deadline (native builds also stop themselves then), and every failure
+ * leaves as a contract error (see failures.ts).
  */
-export async function underDeadline<T>(deps: DeadlineSettings, clientSignal: AbortSignal | undefined, work: (s: Session) => Promise<T>): Promise<T> {
+export async function underDeadline<T>(deps: DeadlineSettings, clientSignal: AbortSignal | undefined, work: (s: Session) => Promise<T>, units = 0): Promise<T> {
   const started = performance.now();
   const timeout = AbortSignal.timeout(deps.timeoutMs);
   const signal = clientSignal ? AbortSignal.any([clientSignal, timeout]) : timeout;
   const session = { started, deadline: Date.now() + deps.timeoutMs, signal, timing: { queueMs: 0, computeMs: 0, batches: 0 } };
+  let ticket: Ticket | undefined;
   try {
+    ticket = deps.admission?.admit(units, deps.timeoutMs);
     const body = await work(session);
     if (!allFinite(body)) throw new Error('engine produced a non-finite number');
+    ticket?.release({ busyMs: performance.now() - started - session.timing.queueMs, tasks: session.timing.batches });
     return body;
   } catch (e) {
     throw calculationFailure(e, { passed: timeout.aborted, ms: deps.timeoutMs });
+  } finally {
+    ticket?.release();
   }
 }

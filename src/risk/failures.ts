@@ -2,14 +2,19 @@ import { ApiError, validationError } from '../contract/errors.js';
 import { ABI } from '../engine/abi.js';
 import { EngineFailure } from '../engine/codec.js';
 import { ExecutorBusyError } from '../engine/ops.js';
+import { OverloadError } from './admission.js';
 
 /**
- * The one place where a calculation's failures become the contract's errors: the deadline, a busy
- * executor, and the engine's own error codes. Anything else is a bug and passes through (500).
+ * The one place where a calculation's failures become the contract's errors: the deadline, a
+ * refused admission, a busy executor, and the engine's own error codes. Anything else is a bug and passes through (500).
  */
 export function calculationFailure(e: unknown, deadline: { passed: boolean; ms: number }): unknown {
   if (deadline.passed || (e instanceof EngineFailure && e.code === ABI.ERR_DEADLINE_EXCEEDED)) {
     return new ApiError('CALCULATION_TIMEOUT', `The calculation did not finish within ${deadline.ms} ms.`, {}, { 'Retry-After': '1' });
+  }
+  if (e instanceof OverloadError) {
+    const message = `Busy: the work already queued would not leave this calculation time to finish; retry in ${e.retryAfterS} s.`;
+    return new ApiError('SERVER_BUSY', message, { retry_after_s: e.retryAfterS }, { 'Retry-After': String(e.retryAfterS) });
   }
   if (e instanceof ExecutorBusyError) return new ApiError('SERVER_BUSY', undefined, {}, { 'Retry-After': '1' });
   if (!(e instanceof EngineFailure)) return e;

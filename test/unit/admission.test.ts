@@ -1,0 +1,97 @@
+// Admission by estimated work: what is admitted and refused against the deadline, the Retry-After it
+// computes, releases, the cost model's learning, and the work units over the request's whole domain.
+import t from 'tap';
+import fc from 'fast-check';
+import { ADMIT_SHARE, OverloadError, requestShape, TAIL_WEIGHT, WorkAdmission, workUnits, type WorkShape } from '../../src/risk/admission.js';
+
+const shape = (over: Partial<WorkShape> = {}): WorkShape => ({
+  scenarios: 1_000_000,
+  assets: 10,
+  books: 1,
+  steps: 1,
+  correlated: true,
+  confidence: 0.99,
+  ...over,
+});
+
+t.test('admits while the queued work and its own end before the deadline, then refuses at once', async (t) => {
+  // 1 ns per unit: a calculation of 1e9 units is 1,000 worker-ms; on 2 workers, 500 ms of wall time.
+  const a = new WorkAdmission(2, 1);
+  const budget = 4000 / ADMIT_SHARE; // room for 4,000 ms of wall time: 8 such calculations
+  const tickets = Array.from({ length: 8 }, () => a.admit(1e9, budget));
+  t.equal(a.queuedWorkMs, 8000);
+  const refused = t.throws(() => a.admit(1e9, budget)) as unknown;
+  t.ok(refused instanceof OverloadError, 'the ninth is refused');
+  t.equal((refused as OverloadError).retryAfterS, 4, 'Retry-After: the queued work over the workers, in whole seconds');
+  t.equal(a.queuedWorkMs, 8000, 'a refusal adds nothing');
+  tickets[0]!.release();
+  t.doesNotThrow(() => a.admit(1e9, budget), 'admitted again once one has finished');
+  tickets[0]!.release();
+  t.equal(a.queuedWorkMs, 8000, 'a second release of one ticket changes nothing');
+});
+
+t.test('an idle service admits anything: nothing else would answer it sooner', async (t) => {
+  const a = new WorkAdmission(1, 1);
+  const huge = a.admit(1e15, 1);
+  t.equal(a.queuedWorkMs, 1e9);
+  t.throws(() => a.admit(0, 1e6), { name: 'OverloadError' }, 'behind it even a closed-form request would wait past its deadline');
+  huge.release();
+  t.equal(a.queuedWorkMs, 0, 'nothing left once everything has finished');
+  t.doesNotThrow(() => a.admit(0, 1));
+});
+
+t.test('Retry-After is at least one second', async (t) => {
+  const a = new WorkAdmission(2, 1);
+  a.admit(1e6, 1); // 1 worker-ms
+  const e = t.throws(() => a.admit(1e12, 1)) as unknown as OverloadError;
+  t.equal(e.retryAfterS, 1);
+});
+
+t.test('the cost model follows what calculations measure, and ignores the small and the absurd', async (t) => {
+  const a = new WorkAdmission(2, 1);
+  a.learn(1e3, 1e6); // too small to teach anything
+  a.learn(1e9, Number.NaN);
+  a.learn(1e9, 0);
+  a.learn(1e9, Number.POSITIVE_INFINITY);
+  t.equal(a.costPerUnitNs, 1);
+  for (let i = 0; i < 40; i++) a.learn(1e9, 3000); // 3 ns per unit measured
+  t.ok(Math.abs(a.costPerUnitNs - 3) < 1e-6, `converges to the measured cost (${a.costPerUnitNs})`);
+  const ticket = a.admit(1e9, 1e9);
+  ticket.release({ busyMs: 1000, tasks: 8 }); // 8 tasks on 2 workers: 2 ran at a time
+  t.ok(a.costPerUnitNs < 3, 'a release with its measurement teaches the model');
+});
+
+t.test('work units: zero for the closed form, the tail weighs by 1 − c, finite over the whole domain', async (t) => {
+  t.equal(workUnits(shape({ scenarios: 0 })), 0);
+  const tail = (c: number) => workUnits(shape({ confidence: c })) - workUnits(shape({ confidence: 1 }));
+  t.ok(Math.abs(tail(0.5) / tail(0.99) - 50) < 1e-9, 'the tail term is proportional to 1 − c');
+  t.equal(workUnits(shape({ confidence: 1, correlated: false })), 1_000_000 * 20, 'historical: each asset read once, priced once');
+  t.ok(Math.abs(tail(0.99) / (1_000_000 * 10 * TAIL_WEIGHT * (1 - 0.99)) - 1) < 1e-12, 'per scenario, book and asset');
+  const bounds = fc.record({
+    scenarios: fc.constantFrom(0, 1, 100, 2 ** 31, 2 ** 32, 100_000_000),
+    assets: fc.integer({ min: 1, max: 5000 }),
+    books: fc.integer({ min: 1, max: 200 }),
+    steps: fc.integer({ min: 1, max: 252 }),
+    correlated: fc.boolean(),
+    confidence: fc.double({ min: 0.5, max: 0.9999, noNaN: true }),
+  });
+  fc.assert(
+    fc.property(bounds, (w) => {
+      const u = workUnits(w);
+      return Number.isFinite(u) && u >= 0 && (w.scenarios === 0) === (u === 0);
+    }),
+  );
+});
+
+t.test('the request shape: simulations, historical windows, the closed form, stepwise horizons', async (t) => {
+  const req = { method: 'monte_carlo_normal', simulations: 50_000, time_horizon: 10, portfolio_mode: 'buy_and_hold', confidence_level: 0.99 } as const;
+  t.match(requestShape(req, 5, 2, 800), { scenarios: 50_000, assets: 5, books: 2, steps: 1, correlated: true });
+  t.match(requestShape({ ...req, method: 'monte_carlo_student_t' }, 5, 1, 800), { steps: 10 });
+  t.match(requestShape({ ...req, portfolio_mode: 'rebalanced' }, 5, 1, 800), { steps: 10 });
+  t.match(requestShape({ ...req, method: 'historical' }, 5, 1, 800), { scenarios: 790, correlated: false });
+  t.match(requestShape({ ...req, method: 'historical', time_horizon: 900 }, 5, 1, 800), { scenarios: 0 });
+  t.match(requestShape({ ...req, method: 'parametric_normal' }, 5, 1, 800), { scenarios: 0 });
+  t.match(requestShape({ method: 'monte_carlo_normal', time_horizon: 1, portfolio_mode: 'buy_and_hold', confidence_level: 0.99 }, 5, 1, 800), {
+    scenarios: 0,
+  });
+});
