@@ -7,6 +7,7 @@ import { priceBook, symbolsOf } from './books.js';
 import { loadDataset, resolveOptions } from './calculation-setup.js';
 import { type CalculatorDeps } from './calculate.js';
 import { underDeadline } from './deadline.js';
+import { requestShape, workUnits } from './admission.js';
 import { completeHistory } from './price-history.js';
 import { checkBacktestRequest } from './request-checks.js';
 
@@ -32,39 +33,46 @@ export async function backtest(req: BacktestRequest, owner: string, deps: Calcul
   const history = completeHistory(dataset, symbols);
   const rows = forecastRows(history, options.window, options.estimation_window);
   const seed = resolveOptions(req).seed;
-  return underDeadline(deps, clientSignal, async (session) => {
-    const book = priceBook(req, symbols, history.prices[history.prices.length - 1]!, req.portfolio_value, ['body']);
-    const deps2 = { executor: deps.executor, concurrency: 2 * Math.max(1, deps.maxBatches) };
-    const series = await forecasts(req, book.engine, book.exposures, history, rows, options.estimation_window, seed ?? 0, deps2, session);
-    // Z2's p-value simulates a normal model fitted to each day's VaR and ES: a day whose ES is not
-    // above its VaR (a forecast of a certain gain, say) fits none, and the ES test is left out.
-    const esTestable = options.es && series.every((f) => f.es > 0 && f.es > f.var);
-    const stats = backtestStatistics({
-      pnl: series.map((f) => f.pnl),
-      var: series.map((f) => f.var),
-      confidence: req.confidence_level,
-      ...(esTestable ? { es: series.map((f) => f.es), esTest: { seed: req.method_options?.seed ?? seed ?? 0, simulations: Z2_SIMULATIONS } } : {}),
-    });
-    const exception = series.map((f) => f.pnl < -f.var);
-    return {
-      status: 'success',
-      meta: {
-        calculation_id: newCalculationId(),
-        dataset_id: req.dataset_id,
-        method: req.method,
-        currency: req.currency,
-        confidence_level: req.confidence_level,
-        portfolio_value: book.capital,
-        seed: MONTE_CARLO.has(req.method) ? seed : null,
-        window: options.window,
-        estimation_window: options.estimation_window,
-        backtest: {
-          ...stats,
-          exception_dates: series.filter((_, i) => exception[i]).map((f) => f.date),
-          series: series.map((f, i) => ({ ...f, exception: exception[i]! })),
+  // One 1-day calculation per forecast date, each on an estimation window of returns.
+  const units = rows.length * workUnits(requestShape(req, symbols.length, 1, options.estimation_window + 1));
+  return underDeadline(
+    deps,
+    clientSignal,
+    async (session) => {
+      const book = priceBook(req, symbols, history.prices[history.prices.length - 1]!, req.portfolio_value, ['body']);
+      const deps2 = { executor: deps.executor, concurrency: 2 * Math.max(1, deps.maxBatches) };
+      const series = await forecasts(req, book.engine, book.exposures, history, rows, options.estimation_window, seed ?? 0, deps2, session);
+      // Z2's p-value simulates a normal model fitted to each day's VaR and ES: a day whose ES is not
+      // above its VaR (a forecast of a certain gain, say) fits none, and the ES test is left out.
+      const esTestable = options.es && series.every((f) => f.es > 0 && f.es > f.var);
+      const stats = backtestStatistics({
+        pnl: series.map((f) => f.pnl),
+        var: series.map((f) => f.var),
+        confidence: req.confidence_level,
+        ...(esTestable ? { es: series.map((f) => f.es), esTest: { seed: req.method_options?.seed ?? seed ?? 0, simulations: Z2_SIMULATIONS } } : {}),
+      });
+      const exception = series.map((f) => f.pnl < -f.var);
+      return {
+        status: 'success',
+        meta: {
+          calculation_id: newCalculationId(),
+          dataset_id: req.dataset_id,
+          method: req.method,
+          currency: req.currency,
+          confidence_level: req.confidence_level,
+          portfolio_value: book.capital,
+          seed: MONTE_CARLO.has(req.method) ? seed : null,
+          window: options.window,
+          estimation_window: options.estimation_window,
+          backtest: {
+            ...stats,
+            exception_dates: series.filter((_, i) => exception[i]).map((f) => f.date),
+            series: series.map((f, i) => ({ ...f, exception: exception[i]! })),
+          },
+          timing_ms: { total: Math.round((performance.now() - session.started) * 1000) / 1000 },
         },
-        timing_ms: { total: Math.round((performance.now() - session.started) * 1000) / 1000 },
-      },
-    };
-  });
+      };
+    },
+    { units, teaches: false },
+  );
 }

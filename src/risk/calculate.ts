@@ -107,7 +107,7 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
       );
       return buildResponse(calculationOf(req, model, deps, s), books, results);
     },
-    units,
+    { units, teaches: true },
   );
 }
 
@@ -139,6 +139,6 @@ export async function calculateBatch(req: BatchRequest, owner: string, deps: Cal
         results,
       );
     },
-    units,
+    { units, teaches: true },
   );
 }
