@@ -10,6 +10,7 @@ import { benchWorkload, engines } from './lib/engine-bench.js';
 import { benchBatch } from './lib/batch-bench.js';
 import { benchBacktest } from './lib/backtest-bench.js';
 import { benchLatency } from './lib/latency-bench.js';
+import { benchTailLevels } from './lib/tail-bench.js';
 import { ensureNumpy, wasmOverNumpyPerNormal } from './lib/numpy.js';
 import { backingServersInstalled } from '../test/helpers/backing-servers.js';
 import { benchReplicaOverhead } from './lib/replica-bench.js';
@@ -37,7 +38,12 @@ async function main(): Promise<void> {
     batch_over_single_calls: null,
     deadline_over_backtest: null,
     sequential_p50_over_half_load_p99: null,
+    c99_over_c60_tail_time: null,
   };
+  // A large tail (c = 0.6) against the usual one (c = 0.99), 10 assets × 10⁶ simulations, one task.
+  const tail = await benchTailLevels(1_000_000, 3);
+  measured.c99_over_c60_tail_time = tail.c99_over_c60;
+  console.log(`tail: 10 assets × 10⁶ × 1 d, c = 0.99 ${tail.ms_c99.toFixed(0)} ms, c = 0.6 ${tail.ms_c60.toFixed(0)} ms`);
   if (ensureNumpy()) {
     const normals = wasmOverNumpyPerNormal(4_000_000, 7);
     measured.wasm_simd_over_numpy_per_normal = normals.ratio;

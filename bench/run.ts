@@ -11,6 +11,7 @@ import { benchBatch } from './lib/batch-bench.js';
 import { profileBatchEngine } from './lib/batch-profile.js';
 import { benchService } from './lib/service-bench.js';
 import { benchLatency } from './lib/latency-bench.js';
+import { benchTailLevels } from './lib/tail-bench.js';
 import { progress } from './lib/stats.js';
 import { prepare, workloads } from './lib/workloads.js';
 
@@ -99,6 +100,12 @@ async function main(): Promise<void> {
   if (bp.book0_var !== b.book0_var) throw new Error(`batch profile: book 0 VaR ${bp.book0_var} in this thread, ${b.book0_var} from the service`);
   progress(
     `batch engine alone (${bp.build}, one thread): OP_RUN 1 book ${bp.single.run_ms.toFixed(1)} ms, 100 books ${bp.batch.run_ms.toFixed(1)} ms; split: simulate ${bp.batch.simulate_ms.map((x) => x.toFixed(1)).join(' + ')} ms, finalize ${bp.batch.finalize_ms.toFixed(1)} ms`,
+  );
+
+  results.tail = await benchTailLevels(quick ? 1_000_000 : 10_000_000, quick ? 3 : 5);
+  const tl = results.tail;
+  progress(
+    `tail (10 assets × ${tl.simulations} × 1 d, one task): c = 0.99 ${tl.ms_c99.toFixed(0)} ms, c = 0.6 ${tl.ms_c60.toFixed(0)} ms (${(tl.ms_c60 / tl.ms_c99).toFixed(2)}×, target ≤ 1.5)`,
   );
 
   const dir = path.join(ROOT, 'bench/results');

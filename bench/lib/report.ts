@@ -4,6 +4,7 @@ import { type BatchFigures } from './batch-bench.js';
 import { type BatchProfile, type PhaseFigures } from './batch-profile.js';
 import { type EngineFigures } from './engine-bench.js';
 import { type NumpyResult } from './numpy.js';
+import { type TailLevels } from './tail-bench.js';
 import { type LatencyFigures } from './latency-bench.js';
 import { latencySection } from './latency-report.js';
 import { type ServiceFigures } from './service-bench.js';
@@ -22,6 +23,7 @@ export interface Results {
   batch?: BatchFigures;
   batch_profile?: BatchProfile;
   latency?: LatencyFigures;
+  tail?: TailLevels;
 }
 
 interface Ratio {
@@ -50,6 +52,7 @@ export function ratios(r: Results): Ratio[] {
     ratio('small request, open loop at 50 % of capacity, p99 (ms)', r.latency?.open[1]?.figures.latency_ms.p99, 1, 8, false),
     ratio('HTTP + pool overhead (ms)', r.service?.overhead_ms, 1, 0.3, false),
     ratio('100 single calls (sequential) / one 100-book batch', r.batch?.singles_sequential_ms, r.batch?.batch_ms, 10),
+    ratio(`time at c = 0.6 / time at c = 0.99 (10 assets × ${r.tail?.simulations ?? '?'} × 1 d)`, r.tail?.ms_c60, r.tail?.ms_c99, 1.5, false),
   ];
 }
 
