@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   const latency = await benchLatency(true);
   measured.sequential_p50_over_half_load_p99 = latency.p50_over_half_load_p99;
   console.log(
-    `small request: sequential p50 ${latency.sequential.latency_ms.p50.toFixed(2)} ms (server ${latency.sequential.server_total_ms!.p50.toFixed(2)} ms), capacity ${latency.capacity.requests_per_s.toFixed(0)} req/s, open-loop p99 ${latency.open.map((o) => `${o.fraction * 100} %: ${o.figures.latency_ms.p99.toFixed(1)} ms`).join(', ')}`,
+    `small request: sequential p50 ${latency.sequential.latency_ms.p50.toFixed(2)} ms (server ${latency.sequential.server_total_ms!.p50.toFixed(2)} ms), capacity ${latency.capacity.requests_per_s.toFixed(0)} req/s, open-loop p99 ${latency.open.map((o) => `${o.fraction * 100} %: ${o.figures.latency_ms.p99.toFixed(1)} ms`).join(', ')}; half load in ${latency.half_load_p99_ms.length} runs: ${latency.half_load_p99_ms.map((x) => x.toFixed(1)).join(', ')} ms`,
   );
   let failed = 0;
   for (const [name, floor] of Object.entries(floors)) {
