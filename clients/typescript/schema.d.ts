@@ -276,6 +276,11 @@ export interface components {
                  * @default 50
                  */
                 histogram_bins?: number;
+                /**
+                 * @description Monte Carlo only: simulate in rounds (16,384 simulations, then doubling) until the standard errors of VaR and ES are both at most this share of their estimates, or `simulations` (then the cap) is reached; meta.precision says what was reached.
+                 * @example 0.005
+                 */
+                target_relative_error?: number;
             };
             /**
              * @description Capital C in `currency`, 1e-6 to 1e15: required with `portfolio`; with `positions` optional (default: gross exposure). `_pct` figures divide by C.
@@ -456,6 +461,21 @@ export interface components {
                     marginal: string;
                     /** @description How exposures and capital are defined. */
                     exposures: string;
+                };
+                /** @description With method_options.target_relative_error only: what the rounds reached. */
+                precision?: {
+                    /** @description method_options.target_relative_error as asked. */
+                    target: number;
+                    /** @description VaR standard error / |VaR| at the end (the largest over the books); null where a VaR is 0. */
+                    achieved_var: number | null;
+                    /** @description The same for ES. */
+                    achieved_es: number | null;
+                    /** @description Simulations of the last round: the figures are those of a plain request with this many. */
+                    simulations_used: number;
+                    /** @description Rounds run (16,384 simulations, then doubling, the last one at most `simulations`). */
+                    rounds: number;
+                    /** @description Whether both errors reached the target; false when the cap `simulations` stopped the rounds. */
+                    reached: boolean;
                 };
                 /** @description What computed the answer. */
                 engine: {
@@ -658,6 +678,11 @@ export interface components {
                  * @default 50
                  */
                 histogram_bins?: number;
+                /**
+                 * @description Monte Carlo only: simulate in rounds (16,384 simulations, then doubling) until the standard errors of VaR and ES are both at most this share of their estimates, or `simulations` (then the cap) is reached; meta.precision says what was reached.
+                 * @example 0.005
+                 */
+                target_relative_error?: number;
             };
             /**
              * @description Capital C in `currency`, 1e-6 to 1e15: required with `portfolio`; with `positions` optional (default: gross exposure). `_pct` figures divide by C.
@@ -825,6 +850,21 @@ export interface components {
                     marginal: string;
                     /** @description How exposures and capital are defined. */
                     exposures: string;
+                };
+                /** @description With method_options.target_relative_error only: what the rounds reached. */
+                precision?: {
+                    /** @description method_options.target_relative_error as asked. */
+                    target: number;
+                    /** @description VaR standard error / |VaR| at the end (the largest over the books); null where a VaR is 0. */
+                    achieved_var: number | null;
+                    /** @description The same for ES. */
+                    achieved_es: number | null;
+                    /** @description Simulations of the last round: the figures are those of a plain request with this many. */
+                    simulations_used: number;
+                    /** @description Rounds run (16,384 simulations, then doubling, the last one at most `simulations`). */
+                    rounds: number;
+                    /** @description Whether both errors reached the target; false when the cap `simulations` stopped the rounds. */
+                    reached: boolean;
                 };
                 /** @description What computed the answer. */
                 engine: {
@@ -1115,6 +1155,11 @@ export interface components {
                  * @default 50
                  */
                 histogram_bins?: number;
+                /**
+                 * @description Monte Carlo only: simulate in rounds (16,384 simulations, then doubling) until the standard errors of VaR and ES are both at most this share of their estimates, or `simulations` (then the cap) is reached; meta.precision says what was reached.
+                 * @example 0.005
+                 */
+                target_relative_error?: number;
             };
             /**
              * @description Capital C in `currency`, 1e-6 to 1e15: required with `portfolio`; with `positions` optional (default: gross exposure). `_pct` figures divide by C.

@@ -97,6 +97,28 @@ async function validation(base: string, key: string, datasetId: string): Promise
   }
 }
 
+/** The portfolio's 99 % 10-day ES to within 0.5 %: the simulations it took, and the time. */
+async function precise(base: string, key: string, datasetId: string): Promise<void> {
+  const body = {
+    dataset_id: datasetId,
+    method: 'monte_carlo_normal',
+    method_options: { seed: 2024, target_relative_error: 0.005 },
+    portfolio_value: 1_000_000,
+    currency: 'USD',
+    portfolio: PORTFOLIO,
+    confidence_level: 0.99,
+    time_horizon: 10,
+    simulations: 10_000_000,
+  };
+  const { meta } = (await post(`${base}/calculate`, key, body)) as {
+    meta: { metrics: Record<string, number>; precision: { simulations_used: number; rounds: number; achieved_es: number }; timing_ms: { total: number } };
+  };
+  const p = meta.precision;
+  console.log(
+    `\nTarget 0.5 %: ES ${money(meta.metrics.expected_shortfall!).trim()} ± ${(100 * p.achieved_es).toFixed(2)} % after ${p.simulations_used.toLocaleString('en-US')} simulations (${p.rounds} rounds), ${meta.timing_ms.total.toFixed(0)} ms`,
+  );
+}
+
 const signed = (x: number) => (x >= 0 ? '+' : '−') + Math.abs(x).toLocaleString('en-US', { maximumFractionDigits: 0 });
 
 /**
@@ -152,6 +174,7 @@ async function demo(): Promise<void> {
         );
       }
     }
+    await precise(base, key, up.dataset_id);
     await longShort(base, key, up.dataset_id);
     await validation(base, key, up.dataset_id);
   } finally {

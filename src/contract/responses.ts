@@ -129,6 +129,21 @@ const sharedMeta = {
     { description: 'How the model was estimated from the dataset.' },
   ),
   conventions: Conventions,
+  precision: Type.Optional(
+    Type.Object(
+      {
+        target: Type.Number({ description: 'method_options.target_relative_error as asked.' }),
+        achieved_var: Type.Union([Type.Number(), Type.Null()], {
+          description: 'VaR standard error / |VaR| at the end (the largest over the books); null where a VaR is 0.',
+        }),
+        achieved_es: Type.Union([Type.Number(), Type.Null()], { description: 'The same for ES.' }),
+        simulations_used: Type.Integer({ description: 'Simulations of the last round: the figures are those of a plain request with this many.' }),
+        rounds: Type.Integer({ description: 'Rounds run (16,384 simulations, then doubling, the last one at most `simulations`).' }),
+        reached: Type.Boolean({ description: 'Whether both errors reached the target; false when the cap `simulations` stopped the rounds.' }),
+      },
+      { description: 'With method_options.target_relative_error only: what the rounds reached.' },
+    ),
+  ),
   engine: Type.Object(
     {
       build: Text('Engine build that computed the answer (e.g. native-x86-64, wasm-simd128); every build gives the same bits.'),

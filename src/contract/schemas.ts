@@ -14,6 +14,9 @@ export const DEFAULTS = {
   histogram_bins: 50,
 } as const;
 
+/** Bounds of method_options.target_relative_error. */
+export const TARGET_RELATIVE_ERROR = { min: 0.0005, max: 0.1 } as const;
+
 export const METHODS = ['monte_carlo_normal', 'monte_carlo_student_t', 'historical', 'parametric_normal'] as const;
 export const MONTE_CARLO: ReadonlySet<string> = new Set(['monte_carlo_normal', 'monte_carlo_student_t']);
 export const literals = <T extends string>(values: readonly T[], description: string, fallback?: T) =>
@@ -39,6 +42,15 @@ export const MethodOptions = Type.Object(
     ),
     ewma_lambda: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'EWMA decay λ.', default: DEFAULTS.ewma_lambda })),
     histogram_bins: Type.Optional(Type.Integer({ minimum: 10, maximum: 200, description: 'Bins of the P&L histogram.', default: DEFAULTS.histogram_bins })),
+    target_relative_error: Type.Optional(
+      Type.Number({
+        minimum: TARGET_RELATIVE_ERROR.min,
+        maximum: TARGET_RELATIVE_ERROR.max,
+        description:
+          'Monte Carlo only: simulate in rounds (16,384 simulations, then doubling) until the standard errors of VaR and ES are both at most this share of their estimates, or `simulations` (then the cap) is reached; meta.precision says what was reached.',
+        examples: [0.005],
+      }),
+    ),
   },
   { additionalProperties: false, description: 'How the model is estimated and sampled; every field has a default.' },
 );

@@ -11,6 +11,7 @@ import { requestShape, workUnits, type WorkAdmission } from './admission.js';
 import { checkBatchRequest, checkRequest } from './request-checks.js';
 import { buildBatchResponse, buildResponse, type Calculation, type EngineInfo } from './response-builder.js';
 import { runModel } from './risk-calculation.js';
+import { runToPrecision, type Precision } from './precision.js';
 import { type Comparison, type EngineResults } from '../engine/codec.js';
 
 export interface CalculatorDeps {
@@ -26,48 +27,59 @@ export interface CalculatorDeps {
   admission?: WorkAdmission;
 }
 
+/**
+ * Whether the request asks for a target error: its cost is estimated at the cap `simulations`, but
+ * it may stop far sooner, so its time must not teach the cost model.
+ */
+const targetsPrecision = (req: ModelRequest) => req.method_options?.target_relative_error !== undefined;
+
 /** Where each symbol of a book was stated. */
 function refsOf(book: BookRequest, at: (string | number)[]): SymbolRef[] {
   const field = book.portfolio ? 'portfolio' : 'positions';
   return symbolsOf(book).map((symbol, i) => ({ symbol, loc: [...at, field, i, 'symbol'] }));
 }
 
-/** Prices `books` on one scenario set of the prepared model. */
-function priceBooks(
+/** Prices `books` on one scenario set of the prepared model; with a target error, in rounds (precision.ts). */
+async function priceBooks(
   req: ModelRequest & { simulations?: number },
   model: PreparedModel,
   books: EngineBook[],
   comparison: Comparison,
   deps: CalculatorDeps,
   s: Session,
-): Promise<EngineResults> {
+): Promise<{ results: EngineResults; precision: Precision | null }> {
   const o = req.method_options ?? {};
-  return runModel(
-    deps.executor,
-    {
-      method: req.method,
-      rebalanced: req.portfolio_mode === 'rebalanced',
-      books,
-      comparison,
-      horizon: req.time_horizon,
-      confidence: req.confidence_level,
-      simulations: req.simulations ?? 0,
-      degreesOfFreedom: model.opts.degreesOfFreedom ?? DEFAULTS.degrees_of_freedom,
-      seed: model.opts.seed ?? 0,
-      antithetic: o.antithetic ?? DEFAULTS.antithetic,
-      zeroDrift: model.opts.drift === 'zero',
-      histogramBins: o.histogram_bins ?? DEFAULTS.histogram_bins,
-    },
-    model.est,
-    { maxBatches: deps.maxBatches, deadline: s.deadline },
-    s.signal,
-    s.timing,
-  );
+  const run = (simulations: number) =>
+    runModel(
+      deps.executor,
+      {
+        method: req.method,
+        rebalanced: req.portfolio_mode === 'rebalanced',
+        books,
+        comparison,
+        horizon: req.time_horizon,
+        confidence: req.confidence_level,
+        simulations,
+        degreesOfFreedom: model.opts.degreesOfFreedom ?? DEFAULTS.degrees_of_freedom,
+        seed: model.opts.seed ?? 0,
+        antithetic: o.antithetic ?? DEFAULTS.antithetic,
+        zeroDrift: model.opts.drift === 'zero',
+        histogramBins: o.histogram_bins ?? DEFAULTS.histogram_bins,
+      },
+      model.est,
+      { maxBatches: deps.maxBatches, deadline: s.deadline },
+      s.signal,
+      s.timing,
+    );
+  // The request checks allow a target only with Monte Carlo, which requires `simulations` (the cap).
+  if (o.target_relative_error === undefined) return { results: await run(req.simulations ?? 0), precision: null };
+  return runToPrecision(o.target_relative_error, req.simulations ?? 0, run);
 }
 
-function calculationOf(req: ModelRequest, model: PreparedModel, deps: CalculatorDeps, s: Session): Calculation {
+function calculationOf(req: ModelRequest, model: PreparedModel, deps: CalculatorDeps, s: Session, precision: Precision | null): Calculation {
   const { symbols, prices, dataset, est, opts } = model;
   return {
+    precision,
     request: req,
     symbols,
     prices,
@@ -97,7 +109,7 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
       const model = await prepareModel(req, dataset, symbols, deps, s.signal);
       const before = priceBook(req, symbols, model.prices, req.portfolio_value, ['body']);
       const books: PricedBook[] = req.what_if ? [before, applyTrades(before, trades, symbols, model.prices, req.portfolio_value)] : [before];
-      const results = await priceBooks(
+      const { results, precision } = await priceBooks(
         req,
         model,
         books.map((b) => b.engine),
@@ -105,9 +117,9 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
         deps,
         s,
       );
-      return buildResponse(calculationOf(req, model, deps, s), books, results);
+      return buildResponse(calculationOf(req, model, deps, s, precision), books, results);
     },
-    { units, teaches: true },
+    { units, teaches: !targetsPrecision(req) },
   );
 }
 
@@ -124,7 +136,7 @@ export async function calculateBatch(req: BatchRequest, owner: string, deps: Cal
     async (s) => {
       const model = await prepareModel(req, dataset, symbols, deps, s.signal);
       const books = req.books.map((book, b) => priceBook(book, symbols, model.prices, req.portfolio_value, ['body', 'books', b]));
-      const results = await priceBooks(
+      const { results, precision } = await priceBooks(
         req,
         model,
         books.map((b) => b.engine),
@@ -133,12 +145,12 @@ export async function calculateBatch(req: BatchRequest, owner: string, deps: Cal
         s,
       );
       return buildBatchResponse(
-        calculationOf(req, model, deps, s),
+        calculationOf(req, model, deps, s, precision),
         req.books.map((b) => b.id),
         books,
         results,
       );
     },
-    { units, teaches: true },
+    { units, teaches: !targetsPrecision(req) },
   );
 }

@@ -39,6 +39,9 @@ function checkOptionsApply(req: CalculationFields): void {
   if (!can.rebalanced && req.portfolio_mode === 'rebalanced') {
     throw invalid(['body', 'portfolio_mode'], `${req.method} is the closed form of the buy-and-hold book: "rebalanced" does not apply`);
   }
+  if (!MONTE_CARLO.has(req.method) && req.method_options?.target_relative_error !== undefined) {
+    throw invalid(['body', 'method_options', 'target_relative_error'], `${req.method} draws no simulations: a target error does not apply`);
+  }
   if (!can.ewma && req.method_options?.covariance === 'ewma') {
     throw invalid(['body', 'method_options', 'covariance'], `${req.method} replays the returns and estimates no covariance: "ewma" does not apply`);
   }
@@ -115,5 +118,8 @@ export function checkBacktestRequest(req: BacktestRequest): void {
     throw invalid(['body', 'method_options', 'lookback'], 'a backtest estimates on backtest.estimation_window returns: lookback does not apply');
   }
   if (req.portfolio_mode === 'rebalanced') throw invalid(['body', 'portfolio_mode'], 'over one day rebalanced and buy-and-hold are the same: omit it');
+  if (req.method_options?.target_relative_error !== undefined) {
+    throw invalid(['body', 'method_options', 'target_relative_error'], 'a backtest forecasts with `simulations` each day: a target error does not apply');
+  }
   checkBook(req, ['body'], req.portfolio_value);
 }

@@ -4,6 +4,7 @@ import { DEFAULTS, type CalculateRequest } from '../contract/schemas.js';
 import { type BatchResponseBody, type CalculateResponseBody } from '../contract/responses.js';
 import { exposureSummary, type PricedBook } from './books.js';
 import { type PhaseTiming } from './risk-calculation.js';
+import { type Precision } from './precision.js';
 
 export interface ResolvedOptions {
   seed: number | null;
@@ -32,6 +33,8 @@ export interface Calculation {
   opts: ResolvedOptions;
   engine: EngineInfo;
   timing: PhaseTiming & { totalMs: number };
+  /** With method_options.target_relative_error: what the rounds reached. */
+  precision: Precision | null;
 }
 
 const PERCENTILE_KEYS = ['p01', 'p05', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99'] as const;
@@ -128,6 +131,7 @@ function sharedMeta(c: Calculation, scenarios: number) {
       daily_volatility: perSymbol(est.volatility),
     },
     conventions: CONVENTIONS,
+    ...(c.precision ? { precision: c.precision } : {}),
     engine: { ...c.engine, batches: c.timing.batches },
     timing_ms: { queue: round(c.timing.queueMs), engine: round(c.timing.computeMs), total: round(c.timing.totalMs) },
   };

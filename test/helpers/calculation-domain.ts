@@ -15,7 +15,7 @@ import { NativeEngine } from '../../src/engine/native-engine.js';
 import { type Engine } from '../../src/engine/ops.js';
 import { ISO_4217 } from '../../src/contract/currencies.js';
 import { ApiError } from '../../src/contract/errors.js';
-import { calculateRequestSchema, METHODS, type CalculateRequest } from '../../src/contract/schemas.js';
+import { calculateRequestSchema, METHODS, MONTE_CARLO, type CalculateRequest } from '../../src/contract/schemas.js';
 import { type CalculateResponseBody } from '../../src/contract/responses.js';
 import { compileValidator } from '../../src/http/validator.js';
 import { FileDatasetStore } from '../../src/datasets/dataset-store.js';
@@ -53,6 +53,7 @@ export const DOMAIN = {
   bins: { min: bound(options.histogram_bins, 'minimum'), max: bound(options.histogram_bins, 'maximum') },
   lookback: { min: bound(options.lookback, 'minimum'), max: bound(options.lookback, 'maximum') },
   lambda: { min: Number.MIN_VALUE, max: BELOW_ONE },
+  target: { min: bound(options.target_relative_error, 'minimum'), max: bound(options.target_relative_error, 'maximum') },
   value: { min: bound(props.portfolio_value, 'minimum'), max: bound(props.portfolio_value, 'maximum') },
   assets: { min: 1, max: bound(props.portfolio, 'maxItems') },
   position: { min: bound(positionProps.quantity, 'minimum'), max: bound(positionProps.quantity, 'maximum') },
@@ -201,6 +202,7 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       covariance: optional(fc.constantFrom('sample' as const, 'ewma' as const)),
       ewma_lambda: optional(double(DOMAIN.lambda.min, DOMAIN.lambda.max)),
       histogram_bins: optional(fc.integer({ min: DOMAIN.bins.min, max: DOMAIN.bins.max })),
+      target_relative_error: optional(double(DOMAIN.target.min, DOMAIN.target.max)),
       portfolio_value: double(DOMAIN.value.min, DOMAIN.value.max),
       currency: fc.constantFrom(...[...ISO_4217].sort()),
       book,
@@ -226,6 +228,8 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       if (covariance !== undefined) method_options.covariance = covariance;
       if (covariance === 'ewma' && d.ewma_lambda !== undefined) method_options.ewma_lambda = d.ewma_lambda;
       if (d.histogram_bins !== undefined) method_options.histogram_bins = d.histogram_bins;
+      // A target error is refused where nothing is simulated (historical, the closed form).
+      if (d.target_relative_error !== undefined && MONTE_CARLO.has(d.method)) method_options.target_relative_error = d.target_relative_error;
       const request: CalculateRequest = {
         dataset_id: datasetId,
         method: d.method,
@@ -302,6 +306,9 @@ export function edgeRequests(datasetId: string, symbols: string[], maxAssets: nu
   }
   for (const degrees_of_freedom of [DOMAIN.dof.min, DOMAIN.dof.max]) out.push({ ...base, method: 'monte_carlo_student_t', degrees_of_freedom });
   for (const histogram_bins of [DOMAIN.bins.min, DOMAIN.bins.max]) out.push(opts({ histogram_bins }));
+  for (const target_relative_error of [DOMAIN.target.min, DOMAIN.target.max])
+    for (const method of ['monte_carlo_normal', 'monte_carlo_student_t'] as const)
+      out.push({ ...opts({ target_relative_error }), method, simulations: 40_000 });
   for (const lookback of [DOMAIN.lookback.min, DOMAIN.lookback.max]) for (const method of METHODS) out.push({ ...opts({ lookback }), method });
   for (const ewma_lambda of [DOMAIN.lambda.min, 0.5, DOMAIN.lambda.max])
     for (const method of METHODS.filter((m) => choicesOf(m).ewma)) out.push({ ...opts({ covariance: 'ewma', ewma_lambda }), method });
