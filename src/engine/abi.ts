@@ -24,8 +24,6 @@ export const ABI = {
   ESTIMATION_RESULT_HEADER_LEN: 5,
   SPEC_HEADER_LEN: 15,
   PARTIAL_HEADER_LEN: 12,
-  /** Where a partial's N sits in its header: partials of a larger spec may be finalized as its first N. */
-  PARTIAL_SCENARIOS_AT: 1,
   PARAMETRIC_HEADER_LEN: 5,
   RESULTS_HEADER_LEN: 3,
   COMPARISON_FIGURES: 4,

@@ -173,16 +173,6 @@ export function encodeSpec(s: SimulationSpec, first: number, end: number, budget
 }
 
 /** Finalize input: [count, partial…]. */
-/**
- * Marks a partial (an OP_SIMULATE output) to be finalized as part of the first `scenarios` of its
- * spec: partials simulated under a spec of more scenarios hold at least what fewer need, so their
- * figures are exactly those of a spec of `scenarios` (the engine's tests show it bit for bit).
- */
-export function asPrefixOf(partial: Float64Array, scenarios: number): Float64Array {
-  partial[ABI.PARTIAL_SCENARIOS_AT] = scenarios;
-  return partial;
-}
-
 export function encodeFinalize(partials: Float64Array[]): Float64Array {
   const out = new Float64Array(1 + partials.reduce((a, p) => a + p.length, 0));
   out[0] = partials.length;

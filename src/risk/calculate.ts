@@ -10,7 +10,7 @@ import { underDeadline, type Session } from './deadline.js';
 import { requestShape, workUnits, type WorkAdmission } from './admission.js';
 import { checkBatchRequest, checkRequest } from './request-checks.js';
 import { buildBatchResponse, buildResponse, type Calculation, type EngineInfo } from './response-builder.js';
-import { prefixRunner, runModel, type ModelInput } from './risk-calculation.js';
+import { runModel } from './risk-calculation.js';
 import { runToPrecision, type Precision } from './precision.js';
 import { type Comparison, type EngineResults } from '../engine/codec.js';
 
@@ -49,24 +49,31 @@ async function priceBooks(
   s: Session,
 ): Promise<{ results: EngineResults; precision: Precision | null }> {
   const o = req.method_options ?? {};
-  const input: ModelInput = {
-    method: req.method,
-    rebalanced: req.portfolio_mode === 'rebalanced',
-    books,
-    comparison,
-    horizon: req.time_horizon,
-    confidence: req.confidence_level,
-    simulations: req.simulations ?? 0,
-    degreesOfFreedom: model.opts.degreesOfFreedom ?? DEFAULTS.degrees_of_freedom,
-    seed: model.opts.seed ?? 0,
-    antithetic: o.antithetic ?? DEFAULTS.antithetic,
-    zeroDrift: model.opts.drift === 'zero',
-    histogramBins: o.histogram_bins ?? DEFAULTS.histogram_bins,
-  };
-  const policy = { maxBatches: deps.maxBatches, deadline: s.deadline };
-  if (o.target_relative_error === undefined) return { results: await runModel(deps.executor, input, model.est, policy, s.signal, s.timing), precision: null };
+  const run = (simulations: number) =>
+    runModel(
+      deps.executor,
+      {
+        method: req.method,
+        rebalanced: req.portfolio_mode === 'rebalanced',
+        books,
+        comparison,
+        horizon: req.time_horizon,
+        confidence: req.confidence_level,
+        simulations,
+        degreesOfFreedom: model.opts.degreesOfFreedom ?? DEFAULTS.degrees_of_freedom,
+        seed: model.opts.seed ?? 0,
+        antithetic: o.antithetic ?? DEFAULTS.antithetic,
+        zeroDrift: model.opts.drift === 'zero',
+        histogramBins: o.histogram_bins ?? DEFAULTS.histogram_bins,
+      },
+      model.est,
+      { maxBatches: deps.maxBatches, deadline: s.deadline },
+      s.signal,
+      s.timing,
+    );
   // The request checks allow a target only with Monte Carlo, which requires `simulations` (the cap).
-  return runToPrecision(o.target_relative_error, input.simulations, prefixRunner(deps.executor, input, model.est, policy, s.signal, s.timing));
+  if (o.target_relative_error === undefined) return { results: await run(req.simulations ?? 0), precision: null };
+  return runToPrecision(o.target_relative_error, req.simulations ?? 0, run);
 }
 
 function calculationOf(req: ModelRequest, model: PreparedModel, deps: CalculatorDeps, s: Session, precision: Precision | null): Calculation {

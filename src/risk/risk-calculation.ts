@@ -1,5 +1,4 @@
 import {
-  asPrefixOf,
   checkStatus,
   decodeEstimation,
   decodeResults,
@@ -17,7 +16,7 @@ import {
 } from '../engine/codec.js';
 import { ABI } from '../engine/abi.js';
 import { type EngineExecutor, type EngineReply } from '../engine/ops.js';
-import { blockCount, MIN_BLOCKS_PER_BATCH, planBatches } from './plan.js';
+import { MIN_BLOCKS_PER_BATCH, planBatches } from './plan.js';
 
 export interface BatchPolicy {
   maxBatches: number;
@@ -175,38 +174,4 @@ export async function runModel(
   const final = await exec.run(ABI.OP_FINALIZE, encodeFinalize(replies.map((r) => r.output)), signal);
   addPhase(timing, [final]);
   return decodeResults(final.output);
-}
-
-/**
- * The model at growing simulation counts (precision rounds), each a prefix of the next: every block
- * is simulated once, under the spec of `cap` (whose tails hold what any smaller count needs), and
- * each count finalizes the partials so far as its first scenarios — the figures of a plain run of
- * that count, at the cost of the new blocks only. Books split over tasks run each count afresh.
- */
-export function prefixRunner(
-  exec: EngineExecutor,
-  model: ModelInput,
-  est: Estimation,
-  policy: BatchPolicy,
-  signal: AbortSignal | undefined,
-  timing: PhaseTiming,
-): (simulations: number) => Promise<EngineResults> {
-  if (bookGroups(model, policy.maxBatches).length > 1) return (simulations) => runModel(exec, { ...model, simulations }, est, policy, signal, timing);
-  const spec = simulationSpec(model, est);
-  const partials: Float64Array[] = [];
-  let done = 0;
-  const budget = () => (policy.deadline === undefined ? 0 : Math.max(1, policy.deadline - Date.now()));
-  return async (simulations) => {
-    const end = blockCount(simulations);
-    const batches = planBatches((end - done) * ABI.BLOCK, policy.maxBatches, policy.minBlocksPerBatch ?? MIN_BLOCKS_PER_BATCH);
-    const replies = await Promise.all(batches.map((b) => exec.run(ABI.OP_SIMULATE, encodeSpec(spec, done + b.first, done + b.end, budget()), signal)));
-    addPhase(timing, replies);
-    replies.forEach((r) => checkStatus(r.output));
-    partials.push(...replies.map((r) => r.output));
-    done = end;
-    timing.batches += batches.length;
-    const final = await exec.run(ABI.OP_FINALIZE, encodeFinalize(partials.map((p) => asPrefixOf(p, simulations))), signal);
-    addPhase(timing, [final]);
-    return decodeResults(final.output);
-  };
 }

@@ -6,8 +6,7 @@
 use super::constants::{
     COMPARISON_NONE, COMPARISON_WHAT_IF, ESTIMATION_HEADER_LEN, ESTIMATION_RESULT_HEADER_LEN,
     METHOD_HISTORICAL, METHOD_MONTE_CARLO_NORMAL, METHOD_MONTE_CARLO_STUDENT_T, METRICS_SCALARS,
-    MODE_BUY_AND_HOLD, PARAMETRIC_HEADER_LEN, PARTIAL_HEADER_LEN, PARTIAL_SCENARIOS_AT,
-    SPEC_HEADER_LEN,
+    MODE_BUY_AND_HOLD, PARAMETRIC_HEADER_LEN, PARTIAL_HEADER_LEN, SPEC_HEADER_LEN,
 };
 use super::reader::{product, Reader};
 use crate::deadline::Deadline;
@@ -204,9 +203,9 @@ pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
         (Some(lane), _) | (None, Some(lane)) => lane.len(),
         (None, None) => 0,
     };
-    let mut header: [f64; PARTIAL_HEADER_LEN] = [
+    let header: [f64; PARTIAL_HEADER_LEN] = [
         0.0,
-        0.0,
+        h.scenarios as f64,
         n as f64,
         h.confidence,
         h.books.len() as f64,
@@ -218,7 +217,6 @@ pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
         worst as f64,
         k as f64,
     ];
-    header[PARTIAL_SCENARIOS_AT] = h.scenarios as f64;
     let mut out = header.to_vec();
     write_books(&mut out, &h.books);
     for tail in p.units.smallest.iter().chain(&p.units.largest) {

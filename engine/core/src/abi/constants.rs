@@ -35,10 +35,6 @@ pub const SPEC_HEADER_LEN: usize = 15;
 /// Partial, status word included: [0, N, n, c, books, bins, comparison, lanes, first, count,
 /// worst count, tail count].
 pub const PARTIAL_HEADER_LEN: usize = 12;
-/// Where a partial's N sits in its header. Finalize merges partials that tile exactly N scenarios;
-/// partials simulated under a spec of more scenarios may be finalized as its first N by rewriting
-/// this word (their tails hold at least what fewer scenarios need), as precision rounds do.
-pub const PARTIAL_SCENARIOS_AT: usize = 1;
 /// Estimation result, status word included: [0, observations, first date, last date, jitter].
 pub const ESTIMATION_RESULT_HEADER_LEN: usize = 5;
 /// Results header, status word included: [0, books, comparison]; per book its metrics follow.
@@ -107,7 +103,6 @@ pub const TABLE: &[(&str, f64)] = table![
     ESTIMATION_HEADER_LEN,
     SPEC_HEADER_LEN,
     PARTIAL_HEADER_LEN,
-    PARTIAL_SCENARIOS_AT,
     ESTIMATION_RESULT_HEADER_LEN,
     RESULTS_HEADER_LEN,
     COMPARISON_FIGURES,
