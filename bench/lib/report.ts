@@ -5,6 +5,7 @@ import { type BatchProfile, type PhaseFigures } from './batch-profile.js';
 import { type EngineFigures } from './engine-bench.js';
 import { type NumpyResult } from './numpy.js';
 import { type TailLevels } from './tail-bench.js';
+import { type PrecisionFigures } from './precision-bench.js';
 import { type LatencyFigures } from './latency-bench.js';
 import { latencySection } from './latency-report.js';
 import { type ServiceFigures } from './service-bench.js';
@@ -24,6 +25,7 @@ export interface Results {
   batch_profile?: BatchProfile;
   latency?: LatencyFigures;
   tail?: TailLevels;
+  precision?: PrecisionFigures;
 }
 
 interface Ratio {
@@ -52,6 +54,13 @@ export function ratios(r: Results): Ratio[] {
     ratio('small request, open loop at 50 % of capacity, p99 (ms)', r.latency?.open[1]?.figures.latency_ms.p99, 1, 8, false),
     ratio('HTTP + pool overhead (ms)', r.service?.overhead_ms, 1, 0.3, false),
     ratio('100 single calls (sequential) / one 100-book batch', r.batch?.singles_sequential_ms, r.batch?.batch_ms, 10),
+    ratio('to 0.2 % error: precision rounds / one plain run of the count they stop at (W2 model)', r.precision?.rounds_ms, r.precision?.plain_ms, 2.5, false),
+    ratio(
+      'to 0.2 % error: NumPy plain Monte Carlo / precision rounds (target with importance sampling: 50)',
+      r.precision?.numpy_ms ?? undefined,
+      r.precision?.rounds_ms,
+      50,
+    ),
     ratio(`time at c = 0.6 / time at c = 0.99 (10 assets × ${r.tail?.simulations ?? '?'} × 1 d)`, r.tail?.ms_c60, r.tail?.ms_c99, 1.5, false),
   ];
 }
