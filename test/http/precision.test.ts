@@ -92,6 +92,21 @@ t.test('a batch: the target holds for every book', async (t) => {
     ...books.map((b: { metrics: Record<string, number> }) => b.metrics.expected_shortfall_standard_error! / b.metrics.expected_shortfall!),
   );
   t.equal(precision.achieved_es, worst, 'achieved is the worst book');
+
+  // 16 books are split over the workers: the rounds give the same figures as a plain batch too.
+  const many = { ...body, books: Array.from({ length: 16 }, (_, i) => ({ id: `b${i}`, portfolio: [{ symbol: i % 2 ? 'JPM' : 'XOM', weight: 1 }] })) };
+  const split = await call(s.base, 'POST', '/api/v1/risk/calculate/batch', { key: s.key, json: many });
+  t.equal(split.status, 200, split.text.slice(0, 300));
+  t.ok(split.body.meta.engine.batches > 1, 'the books were split over tasks');
+  const plain = await call(s.base, 'POST', '/api/v1/risk/calculate/batch', {
+    key: s.key,
+    json: { ...many, simulations: split.body.meta.precision.simulations_used, method_options: { seed: 7 } },
+  });
+  t.same(
+    plain.body.meta.books.map((b: { metrics: unknown }) => b.metrics),
+    split.body.meta.books.map((b: { metrics: unknown }) => b.metrics),
+    'bit for bit the plain batch with that many simulations',
+  );
 });
 
 t.test('the bounds, and the methods a target applies to', async (t) => {
