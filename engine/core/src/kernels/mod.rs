@@ -326,6 +326,38 @@ pub fn fill_rebalanced(spec: &Spec, ws: &mut Workspace, block: usize, books: &[B
         for (p, g) in path.pnl.iter_mut().zip(&path.gross) {
             *p = book.capital * (g - 1.0);
         }
+        reconcile(path, n);
+    }
+}
+
+/// The daily gains telescope to C·(gross − 1) only in exact arithmetic: a path whose value swings
+/// far beyond where it ends (a levered book passing near zero) leaves a rounding residual of the
+/// order of ε times its largest value. Sharing it over the assets in proportion to |gain| makes the
+/// parts add up to the portfolio P&L, so Euler components add up to ES; zero positions stay zero.
+fn reconcile(path: &mut BookPaths, n: usize) {
+    let (sum, abs) = (&mut path.growth, &mut path.scaled_gross);
+    sum.iter_mut().for_each(|x| *x = 0.0);
+    abs.iter_mut().for_each(|x| *x = 0.0);
+    for gains in path.asset_pnl.chunks_exact(BLOCK).take(n) {
+        for ((t, a), g) in sum.iter_mut().zip(abs.iter_mut()).zip(gains) {
+            *t += g;
+            *a += g.abs();
+        }
+    }
+    for ((t, a), p) in sum.iter_mut().zip(abs.iter()).zip(&path.pnl) {
+        let residual = p - *t;
+        *t = if residual.is_finite() && a.is_finite() && *a > 0.0 {
+            residual
+        } else {
+            0.0
+        };
+    }
+    for gains in path.asset_pnl.chunks_exact_mut(BLOCK).take(n) {
+        for ((g, r), a) in gains.iter_mut().zip(sum.iter()).zip(abs.iter()) {
+            if *r != 0.0 {
+                *g += r * (g.abs() / a);
+            }
+        }
     }
 }
 

@@ -66,10 +66,21 @@ fn correlated(spec: &Spec, l: &[f64], z: &[f64], i: usize, s: usize, base: f64) 
 fn finish(spec: &Spec, book: &Book, cumulative: Vec<f64>, gross: f64) -> Path {
     let v = book.capital;
     if spec.mode() == Mode::Rebalanced {
-        return Path {
-            assets: cumulative,
-            portfolio: v * (gross - 1.0),
-        };
+        // The rounding residual of the summed gains, shared in proportion to |gain|.
+        let portfolio = v * (gross - 1.0);
+        let (mut sum, mut abs) = (0.0, 0.0);
+        for a in &cumulative {
+            sum += a;
+            abs += a.abs();
+        }
+        let residual = portfolio - sum;
+        let mut assets = cumulative;
+        if residual.is_finite() && abs.is_finite() && abs > 0.0 && residual != 0.0 {
+            for a in assets.iter_mut() {
+                *a += residual * (a.abs() / abs);
+            }
+        }
+        return Path { assets, portfolio };
     }
     let mut portfolio = 0.0;
     let mut assets = Vec::new();
