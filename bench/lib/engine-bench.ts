@@ -11,7 +11,7 @@ import { runModel, simulationSpec } from '../../src/risk/risk-calculation.js';
 import { EnginePool } from '../../src/pool/engine-pool.js';
 import { plainVarEs } from '../plain-ts-engine.js';
 import { interleaved } from './stats.js';
-import { prepare, type PreparedWorkload, type Workload } from './workloads.js';
+import { prepare, type PreparedWorkload, type Workload, triangularFactor } from './workloads.js';
 
 export const BUILDS = { 'wasm-simd128': 'wasm', 'wasm-scalar': 'wasm-scalar', native: 'native' } as const;
 export type BuildName = keyof typeof BUILDS | 'native-x86-64';
@@ -69,7 +69,7 @@ type PlainResult = ReturnType<typeof plainVarEs>;
 function plainModel(p: PreparedWorkload, simulations: number): Parameters<typeof plainVarEs>[0] {
   return {
     mean: Array.from(p.estimation.mean),
-    cholesky: Array.from(p.estimation.cholesky),
+    cholesky: Array.from(triangularFactor(p)),
     weights: Array.from(p.model.books[0]!.weights),
     portfolioValue: p.model.books[0]!.capital,
     horizon: p.model.horizon,

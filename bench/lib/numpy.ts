@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ROOT } from '../../src/paths.js';
 import { engineNormalNs, normalsEngines } from './engine-bench.js';
 import { median } from './stats.js';
-import { type PreparedWorkload } from './workloads.js';
+import { type PreparedWorkload, triangularFactor } from './workloads.js';
 
 export interface NumpyResult {
   median_ms: number;
@@ -24,7 +24,7 @@ export function ensureNumpy(): boolean {
 
 export function runNumpy(p: PreparedWorkload, repeats: number, normals = 0): NumpyResult {
   const n = p.symbols.length;
-  const L = Array.from({ length: n }, (_, i) => Array.from(p.estimation.cholesky.subarray(i * n, (i + 1) * n)));
+  const L = Array.from({ length: n }, (_, i) => Array.from(triangularFactor(p).subarray(i * n, (i + 1) * n)));
   const job = {
     mean: Array.from(p.estimation.mean),
     cholesky: L,

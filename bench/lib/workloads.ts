@@ -3,6 +3,7 @@ import path from 'node:path';
 import { readCsv } from '../../src/datasets/csv-reader.js';
 import { selectColumns, type Dataset } from '../../src/datasets/dataset.js';
 import { portfolioBook, type Estimation } from '../../src/engine/codec.js';
+import { ABI } from '../../src/engine/abi.js';
 import { type EngineExecutor } from '../../src/engine/ops.js';
 import { ROOT } from '../../src/paths.js';
 import { estimateModel, type Method, type ModelInput } from '../../src/risk/risk-calculation.js';
@@ -114,4 +115,10 @@ export async function prepare(exec: EngineExecutor, w: Workload, overrides: Part
     histogramBins: 50,
   };
   return { workload, symbols, estimation, model };
+}
+
+/** The workload's n×n Cholesky factor: the plain baselines (TypeScript, NumPy) sample through it. */
+export function triangularFactor(p: PreparedWorkload): Float64Array {
+  if (p.estimation.factorColumns !== ABI.FACTOR_TRIANGULAR) throw new Error(`${p.workload.id} samples through loadings, not a Cholesky factor`);
+  return p.estimation.factor;
 }

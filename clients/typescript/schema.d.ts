@@ -430,7 +430,9 @@ export interface components {
                     drift: "sample" | "zero";
                     /** @description Most recent returns used, or null for all. */
                     lookback: number | null;
-                    /** @description Diagonal added to the covariance to factor it (0 when it was positive definite). */
+                    /** @description Monte Carlo: the covariance factor the draws go through — cholesky (n×n, jittered if singular) or low_rank (the n×m loadings of the window, exact, chosen when its returns m < n/2); null for historical and parametric. */
+                    sampling: ("cholesky" | "low_rank") | null;
+                    /** @description Diagonal added to the covariance to factor it (0 when it was positive definite, and with low_rank sampling). */
                     jitter: number;
                     /** @description True when jitter > 0. */
                     covariance_repaired: boolean;
@@ -461,6 +463,8 @@ export interface components {
                     marginal: string;
                     /** @description How exposures and capital are defined. */
                     exposures: string;
+                    /** @description How Monte Carlo draws correlated returns, and the rule choosing the factor. */
+                    sampling: string;
                 };
                 /** @description With method_options.target_relative_error only: what the rounds reached. */
                 precision?: {
@@ -819,7 +823,9 @@ export interface components {
                     drift: "sample" | "zero";
                     /** @description Most recent returns used, or null for all. */
                     lookback: number | null;
-                    /** @description Diagonal added to the covariance to factor it (0 when it was positive definite). */
+                    /** @description Monte Carlo: the covariance factor the draws go through — cholesky (n×n, jittered if singular) or low_rank (the n×m loadings of the window, exact, chosen when its returns m < n/2); null for historical and parametric. */
+                    sampling: ("cholesky" | "low_rank") | null;
+                    /** @description Diagonal added to the covariance to factor it (0 when it was positive definite, and with low_rank sampling). */
                     jitter: number;
                     /** @description True when jitter > 0. */
                     covariance_repaired: boolean;
@@ -850,6 +856,8 @@ export interface components {
                     marginal: string;
                     /** @description How exposures and capital are defined. */
                     exposures: string;
+                    /** @description How Monte Carlo draws correlated returns, and the rule choosing the factor. */
+                    sampling: string;
                 };
                 /** @description With method_options.target_relative_error only: what the rounds reached. */
                 precision?: {
@@ -2473,6 +2481,7 @@ export interface operations {
                      *           "ewma_lambda": null,
                      *           "drift": "sample",
                      *           "lookback": null,
+                     *           "sampling": "cholesky",
                      *           "jitter": 0,
                      *           "covariance_repaired": false,
                      *           "daily_mean": {
@@ -2494,11 +2503,12 @@ export interface operations {
                      *           "component_es": "Euler: -mean of the position P&L over the k worst scenarios; sums to ES",
                      *           "component_var": "-mean of the position P&L over the scenarios ranked k-m..k+m, m=max(1,floor(sqrt(k))), rescaled to sum to VaR; parametric: Euler",
                      *           "marginal": "component / exposure; 0 where the exposure is 0",
-                     *           "exposures": "e = quantity x last price of the estimation, or market_value; short = sum of negative exposures (<= 0); C = portfolio_value, else gross"
+                     *           "exposures": "e = quantity x last price of the estimation, or market_value; short = sum of negative exposures (<= 0); C = portfolio_value, else gross",
+                     *           "sampling": "R = T mu + sqrt(T) F z, z ~ N(0, I): F = Cholesky factor of Sigma (n x n), or, when the window has m < n/2 returns, F = loadings sqrt(w_t) (r_t - mean) (n x m, Sigma = F F^T exactly)"
                      *         },
                      *         "engine": {
                      *           "build": "native-avx512",
-                     *           "version": "0.2.0",
+                     *           "version": "0.3.0",
                      *           "threads": 2,
                      *           "batches": 1
                      *         },
@@ -2930,6 +2940,7 @@ export interface operations {
                      *           "ewma_lambda": null,
                      *           "drift": "sample",
                      *           "lookback": null,
+                     *           "sampling": null,
                      *           "jitter": 0,
                      *           "covariance_repaired": false,
                      *           "daily_mean": {
@@ -2951,11 +2962,12 @@ export interface operations {
                      *           "component_es": "Euler: -mean of the position P&L over the k worst scenarios; sums to ES",
                      *           "component_var": "-mean of the position P&L over the scenarios ranked k-m..k+m, m=max(1,floor(sqrt(k))), rescaled to sum to VaR; parametric: Euler",
                      *           "marginal": "component / exposure; 0 where the exposure is 0",
-                     *           "exposures": "e = quantity x last price of the estimation, or market_value; short = sum of negative exposures (<= 0); C = portfolio_value, else gross"
+                     *           "exposures": "e = quantity x last price of the estimation, or market_value; short = sum of negative exposures (<= 0); C = portfolio_value, else gross",
+                     *           "sampling": "R = T mu + sqrt(T) F z, z ~ N(0, I): F = Cholesky factor of Sigma (n x n), or, when the window has m < n/2 returns, F = loadings sqrt(w_t) (r_t - mean) (n x m, Sigma = F F^T exactly)"
                      *         },
                      *         "engine": {
                      *           "build": "native-avx512",
-                     *           "version": "0.2.0",
+                     *           "version": "0.3.0",
                      *           "threads": 2,
                      *           "batches": 1
                      *         },

@@ -43,6 +43,7 @@ export const Conventions = Type.Object(
     component_var: Text('How component VaR is defined.'),
     marginal: Text('How marginal figures are defined.'),
     exposures: Text('How exposures and capital are defined.'),
+    sampling: Text('How Monte Carlo draws correlated returns, and the rule choosing the factor.'),
   },
   { description: 'The definitions behind the figures, stated in every answer.' },
 );
@@ -121,7 +122,11 @@ const sharedMeta = {
       ewma_lambda: Type.Union([Num, Type.Null()], { description: 'EWMA decay used, or null with the sample estimator.' }),
       drift: literals(['sample', 'zero'], 'Drift used.'),
       lookback: Type.Union([Type.Integer(), Type.Null()], { description: 'Most recent returns used, or null for all.' }),
-      jitter: Type.Number({ description: 'Diagonal added to the covariance to factor it (0 when it was positive definite).' }),
+      sampling: Type.Union([literals(['cholesky', 'low_rank'], 'The covariance factor of the draws.'), Type.Null()], {
+        description:
+          'Monte Carlo: the covariance factor the draws go through — cholesky (n×n, jittered if singular) or low_rank (the n×m loadings of the window, exact, chosen when its returns m < n/2); null for historical and parametric.',
+      }),
+      jitter: Type.Number({ description: 'Diagonal added to the covariance to factor it (0 when it was positive definite, and with low_rank sampling).' }),
       covariance_repaired: Type.Boolean({ description: 'True when jitter > 0.' }),
       daily_mean: Type.Record(Type.String(), Num, { description: 'Daily mean log return μ_i by symbol (0 with drift "zero").' }),
       daily_volatility: Type.Record(Type.String(), Num, { description: 'Daily volatility σ_i of the log returns by symbol.' }),

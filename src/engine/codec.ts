@@ -56,14 +56,16 @@ export interface Estimation {
   mean: Float64Array;
   sampleMean: Float64Array;
   covariance: Float64Array;
-  cholesky: Float64Array;
+  /** Σ = F·Fᵀ: the n×n Cholesky factor (FACTOR_TRIANGULAR), or n×m loadings of the window. */
+  factor: Float64Array;
+  factorColumns: number;
   volatility: Float64Array;
   returns: Float64Array;
 }
 
 export function decodeEstimation(out: Float64Array, n: number): Estimation {
   checkStatus(out);
-  const [, observations = 0, firstDate = 0, lastDate = 0, jitter = 0] = out;
+  const [, observations = 0, firstDate = 0, lastDate = 0, jitter = 0, factorColumns = 0] = out;
   let at = ABI.ESTIMATION_RESULT_HEADER_LEN;
   const take = (len: number) => out.slice(at, (at += len));
   return {
@@ -71,10 +73,11 @@ export function decodeEstimation(out: Float64Array, n: number): Estimation {
     firstDate,
     lastDate,
     jitter,
+    factorColumns,
     mean: take(n),
     sampleMean: take(n),
     covariance: take(n * n),
-    cholesky: take(n * n),
+    factor: take(n * (factorColumns === ABI.FACTOR_TRIANGULAR ? n : factorColumns)),
     volatility: take(n),
     returns: take(observations * n),
   };
@@ -115,8 +118,9 @@ export interface SimulationSpec extends ModelParameters {
   scenarios: number;
   /** Daily drift (historical: the amount subtracted from each return). */
   mean: Float64Array;
-  /** Monte Carlo: Cholesky factor n×n. */
-  cholesky: Float64Array;
+  /** Monte Carlo: the covariance factor and its columns (see `Estimation`). */
+  factor: Float64Array;
+  factorColumns: number;
   /** Historical: returns [observation][asset]. */
   returns: Float64Array;
 }
@@ -140,7 +144,7 @@ function assetCount(books: EngineBook[]): number {
 export function encodeSpec(s: SimulationSpec, first: number, end: number, budgetMs = 0): Float64Array {
   const n = assetCount(s.books);
   const historical = s.method === 'historical';
-  const tail = historical ? 1 + s.returns.length : s.cholesky.length;
+  const tail = 1 + (historical ? s.returns.length : s.factor.length);
   const head = ABI.SPEC_HEADER_LEN;
   const out = new Float64Array(head + s.books.length * (1 + n) + n + tail);
   out.set([
@@ -167,7 +171,8 @@ export function encodeSpec(s: SimulationSpec, first: number, end: number, budget
     out[at] = s.returns.length / n;
     out.set(s.returns, at + 1);
   } else {
-    out.set(s.cholesky, at);
+    out[at] = s.factorColumns;
+    out.set(s.factor, at + 1);
   }
   return out;
 }

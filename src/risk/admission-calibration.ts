@@ -6,7 +6,7 @@ import { WorkAdmission, workUnits, type WorkShape } from './admission.js';
 import { blockCount } from './plan.js';
 
 /** The calibration calculation: mid-sized, a few tens of ms on one worker. */
-const CALIBRATION: WorkShape = { scenarios: 131_072, assets: 16, books: 1, steps: 1, correlated: true, confidence: 0.99 };
+const CALIBRATION: WorkShape = { scenarios: 131_072, assets: 16, books: 1, steps: 1, correlated: true, window: 1000, confidence: 0.99 };
 
 /**
  * Times one Monte Carlo calculation of a known shape on the executor (independent assets, 1 % daily
@@ -14,8 +14,8 @@ const CALIBRATION: WorkShape = { scenarios: 131_072, assets: 16, books: 1, steps
  */
 export async function calibratedAdmission(exec: EngineExecutor, workers: number): Promise<WorkAdmission> {
   const n = CALIBRATION.assets;
-  const cholesky = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) cholesky[i * n + i] = 0.01;
+  const factor = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) factor[i * n + i] = 0.01;
   const spec: SimulationSpec = {
     method: 'monte_carlo_normal',
     rebalanced: false,
@@ -29,7 +29,8 @@ export async function calibratedAdmission(exec: EngineExecutor, workers: number)
     histogramBins: DEFAULTS.histogram_bins,
     scenarios: CALIBRATION.scenarios,
     mean: new Float64Array(n),
-    cholesky,
+    factor,
+    factorColumns: ABI.FACTOR_TRIANGULAR,
     returns: new Float64Array(0),
   };
   const input = () => encodeSpec(spec, 0, blockCount(spec.scenarios));

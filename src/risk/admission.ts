@@ -24,19 +24,22 @@ export interface WorkShape {
   books: number;
   /** Days simulated one by one (rebalanced or Student-t: the horizon; else 1). */
   steps: number;
-  /** Whether each scenario is correlated through the Cholesky factor (Monte Carlo). */
+  /** Whether each scenario is correlated through a covariance factor (Monte Carlo). */
   correlated: boolean;
+  /** Returns in the estimation window at most: the columns of a loadings factor. */
+  window: number;
   confidence: number;
 }
 
 /** Cost units of a calculation: proportional to its engine time on one worker. */
 export function workUnits(w: WorkShape): number {
-  const draw = w.correlated ? (w.assets * (w.assets + 1)) / 2 : w.assets;
+  // The engine samples through the cheaper factor: triangular n×n, or n×m loadings when m < n/2.
+  const draw = w.correlated ? Math.min((w.assets * (w.assets + 1)) / 2, w.assets * w.window) : w.assets;
   const price = w.books * w.assets;
   return w.scenarios * (w.steps * (draw + price) + price * TAIL_WEIGHT * (1 - w.confidence));
 }
 
-type ShapeRequest = Pick<CalculateRequest, 'method' | 'simulations' | 'time_horizon' | 'portfolio_mode' | 'confidence_level'>;
+type ShapeRequest = Pick<CalculateRequest, 'method' | 'simulations' | 'time_horizon' | 'portfolio_mode' | 'confidence_level' | 'method_options'>;
 
 /** The shape of a calculate or batch request over `assets` symbols of a dataset of `dates` dates. */
 export function requestShape(req: ShapeRequest, assets: number, books: number, dates: number): WorkShape {
@@ -49,6 +52,7 @@ export function requestShape(req: ShapeRequest, assets: number, books: number, d
     books,
     steps: stepwise ? req.time_horizon : 1,
     correlated: simulated,
+    window: Math.max(1, Math.min(req.method_options?.lookback ?? Infinity, dates - 1)),
     confidence: req.confidence_level,
   };
 }

@@ -1,6 +1,7 @@
 import { newCalculationId } from '../ids.js';
 import { type EngineMetrics, type EngineResults, type Estimation } from '../engine/codec.js';
-import { DEFAULTS, type CalculateRequest } from '../contract/schemas.js';
+import { ABI } from '../engine/abi.js';
+import { DEFAULTS, MONTE_CARLO, type CalculateRequest } from '../contract/schemas.js';
 import { type BatchResponseBody, type CalculateResponseBody } from '../contract/responses.js';
 import { exposureSummary, type PricedBook } from './books.js';
 import { type PhaseTiming } from './risk-calculation.js';
@@ -48,6 +49,8 @@ export const CONVENTIONS = {
   component_var: '-mean of the position P&L over the scenarios ranked k-m..k+m, m=max(1,floor(sqrt(k))), rescaled to sum to VaR; parametric: Euler',
   marginal: 'component / exposure; 0 where the exposure is 0',
   exposures: 'e = quantity x last price of the estimation, or market_value; short = sum of negative exposures (<= 0); C = portfolio_value, else gross',
+  sampling:
+    'R = T mu + sqrt(T) F z, z ~ N(0, I): F = Cholesky factor of Sigma (n x n), or, when the window has m < n/2 returns, F = loadings sqrt(w_t) (r_t - mean) (n x m, Sigma = F F^T exactly)',
 } as const;
 
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
@@ -125,6 +128,7 @@ function sharedMeta(c: Calculation, scenarios: number) {
       ewma_lambda: opts.ewmaLambda,
       drift: opts.drift,
       lookback: opts.lookback,
+      sampling: MONTE_CARLO.has(r.method) ? (est.factorColumns === ABI.FACTOR_TRIANGULAR ? ('cholesky' as const) : ('low_rank' as const)) : null,
       jitter: est.jitter,
       covariance_repaired: est.jitter > 0,
       daily_mean: perSymbol(est.mean),

@@ -89,7 +89,8 @@ export function simulationSpec(model: ModelInput, est: Estimation): SimulationSp
     histogramBins: model.histogramBins,
     // Historical with zero drift removes each asset's sample mean from its returns.
     mean: historical ? (model.zeroDrift ? est.sampleMean : new Float64Array(est.mean.length)) : est.mean,
-    cholesky: historical ? new Float64Array(0) : est.cholesky,
+    factor: historical ? new Float64Array(0) : est.factor,
+    factorColumns: est.factorColumns,
     returns: historical ? est.returns : new Float64Array(0),
   };
 }

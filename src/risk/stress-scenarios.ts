@@ -100,7 +100,7 @@ function conditional(b: StressBook, est: Estimation, modelSymbols: string[], sho
   const sigma = (i: number, j: number) => est.covariance[i * n + j]! + (i === j ? est.jitter : 0);
   const shocked = modelSymbols.flatMap((s, i) => (Object.hasOwn(shocks, s) ? [i] : []));
   const x = shocked.map((i) => Math.log1p(shocks[modelSymbols[i]!]!) - horizon * est.mean[i]!);
-  const chol = cholesky(shocked.map((a) => shocked.map((c) => sigma(a, c))));
+  const chol = repairedCholesky(shocked.map((a) => shocked.map((c) => sigma(a, c))));
   const alpha = solve(chol, x);
   const returns = new Float64Array(b.symbols.length);
   const sds = new Float64Array(b.symbols.length);
@@ -120,18 +120,37 @@ function conditional(b: StressBook, est: Estimation, modelSymbols: string[], sho
   return { covered: true, ...revalue(b, returns, (i) => ({ conditional_sd: sds[i]! })) };
 }
 
-/** Lower Cholesky factor of a positive definite matrix (the model's covariance is repaired). */
-function cholesky(a: number[][]): number[][] {
+/** Lower Cholesky factor of a matrix, or null unless every pivot is positive. */
+function cholesky(a: number[][]): number[][] | null {
   const n = a.length;
   const l = a.map(() => new Array<number>(n).fill(0));
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
       let s = a[i]![j]!;
       for (let k = 0; k < j; k++) s -= l[i]![k]! * l[j]![k]!;
-      l[i]![j] = i === j ? Math.sqrt(Math.max(s, Number.MIN_VALUE)) : s / l[j]![j]!;
+      if (i === j && !(s > 0)) return null;
+      l[i]![j] = i === j ? Math.sqrt(s) : s / l[j]![j]!;
     }
   }
   return l;
+}
+
+/**
+ * The factor of Σ_ss, or of Σ_ss + δI for the smallest δ = s·10^e (s the mean variance,
+ * e = −14…2) that has one: a Cholesky-sampled model's Σ is repaired already, but a model sampled
+ * through loadings keeps its exact, singular Σ, and more shocked symbols than returns in the
+ * window make Σ_ss singular.
+ */
+function repairedCholesky(a: number[][]): number[][] {
+  const exact = cholesky(a);
+  if (exact) return exact;
+  const scale = Math.max(a.reduce((acc, row, i) => acc + row[i]!, 0) / a.length, 1e-300);
+  for (let e = -14; e <= 2; e++) {
+    const delta = scale * 10 ** e;
+    const l = cholesky(a.map((row, i) => row.map((x, j) => (i === j ? x + delta : x))));
+    if (l) return l;
+  }
+  return a.map((row, i) => row.map((_, j) => (i === j ? Math.sqrt(scale) : 0)));
 }
 
 /** y with L y = b. */

@@ -23,8 +23,9 @@ import { type CalculateRequest } from '../../src/contract/schemas.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261122);
-/** Largest book drawn at random (the dataset's symbols); the contract's 5,000 is its own case. */
-const MAX_ASSETS = Number(process.env.PROPERTY_MAX_ASSETS ?? 48);
+/** Largest book drawn at random (the dataset's symbols): over twice the shortest lookback, so
+ * books sample through loadings as well as Cholesky factors; the contract's 5,000 is its own case. */
+const MAX_ASSETS = Number(process.env.PROPERTY_MAX_ASSETS ?? 72);
 /** Work per case and build, in multiply-adds: bounds the simulation count of an expensive draw. */
 const BUDGET = Number(process.env.PROPERTY_BUDGET ?? 2e7);
 /** Errors a valid request may meet: data too short for it, or an exact tail beyond the memory bound. */
@@ -33,7 +34,7 @@ const EXPECTED_REFUSALS = new Set(['INSUFFICIENT_DATA', 'VALIDATION_ERROR']);
 const { store, id, symbols } = await storeSyntheticDataset(MAX_ASSETS, 1_100);
 const builds = fourBuilds(store);
 const [reference, ...others] = builds as [Build, ...Build[]];
-const tally = { cases: 0, answered: 0, refused: new Map<string, number>(), methods: new Map<string, number>() };
+const tally = { cases: 0, answered: 0, refused: new Map<string, number>(), methods: new Map<string, number>(), sampling: new Map<string, number>() };
 
 function isMonteCarlo(r: CalculateRequest): boolean {
   return r.method === 'monte_carlo_normal' || r.method === 'monte_carlo_student_t';
@@ -64,6 +65,8 @@ async function property(request: CalculateRequest): Promise<void> {
   // 1e-9 relative, or, where the total is itself near zero (c near 0.5), within the rounding of
   // the P&L: a rebalanced P&L C·(gross − 1) carries about T·ε·C of it, gross being near 1.
   const meta = first.body.meta;
+  const sampling = String(meta.estimation.sampling);
+  tally.sampling.set(sampling, (tally.sampling.get(sampling) ?? 0) + 1);
   for (const [key, total] of [
     ['component_es', meta.metrics.expected_shortfall],
     ['component_var', meta.metrics.value_at_risk],
@@ -105,9 +108,11 @@ t.test(`${RUNS} random requests and every field's edges: four builds byte-identi
   const seconds = (performance.now() - started) / 1000;
   t.comment(
     `${tally.cases} cases (${edges.length} edge requests + ${RUNS} drawn, fast-check seed ${SEED}) in ${seconds.toFixed(1)} s: ` +
-      `${tally.answered} answered, refused ${JSON.stringify(Object.fromEntries(tally.refused))}, by method ${JSON.stringify(Object.fromEntries(tally.methods))}`,
+      `${tally.answered} answered, refused ${JSON.stringify(Object.fromEntries(tally.refused))}, by method ${JSON.stringify(Object.fromEntries(tally.methods))}, ` +
+      `by sampling ${JSON.stringify(Object.fromEntries(tally.sampling))}`,
   );
   t.ok(tally.answered >= 0.8 * tally.cases, `most valid requests are answered (${tally.answered} of ${tally.cases})`);
+  t.ok((tally.sampling.get('low_rank') ?? 0) > 0 && (tally.sampling.get('cholesky') ?? 0) > 0, 'both sampling paths were run on the four builds');
 });
 
 t.test('unseeded requests draw fresh seeds and fresh scenarios, on every build', async (t) => {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { runModel, type ModelInput } from '../../src/risk/risk-calculation.js';
 import { portfolioBook, type Estimation } from '../../src/engine/codec.js';
+import { ABI } from '../../src/engine/abi.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { ROOT } from '../../src/paths.js';
@@ -58,7 +59,8 @@ function singleAsset(mu: number, sigma: number): Estimation {
     mean: Float64Array.of(mu),
     sampleMean: Float64Array.of(mu),
     covariance: Float64Array.of(sigma * sigma),
-    cholesky: Float64Array.of(sigma),
+    factor: Float64Array.of(sigma),
+    factorColumns: ABI.FACTOR_TRIANGULAR,
     volatility: Float64Array.of(sigma),
     returns: new Float64Array(0),
   };

@@ -7,6 +7,7 @@ import { runModel, type ModelInput } from '../../src/risk/risk-calculation.js';
 import { portfolioBook, type Estimation } from '../../src/engine/codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
+import { ABI } from '../../src/engine/abi.js';
 
 const SEEDS = 200;
 const TOLERANCE = 0.2;
@@ -31,7 +32,7 @@ function threeAssets(): Estimation {
     }
   }
   const mean = Float64Array.of(0.0004, 0.0002, 0.0001);
-  return { observations: 500, firstDate: 0, lastDate: 500, jitter: 0, mean, sampleMean: mean, covariance, cholesky, volatility: Float64Array.from(vol), returns: new Float64Array(0) };
+  return { observations: 500, firstDate: 0, lastDate: 500, jitter: 0, factorColumns: ABI.FACTOR_TRIANGULAR, mean, sampleMean: mean, covariance, factor: cholesky, volatility: Float64Array.from(vol), returns: new Float64Array(0) };
 }
 
 const stdev = (xs: number[]) => {

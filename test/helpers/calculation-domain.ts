@@ -310,6 +310,12 @@ export function edgeRequests(datasetId: string, symbols: string[], maxAssets: nu
     for (const method of ['monte_carlo_normal', 'monte_carlo_student_t'] as const)
       out.push({ ...opts({ target_relative_error }), method, simulations: 40_000 });
   for (const lookback of [DOMAIN.lookback.min, DOMAIN.lookback.max]) for (const method of METHODS) out.push({ ...opts({ lookback }), method });
+  // The sampling rule's edges: loadings while 2·lookback < assets, a Cholesky factor from there.
+  const rule = Math.floor((many.length - 1) / 2);
+  for (const lookback of [DOMAIN.lookback.min, rule, rule + 1].filter((l) => l >= DOMAIN.lookback.min))
+    for (const method of ['monte_carlo_normal', 'monte_carlo_student_t'] as const)
+      for (const portfolio_mode of ['buy_and_hold', 'rebalanced'] as const)
+        out.push({ ...opts({ lookback }), method, portfolio_mode, portfolio: many.map((symbol) => ({ symbol, weight: 1 / many.length })) });
   for (const ewma_lambda of [DOMAIN.lambda.min, 0.5, DOMAIN.lambda.max])
     for (const method of METHODS.filter((m) => choicesOf(m).ewma)) out.push({ ...opts({ covariance: 'ewma', ewma_lambda }), method });
   for (const portfolio_value of [DOMAIN.value.min, 1, DOMAIN.value.max]) for (const method of METHODS) out.push({ ...base, method, portfolio_value });

@@ -10,6 +10,7 @@ const shape = (over: Partial<WorkShape> = {}): WorkShape => ({
   books: 1,
   steps: 1,
   correlated: true,
+  window: 1000,
   confidence: 0.99,
   ...over,
 });
@@ -67,12 +68,16 @@ t.test('work units: zero for the closed form, the tail weighs by 1 − c, finite
   t.ok(Math.abs(tail(0.5) / tail(0.99) - 50) < 1e-9, 'the tail term is proportional to 1 − c');
   t.equal(workUnits(shape({ confidence: 1, correlated: false })), 1_000_000 * 20, 'historical: each asset read once, priced once');
   t.ok(Math.abs(tail(0.99) / (1_000_000 * 10 * TAIL_WEIGHT * (1 - 0.99)) - 1) < 1e-12, 'per scenario, book and asset');
+  // Drawing costs the cheaper factor's work: n(n + 1)/2 triangular, n·m through loadings.
+  const draw = (assets: number, window: number) => workUnits(shape({ assets, window, books: 0, confidence: 1 })) / 1_000_000;
+  t.same([draw(5000, 250), draw(5000, 4000), draw(10, 1000)], [5000 * 250, (5000 * 5001) / 2, 55]);
   const bounds = fc.record({
     scenarios: fc.constantFrom(0, 1, 100, 2 ** 31, 2 ** 32, 100_000_000),
     assets: fc.integer({ min: 1, max: 5000 }),
     books: fc.integer({ min: 1, max: 200 }),
     steps: fc.integer({ min: 1, max: 252 }),
     correlated: fc.boolean(),
+    window: fc.integer({ min: 1, max: 100_000 }),
     confidence: fc.double({ min: 0.5, max: 0.9999, noNaN: true }),
   });
   fc.assert(
@@ -89,6 +94,8 @@ t.test('the request shape: simulations, historical windows, the closed form, ste
   t.match(requestShape({ ...req, method: 'monte_carlo_student_t' }, 5, 1, 800), { steps: 10 });
   t.match(requestShape({ ...req, portfolio_mode: 'rebalanced' }, 5, 1, 800), { steps: 10 });
   t.match(requestShape({ ...req, method: 'historical' }, 5, 1, 800), { scenarios: 790, correlated: false });
+  t.match(requestShape(req, 5, 1, 800), { window: 799 }, 'the window: every return, or the lookback');
+  t.match(requestShape({ ...req, method_options: { lookback: 250 } }, 5, 1, 800), { window: 250 });
   t.match(requestShape({ ...req, method: 'historical', time_horizon: 900 }, 5, 1, 800), { scenarios: 0 });
   t.match(requestShape({ ...req, method: 'parametric_normal' }, 5, 1, 800), { scenarios: 0 });
   t.match(requestShape({ method: 'monte_carlo_normal', time_horizon: 1, portfolio_mode: 'buy_and_hold', confidence_level: 0.99 }, 5, 1, 800), {

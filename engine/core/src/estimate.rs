@@ -4,6 +4,7 @@ use crate::error::{ensure, EngineError, Result};
 use crate::limits::MIN_OBSERVATIONS;
 use crate::linalg::cholesky_with_jitter;
 use crate::math::ln;
+use crate::spec::FACTOR_TRIANGULAR;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Covariance {
@@ -35,7 +36,11 @@ pub struct Estimation {
     /// The sample mean, whatever the drift option (historical simulation centres on it).
     pub sample_mean: Vec<f64>,
     pub covariance: Vec<f64>,
-    pub cholesky: Vec<f64>,
+    /// The factor F the Monte Carlo models sample through, Σ = F·Fᵀ (see `SpecFields::factor`):
+    /// with fewer returns than half the assets (m < n/2) the n×m loadings √w_t·(r_t − r̄) of the
+    /// window, exact at n·m work per draw; else the Cholesky factor of Σ (jittered if singular).
+    pub factor: Vec<f64>,
+    pub factor_columns: usize,
     pub jitter: f64,
     pub volatility: Vec<f64>,
     /// Returns, row-major [observation][asset], oldest first.
@@ -93,6 +98,26 @@ fn ewma_weights(obs: usize, lambda: f64) -> Vec<f64> {
     w
 }
 
+/// The rule choosing the sampling path, a function of the shape alone (so every build and request
+/// agree): loadings when the window has fewer returns than half the assets, where n·m work per
+/// draw is less than the triangular factor's n²/2 and Σ is singular anyway (rank ≤ m − 1).
+pub fn uses_loadings(observations: usize, assets: usize) -> bool {
+    2 * observations < assets
+}
+
+/// F[i][t] = √w_t·(r_ti − r̄_i), row-major n×m: Σ_t w_t (r_t − r̄)(r_t − r̄)ᵀ = F·Fᵀ exactly.
+fn loadings(returns: &[f64], sample_mean: &[f64], weights: &[f64]) -> Vec<f64> {
+    let (n, m) = (sample_mean.len(), weights.len());
+    let mut f = vec![0.0; n * m];
+    for (t, (row, w)) in returns.chunks_exact(n).zip(weights).enumerate() {
+        let scale = w.sqrt();
+        for (i, (r, mean)) in row.iter().zip(sample_mean).enumerate() {
+            f[i * m + t] = scale * (r - mean);
+        }
+    }
+    f
+}
+
 pub fn estimate(input: &EstimationInput) -> Result<Estimation> {
     validate(input)?;
     let n = input.n_assets;
@@ -142,7 +167,12 @@ pub fn estimate(input: &EstimationInput) -> Result<Estimation> {
             covariance[j * n + i] = covariance[i * n + j];
         }
     }
-    let (cholesky, jitter) = cholesky_with_jitter(&covariance, n)?;
+    let (factor, factor_columns, jitter) = if uses_loadings(obs, n) {
+        (loadings(&returns, &sample_mean, &weights), obs, 0.0)
+    } else {
+        let (l, jitter) = cholesky_with_jitter(&covariance, n)?;
+        (l, FACTOR_TRIANGULAR, jitter)
+    };
     let volatility = (0..n).map(|i| covariance[i * n + i].sqrt()).collect();
     let mean = if input.zero_drift {
         vec![0.0; n]
@@ -156,7 +186,8 @@ pub fn estimate(input: &EstimationInput) -> Result<Estimation> {
         mean,
         sample_mean,
         covariance,
-        cholesky,
+        factor,
+        factor_columns,
         jitter,
         volatility,
         returns,
@@ -198,7 +229,7 @@ mod tests {
         let v = 1.1f64.ln().powi(2) * 40.0 / 39.0;
         assert!((e.covariance[3] - v).abs() < 1e-15);
         assert!(e.jitter > 0.0, "asset 0 has zero variance: jitter expected");
-        assert!(e.cholesky.iter().all(|x| x.is_finite()));
+        assert!(e.factor.iter().all(|x| x.is_finite()));
         assert_eq!((e.first_date, e.last_date), (0, 40));
     }
 
@@ -224,6 +255,54 @@ mod tests {
                 required: 30
             }
         );
+    }
+
+    /// Prices of `n` assets over `dates` days, from a SplitMix-style stream (no two alike).
+    fn wide(n: usize, dates: usize) -> Vec<f64> {
+        let mut state = 0x5EED_u64;
+        let mut p = vec![100.0; n];
+        let mut out = Vec::with_capacity(n * dates);
+        for _ in 0..dates {
+            out.extend_from_slice(&p);
+            for x in p.iter_mut() {
+                state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let u = ((state ^ (state >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> 11) as f64
+                    / (1u64 << 53) as f64;
+                *x *= 1.0 + 0.04 * (u - 0.5);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn fewer_returns_than_half_the_assets_sample_through_exact_loadings() {
+        for covariance in [Covariance::Sample, Covariance::Ewma(0.94)] {
+            // 30 returns, 61 assets: loadings F (61×30) with F·Fᵀ = Σ, no jitter.
+            let p = wide(61, 31);
+            let mut i = input(&p, 31, 61);
+            i.covariance = covariance;
+            let e = estimate(&i).unwrap();
+            assert_eq!((e.factor_columns, e.jitter), (30, 0.0));
+            assert_eq!(e.factor.len(), 61 * 30);
+            for a in 0..61 {
+                for b in 0..61 {
+                    let fft: f64 = (0..30)
+                        .map(|t| e.factor[a * 30 + t] * e.factor[b * 30 + t])
+                        .sum();
+                    let c = e.covariance[a * 61 + b];
+                    let scale = (e.covariance[a * 62] * e.covariance[b * 62]).sqrt();
+                    assert!((fft - c).abs() <= 1e-14 * scale, "{a},{b}: {fft} vs {c}");
+                }
+            }
+            // 60 assets: the rule keeps the Cholesky factor (of a singular Σ, jittered).
+            let p = wide(60, 31);
+            let e = estimate(&input(&p, 31, 60)).unwrap();
+            assert_eq!(
+                (e.factor_columns, e.factor.len()),
+                (FACTOR_TRIANGULAR, 3600)
+            );
+            assert!(e.jitter > 0.0);
+        }
     }
 
     #[test]

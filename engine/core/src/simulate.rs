@@ -4,7 +4,7 @@
 
 use crate::deadline::Deadline;
 use crate::error::{EngineError, Result};
-use crate::kernels::{group_size, price_block, scaled_cholesky, Assets, Priced, Workspace};
+use crate::kernels::{group_size, price_block, scaled_factor, Assets, Priced, Workspace};
 use crate::spec::{BlockRange, Spec, BLOCK};
 use crate::tail::{ScenarioTail, ValueTail};
 
@@ -116,7 +116,7 @@ pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<P
     let mut smallest = lanes(shared);
     let mut largest = lanes(shared && spec.needs_largest());
     let mut ws = Workspace::new(n, group_size(n));
-    let chol_t = scaled_cholesky(spec);
+    let factor_t = scaled_factor(spec);
 
     for block in range.first..range.end {
         if deadline.passed() {
@@ -125,33 +125,39 @@ pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<P
         let block_start = block * BLOCK;
         let in_block = BLOCK.min(spec.scenarios() - block_start);
         let mut outcome = Ok(());
-        price_block(spec, &chol_t, &mut ws, block, &mut |priced| match priced {
-            Priced::Units(units) => {
-                for (i, tail) in smallest.iter_mut().enumerate() {
-                    units[i * BLOCK..i * BLOCK + in_block]
-                        .iter()
-                        .for_each(|&u| tail.push(u));
+        price_block(
+            spec,
+            &factor_t,
+            &mut ws,
+            block,
+            &mut |priced| match priced {
+                Priced::Units(units) => {
+                    for (i, tail) in smallest.iter_mut().enumerate() {
+                        units[i * BLOCK..i * BLOCK + in_block]
+                            .iter()
+                            .for_each(|&u| tail.push(u));
+                    }
+                    for (i, tail) in largest.iter_mut().enumerate() {
+                        units[i * BLOCK..i * BLOCK + in_block]
+                            .iter()
+                            .for_each(|&u| tail.push(-u));
+                    }
                 }
-                for (i, tail) in largest.iter_mut().enumerate() {
-                    units[i * BLOCK..i * BLOCK + in_block]
-                        .iter()
-                        .for_each(|&u| tail.push(-u));
+                Priced::Book { book, assets, pnl } => {
+                    if outcome.is_ok() {
+                        outcome = record(
+                            &mut books[book],
+                            &mut book_tails[book],
+                            block_start,
+                            in_block,
+                            n,
+                            assets,
+                            pnl,
+                        );
+                    }
                 }
-            }
-            Priced::Book { book, assets, pnl } => {
-                if outcome.is_ok() {
-                    outcome = record(
-                        &mut books[book],
-                        &mut book_tails[book],
-                        block_start,
-                        in_block,
-                        n,
-                        assets,
-                        pnl,
-                    );
-                }
-            }
-        });
+            },
+        );
         outcome?;
     }
     for (book, tails) in books.iter_mut().zip(book_tails) {

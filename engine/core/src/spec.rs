@@ -11,6 +11,9 @@ use crate::select::rank_of_level;
 /// Simulations per block: the unit of seeding (see `rng`) and of work splitting.
 pub const BLOCK: usize = 256;
 
+/// `factor_columns` of an n×n lower-triangular (Cholesky) factor.
+pub const FACTOR_TRIANGULAR: usize = 0;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
     MonteCarloNormal,
@@ -71,8 +74,11 @@ pub struct SpecFields {
     pub histogram_bins: usize,
     /// Daily drift per asset (historical: the amount subtracted from each return).
     pub mean: Vec<f64>,
-    /// Cholesky factor of the daily covariance, row-major n×n (Monte Carlo only).
-    pub cholesky: Vec<f64>,
+    /// A factor F of the daily covariance, Σ = F·Fᵀ, row-major (Monte Carlo only): the n×n
+    /// lower-triangular Cholesky factor when `factor_columns` is `FACTOR_TRIANGULAR`, else n×m
+    /// loadings (the scaled centred returns of the estimation window, 1 ≤ m ≤ n).
+    pub factor: Vec<f64>,
+    pub factor_columns: usize,
     /// Daily returns [observation][asset] (historical only).
     pub returns: Vec<f64>,
 }
@@ -141,10 +147,16 @@ impl Spec {
         }
         match f.method {
             Method::MonteCarloNormal | Method::MonteCarloStudentT => {
+                let columns = if f.factor_columns == FACTOR_TRIANGULAR {
+                    n
+                } else {
+                    f.factor_columns
+                };
                 ensure(
-                    n.checked_mul(n) == Some(f.cholesky.len())
-                        && f.cholesky.iter().all(|x| x.is_finite()),
-                    "cholesky factor must be n×n and finite",
+                    columns <= n
+                        && n.checked_mul(columns) == Some(f.factor.len())
+                        && f.factor.iter().all(|x| x.is_finite()),
+                    "the covariance factor must be n×n triangular or n×m loadings (m ≤ n), finite",
                 )?;
                 if f.method == Method::MonteCarloStudentT {
                     check_degrees_of_freedom(f.degrees_of_freedom)?;
@@ -206,9 +218,32 @@ impl Spec {
     pub fn mean(&self) -> &[f64] {
         &self.f.mean
     }
-    /// Cholesky factor of the daily covariance, row-major n×n (Monte Carlo only, else empty).
-    pub fn cholesky(&self) -> &[f64] {
-        &self.f.cholesky
+    /// The covariance factor F, Σ = F·Fᵀ (Monte Carlo only, else empty; see `SpecFields`).
+    pub fn factor(&self) -> &[f64] {
+        &self.f.factor
+    }
+    /// `FACTOR_TRIANGULAR`, or the m of n×m loadings.
+    pub fn factor_columns(&self) -> usize {
+        self.f.factor_columns
+    }
+    /// Normals drawn per scenario and step: the factor's columns.
+    pub fn draws(&self) -> usize {
+        match self.f.factor_columns {
+            FACTOR_TRIANGULAR => self.n_assets(),
+            m => m,
+        }
+    }
+    /// The nonzero part of row i of `factor` (which may be the factor scaled by √T): the first
+    /// i + 1 entries of a triangular factor, all m loadings.
+    #[inline(always)]
+    pub fn factor_row<'a>(&self, factor: &'a [f64], i: usize) -> &'a [f64] {
+        match self.f.factor_columns {
+            FACTOR_TRIANGULAR => {
+                let n = self.n_assets();
+                &factor[i * n..=i * n + i]
+            }
+            m => &factor[i * m..(i + 1) * m],
+        }
     }
     /// Daily returns [observation][asset] (historical only, else empty).
     pub fn returns(&self) -> &[f64] {

@@ -22,6 +22,7 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("OP_NORMALS", f64::from(OP_NORMALS)),
         ("OP_ABI", f64::from(OP_ABI)),
         ("BLOCK", BLOCK as f64),
+        ("FACTOR_TRIANGULAR", FACTOR_TRIANGULAR as f64),
         (
             "METHOD_MONTE_CARLO_NORMAL",
             METHOD_MONTE_CARLO_NORMAL as f64,

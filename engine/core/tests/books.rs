@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use risk_engine_core::abi::call;
 use risk_engine_core::abi::constants::{ERR_OVERFLOW, OP_RUN};
-use risk_engine_core::kernels::{price_block, scaled_cholesky, Priced, Workspace};
+use risk_engine_core::kernels::{price_block, scaled_factor, Priced, Workspace};
 use risk_engine_core::metrics::Metrics;
 use risk_engine_core::select::rank_of_level;
 use risk_engine_core::spec::{var_window, Book, Comparison, Method, Mode, SpecFields, BLOCK};
@@ -91,12 +91,12 @@ fn each_book_of_a_batch_equals_its_single_run_bit_for_bit() {
 fn asset_pnl(f: &SpecFields) -> Vec<Vec<f64>> {
     let spec = build(f);
     let n = spec.n_assets();
-    let chol_t = scaled_cholesky(&spec);
+    let factor_t = scaled_factor(&spec);
     let mut ws = Workspace::new(n, 1);
     let mut out = vec![Vec::new(); n];
     for block in 0..spec.blocks() {
         let count = BLOCK.min(spec.scenarios() - block * BLOCK);
-        price_block(&spec, &chol_t, &mut ws, block, &mut |priced| {
+        price_block(&spec, &factor_t, &mut ws, block, &mut |priced| {
             if let Priced::Book {
                 book: 0, assets, ..
             } = priced

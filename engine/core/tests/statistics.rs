@@ -2,7 +2,7 @@
 mod common;
 
 use common::*;
-use risk_engine_core::kernels::{fill_units, scaled_cholesky, Workspace};
+use risk_engine_core::kernels::{fill_units, scaled_factor, Workspace};
 use risk_engine_core::math::{normal_pdf, normal_quantile};
 use risk_engine_core::parametric::{parametric, ParametricInput};
 use risk_engine_core::spec::{BlockRange, Comparison, Method, Mode, SpecFields, BLOCK};
@@ -11,11 +11,11 @@ use risk_engine_core::spec::{BlockRange, Comparison, Method, Mode, SpecFields, B
 fn simulated_log_returns(fields: &SpecFields, blocks: usize) -> Vec<Vec<f64>> {
     let spec = &build(fields);
     let n = spec.n_assets();
-    let chol_t = scaled_cholesky(spec);
+    let factor_t = scaled_factor(spec);
     let mut ws = Workspace::new(n, 1);
     let mut out = vec![Vec::new(); n];
     for b in 0..blocks {
-        fill_units(spec, &chol_t, &mut ws, b);
+        fill_units(spec, &factor_t, &mut ws, b);
         for (i, r) in out.iter_mut().enumerate() {
             r.extend(
                 ws.unit[i * BLOCK..(i + 1) * BLOCK]
@@ -28,7 +28,13 @@ fn simulated_log_returns(fields: &SpecFields, blocks: usize) -> Vec<Vec<f64>> {
 }
 
 fn check_moments(spec: &SpecFields, cov_scale: f64) {
-    let (mean, cov) = three_assets();
+    let (_, cov) = three_assets();
+    check_moments_of(spec, &cov, cov_scale);
+}
+
+/// The simulated log returns have mean T·μ and covariance T·`cov`·scale, within 4 (6) SE.
+fn check_moments_of(spec: &SpecFields, cov: &[f64], cov_scale: f64) {
+    let mean = &spec.mean;
     let t = spec.horizon as f64;
     let r = simulated_log_returns(spec, 400);
     let n_sim = r[0].len() as f64;
@@ -69,12 +75,51 @@ fn simulated_moments_match_the_model() {
     check_moments(&spec(Method::MonteCarloStudentT, Mode::BuyAndHold, n), 1.0);
 }
 
+/// F·Fᵀ of a row-major n×m factor.
+fn product_with_transpose(f: &[f64], n: usize, m: usize) -> Vec<f64> {
+    let mut out = vec![0.0; n * n];
+    for i in 0..n {
+        for j in 0..n {
+            out[i * n + j] = (0..m).map(|k| f[i * m + k] * f[j * m + k]).sum();
+        }
+    }
+    out
+}
+
+#[test]
+fn sampling_through_loadings_has_the_covariance_they_factor() {
+    let n = 400 * BLOCK;
+    // Dense 3×3 loadings L·Q (Q a rotation): the same Σ as the Cholesky fixture, other draws.
+    let (_, cov) = three_assets();
+    let l = cholesky(&cov, 3);
+    let (c, s) = (0.6f64, 0.8f64);
+    let q = [c, -s, 0.0, s * c, c * c, -s, s * s, s * c, c];
+    let mut rotated = vec![0.0; 9];
+    for i in 0..3 {
+        for j in 0..3 {
+            rotated[i * 3 + j] = (0..3).map(|k| l[i * 3 + k] * q[k * 3 + j]).sum();
+        }
+    }
+    for method in [Method::MonteCarloNormal, Method::MonteCarloStudentT] {
+        let mut f = spec(method, Mode::BuyAndHold, n);
+        f.factor = rotated.clone();
+        f.factor_columns = 3;
+        check_moments(&f, 1.0);
+    }
+    // Two columns for three assets: a singular Σ = F·Fᵀ of rank 2, sampled exactly.
+    let low = [0.010, 0.004, 0.012, -0.009, 0.003, 0.006];
+    let mut f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, n);
+    f.factor = low.to_vec();
+    f.factor_columns = 2;
+    check_moments_of(&f, &product_with_transpose(&low, 3, 2), 1.0);
+}
+
 #[test]
 fn single_asset_var_matches_the_lognormal_quantile() {
     let mut s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_000_000);
     s.books = vec![book(1e6, &[1.0])];
     s.mean = vec![0.0003];
-    s.cholesky = vec![0.015];
+    s.factor = vec![0.015];
     let m = run(&s);
     let t = s.horizon as f64;
     let z = normal_quantile(1.0 - s.confidence);

@@ -18,7 +18,9 @@ use crate::metrics::{Metrics, Results};
 use crate::parametric::ParametricInput;
 use crate::select::{from_order_key, order_key};
 use crate::simulate::{BookPartial, Partial, UnitTails};
-use crate::spec::{BlockRange, Book, Comparison, Method, Mode, Spec, SpecFields};
+use crate::spec::{
+    BlockRange, Book, Comparison, Method, Mode, Spec, SpecFields, FACTOR_TRIANGULAR,
+};
 use crate::tail::ScenarioTail;
 
 pub fn encode_error(e: &EngineError) -> Vec<f64> {
@@ -61,8 +63,9 @@ pub fn decode_estimation_input(data: &[f64]) -> Result<EstimationInput<'_>> {
     })
 }
 
-/// Estimation result layout: [0, observations, first date, last date, jitter, mean(n),
-/// sample mean(n), covariance(n²), cholesky(n²), volatility(n), returns(observations·n)].
+/// Estimation result layout: [0, observations, first date, last date, jitter, factor columns,
+/// mean(n), sample mean(n), covariance(n²), factor(n² or n·m), volatility(n),
+/// returns(observations·n)].
 pub fn encode_estimation(e: &Estimation) -> Vec<f64> {
     let header: [f64; ESTIMATION_RESULT_HEADER_LEN] = [
         0.0,
@@ -70,13 +73,14 @@ pub fn encode_estimation(e: &Estimation) -> Vec<f64> {
         e.first_date as f64,
         e.last_date as f64,
         e.jitter,
+        e.factor_columns as f64,
     ];
     let mut out = header.to_vec();
     for part in [
         &e.mean,
         &e.sample_mean,
         &e.covariance,
-        &e.cholesky,
+        &e.factor,
         &e.volatility,
         &e.returns,
     ] {
@@ -122,7 +126,8 @@ fn write_books(out: &mut Vec<f64>, books: &[Book]) {
 
 /// Spec layout: [method, mode, n, books, T, ν, seed, antithetic, N, c, bins, first block, end
 /// block, time budget ms (0 = none), comparison, per book (capital, weights(n)), mean(n), then
-/// L(n²) or (observations, returns)].
+/// (factor columns, factor: L(n²) when FACTOR_TRIANGULAR, else loadings(n·m)) or (observations,
+/// returns)].
 pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
     let mut r = Reader::new(data);
     let method = match r.count()? {
@@ -163,11 +168,22 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
     debug_assert_eq!(r.position(), SPEC_HEADER_LEN);
     let books = read_books(&mut r, book_count, n)?;
     let mean = r.take(n)?.to_vec();
-    let (cholesky, returns) = if method == Method::Historical {
+    let (factor_columns, factor, returns) = if method == Method::Historical {
         let obs = r.count()?;
-        (Vec::new(), r.take(product(obs, n)?)?.to_vec())
+        (
+            FACTOR_TRIANGULAR,
+            Vec::new(),
+            r.take(product(obs, n)?)?.to_vec(),
+        )
     } else {
-        (r.take(product(n, n)?)?.to_vec(), Vec::new())
+        let columns = r.count()?;
+        let width = if columns == FACTOR_TRIANGULAR {
+            n
+        } else {
+            columns
+        };
+        let factor = r.take(product(n, width)?)?.to_vec();
+        (columns, factor, Vec::new())
     };
     r.end()?;
     let spec = Spec::new(SpecFields {
@@ -183,7 +199,8 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
         confidence,
         histogram_bins,
         mean,
-        cholesky,
+        factor,
+        factor_columns,
         returns,
     })?;
     range.validate(&spec)?;

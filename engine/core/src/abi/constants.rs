@@ -3,7 +3,7 @@
 
 pub use crate::limits::{MAX_BOOKS, MAX_COUNT, MAX_EXACT_INT, MAX_PRICED_SCENARIOS};
 pub use crate::metrics::PERCENTILES;
-pub use crate::spec::BLOCK;
+pub use crate::spec::{BLOCK, FACTOR_TRIANGULAR};
 
 // Operation codes of `call`.
 pub const OP_ESTIMATE: u32 = 1;
@@ -35,8 +35,9 @@ pub const SPEC_HEADER_LEN: usize = 15;
 /// Partial, status word included: [0, N, n, c, books, bins, comparison, lanes, first, count,
 /// worst count, tail count].
 pub const PARTIAL_HEADER_LEN: usize = 12;
-/// Estimation result, status word included: [0, observations, first date, last date, jitter].
-pub const ESTIMATION_RESULT_HEADER_LEN: usize = 5;
+/// Estimation result, status word included: [0, observations, first date, last date, jitter,
+/// factor columns].
+pub const ESTIMATION_RESULT_HEADER_LEN: usize = 6;
 /// Results header, status word included: [0, books, comparison]; per book its metrics follow.
 pub const RESULTS_HEADER_LEN: usize = 3;
 /// A what-if's figures after the books: [incremental VaR, incremental ES, their standard errors].
@@ -95,6 +96,7 @@ pub const TABLE: &[(&str, f64)] = table![
     OP_NORMALS,
     OP_ABI,
     BLOCK,
+    FACTOR_TRIANGULAR,
     METHOD_MONTE_CARLO_NORMAL,
     METHOD_MONTE_CARLO_STUDENT_T,
     METHOD_HISTORICAL,

@@ -120,25 +120,25 @@ impl Assets<'_> {
     }
 }
 
-/// √T·L, the factor of the one-draw buy-and-hold model (empty for historical specs).
-pub fn scaled_cholesky(spec: &Spec) -> Vec<f64> {
+/// √T·F, the factor of the one-draw buy-and-hold model (empty for historical specs).
+pub fn scaled_factor(spec: &Spec) -> Vec<f64> {
     let sqrt_t = (spec.horizon() as f64).sqrt();
-    spec.cholesky().iter().map(|l| sqrt_t * l).collect()
+    spec.factor().iter().map(|l| sqrt_t * l).collect()
 }
 
-/// Prices block `block` of `spec` for every book (`chol_t` from `scaled_cholesky`), handing each
+/// Prices block `block` of `spec` for every book (`factor_t` from `scaled_factor`), handing each
 /// result to `emit`: every scenario of the block, also those past the spec's last, which the
 /// caller ignores.
 pub fn price_block(
     spec: &Spec,
-    chol_t: &[f64],
+    factor_t: &[f64],
     ws: &mut Workspace,
     block: usize,
     emit: &mut dyn FnMut(Priced),
 ) {
     let books = spec.books();
     if spec.mode() == Mode::BuyAndHold {
-        fill_units(spec, chol_t, ws, block);
+        fill_units(spec, factor_t, ws, block);
         emit(Priced::Units(&ws.unit));
         for (b, book) in books.iter().enumerate() {
             price_buy_and_hold(book, &ws.unit, &mut ws.pnl);
@@ -167,8 +167,8 @@ pub fn price_block(
     }
 }
 
-/// Draw order, fixed for every build: asset by asset, simulation by simulation. Antithetic runs
-/// pair simulation 2m with 2m + 1.
+/// Draw order, fixed for every build: factor column by column (asset by asset for a triangular
+/// factor), simulation by simulation. Antithetic runs pair simulation 2m with 2m + 1.
 fn fill_normals(rng: &mut Xoshiro256pp, z: &mut [f64], antithetic: bool) {
     if antithetic {
         for pair in z.chunks_exact_mut(2) {
@@ -200,7 +200,7 @@ fn fill_t_factors(
     }
 }
 
-/// shock[s] = base + Σ_{j≤i} l[j] · z[j][s], summed in increasing j.
+/// shock[s] = base + Σ_j l[j] · z[j][s] over the row's nonzero part, summed in increasing j.
 #[inline(always)]
 fn correlate(shock: &mut [f64], base: f64, l_row: &[f64], z: &[f64]) {
     shock.iter_mut().for_each(|x| *x = base);
@@ -211,17 +211,11 @@ fn correlate(shock: &mut [f64], base: f64, l_row: &[f64], z: &[f64]) {
     }
 }
 
-/// One day's return of asset i on every path of the block, into `ws.shock`: r = μ_i + L_i z
-/// (normal) or μ_i + f·L_i z (Student-t).
+/// One day's return of asset i on every path of the block, into `ws.shock`: r = μ_i + F_i z
+/// (normal) or μ_i + f·F_i z (Student-t).
 #[inline(always)]
 fn day_return(spec: &Spec, ws: &mut Workspace, i: usize, student: bool) {
-    let n = ws.n;
-    correlate(
-        &mut ws.shock,
-        0.0,
-        &spec.cholesky()[i * n..=i * n + i],
-        &ws.z,
-    );
+    correlate(&mut ws.shock, 0.0, spec.factor_row(spec.factor(), i), &ws.z);
     let mu = spec.mean()[i];
     if student {
         for (x, f) in ws.shock.iter_mut().zip(&ws.t_factor) {
@@ -235,18 +229,19 @@ fn day_return(spec: &Spec, ws: &mut Workspace, i: usize, student: bool) {
 /// Buy-and-hold: every asset's e^{R_i} − 1 of the block into `ws.unit`. Normal: one draw per
 /// simulation, R ~ N(Tμ, TΣ); Student-t: T daily steps, log returns added up; historical: the
 /// T-day window's returns added up.
-pub fn fill_units(spec: &Spec, chol_t: &[f64], ws: &mut Workspace, block: usize) {
+pub fn fill_units(spec: &Spec, factor_t: &[f64], ws: &mut Workspace, block: usize) {
     let n = ws.n;
+    let draws = spec.draws() * BLOCK;
     match spec.method() {
         Method::MonteCarloNormal => {
             let mut rng = Xoshiro256pp::for_block(spec.seed(), block as u64);
             let t = spec.horizon() as f64;
-            fill_normals(&mut rng, &mut ws.z, spec.antithetic());
+            fill_normals(&mut rng, &mut ws.z[..draws], spec.antithetic());
             for i in 0..n {
                 correlate(
                     &mut ws.shock,
                     t * spec.mean()[i],
-                    &chol_t[i * n..=i * n + i],
+                    spec.factor_row(factor_t, i),
                     &ws.z,
                 );
                 let out = &mut ws.unit[i * BLOCK..(i + 1) * BLOCK];
@@ -262,7 +257,7 @@ pub fn fill_units(spec: &Spec, chol_t: &[f64], ws: &mut Workspace, block: usize)
             let chi = ChiSquare::new(nu);
             ws.cumulative.iter_mut().for_each(|x| *x = 0.0);
             for _day in 0..spec.horizon() {
-                fill_normals(&mut rng, &mut ws.z, spec.antithetic());
+                fill_normals(&mut rng, &mut ws.z[..draws], spec.antithetic());
                 fill_t_factors(&mut rng, &chi, nu, &mut ws.t_factor, spec.antithetic());
                 for i in 0..n {
                     day_return(spec, ws, i, true);
@@ -368,8 +363,9 @@ fn rebalanced_draws(spec: &Spec, ws: &mut Workspace, block: usize, books: &[Book
     let nu = spec.degrees_of_freedom();
     let chi = ChiSquare::new(nu);
     let mut rng = Xoshiro256pp::for_block(spec.seed(), block as u64);
+    let draws = spec.draws() * BLOCK;
     for _day in 0..spec.horizon() {
-        fill_normals(&mut rng, &mut ws.z, spec.antithetic());
+        fill_normals(&mut rng, &mut ws.z[..draws], spec.antithetic());
         if student {
             fill_t_factors(&mut rng, &chi, nu, &mut ws.t_factor, spec.antithetic());
         }

@@ -8,12 +8,12 @@
 //! reorder work across scenarios, never the operations within one, and Rust never contracts a
 //! multiply and an add into a fused multiply-add.
 
-use super::{price_block, scaled_cholesky, Priced, Workspace};
+use super::{price_block, scaled_factor, Priced, Workspace};
 use crate::deadline::Deadline;
 use crate::math::expm1;
 use crate::rng::Xoshiro256pp;
 use crate::simulate::simulate;
-use crate::spec::{Book, Comparison, Method, Mode, Spec, SpecFields, BLOCK};
+use crate::spec::{Book, Comparison, Method, Mode, Spec, SpecFields, BLOCK, FACTOR_TRIANGULAR};
 use crate::ziggurat::{standard_normal, ChiSquare};
 
 /// Per-asset and portfolio P&L of one scenario.
@@ -51,12 +51,20 @@ fn draw_t_factors(rng: &mut Xoshiro256pp, nu: f64, antithetic: bool) -> Vec<f64>
     f
 }
 
-/// Σ_{j≤i} l[i][j] · z[j][s] added to `base` in increasing j.
-fn correlated(spec: &Spec, l: &[f64], z: &[f64], i: usize, s: usize, base: f64) -> f64 {
+/// Σ_j f[i][j] · z[j][s] added to `base` in increasing j: over j ≤ i for a triangular factor
+/// (its zeros skipped), over the m columns of loadings.
+fn correlated(spec: &Spec, f: &[f64], z: &[f64], i: usize, s: usize, base: f64) -> f64 {
     let n = spec.n_assets();
     let mut x = base;
-    for j in 0..=i {
-        x += l[i * n + j] * z[j * BLOCK + s];
+    if spec.factor_columns() == FACTOR_TRIANGULAR {
+        for j in 0..=i {
+            x += f[i * n + j] * z[j * BLOCK + s];
+        }
+    } else {
+        let m = spec.factor_columns();
+        for j in 0..m {
+            x += f[i * m + j] * z[j * BLOCK + s];
+        }
     }
     x
 }
@@ -131,12 +139,12 @@ fn reference_block(spec: &Spec, book: &Book, block: usize) -> Vec<Path> {
     }
     if spec.method() == Method::MonteCarloNormal && spec.mode() == Mode::BuyAndHold {
         // One draw per scenario: R ~ N(Tμ, TΣ) through √T·L.
-        let z = draw_normals(&mut rng, n, spec.antithetic());
-        let chol_t = scaled_cholesky(spec);
+        let z = draw_normals(&mut rng, spec.draws(), spec.antithetic());
+        let factor_t = scaled_factor(spec);
         return (0..count)
             .map(|s| {
                 let r = (0..n)
-                    .map(|i| correlated(spec, &chol_t, &z, i, s, t as f64 * mean[i]))
+                    .map(|i| correlated(spec, &factor_t, &z, i, s, t as f64 * mean[i]))
                     .collect();
                 finish(spec, book, r, 1.0)
             })
@@ -145,7 +153,7 @@ fn reference_block(spec: &Spec, book: &Book, block: usize) -> Vec<Path> {
     let student = spec.method() == Method::MonteCarloStudentT;
     let days: Vec<(Vec<f64>, Vec<f64>)> = (0..t)
         .map(|_| {
-            let z = draw_normals(&mut rng, n, spec.antithetic());
+            let z = draw_normals(&mut rng, spec.draws(), spec.antithetic());
             let f = if student {
                 draw_t_factors(&mut rng, spec.degrees_of_freedom(), spec.antithetic())
             } else {
@@ -160,7 +168,7 @@ fn reference_block(spec: &Spec, book: &Book, block: usize) -> Vec<Path> {
             for (z, f) in &days {
                 let r: Vec<f64> = (0..n)
                     .map(|i| {
-                        let x = correlated(spec, spec.cholesky(), z, i, s, 0.0);
+                        let x = correlated(spec, spec.factor(), z, i, s, 0.0);
                         if student {
                             mean[i] + f[s] * x
                         } else {
@@ -207,13 +215,27 @@ fn draw_spec(d: &mut Draw, case: usize) -> Spec {
     ][case % 3];
     let mode = [Mode::BuyAndHold, Mode::Rebalanced][case / 3 % 2];
     let (n, horizon) = (d.up_to(8), d.up_to(20));
-    let mut cholesky = vec![0.0; n * n];
-    for i in 0..n {
-        for j in 0..i {
-            cholesky[i * n + j] = d.between(-0.02, 0.02);
+    // Every other Monte Carlo spec samples through n×m loadings (m ≤ n), the rest through a
+    // triangular factor.
+    let factor_columns = if d.next() % 2 == 0 {
+        d.up_to(n)
+    } else {
+        FACTOR_TRIANGULAR
+    };
+    let factor = if factor_columns == FACTOR_TRIANGULAR {
+        let mut l = vec![0.0; n * n];
+        for i in 0..n {
+            for j in 0..i {
+                l[i * n + j] = d.between(-0.02, 0.02);
+            }
+            l[i * n + i] = d.between(0.002, 0.04);
         }
-        cholesky[i * n + i] = d.between(0.002, 0.04);
-    }
+        l
+    } else {
+        (0..n * factor_columns)
+            .map(|_| d.between(-0.02, 0.02))
+            .collect()
+    };
     let historical = method == Method::Historical;
     let windows = d.up_to(3 * BLOCK);
     let returns = if historical {
@@ -257,7 +279,8 @@ fn draw_spec(d: &mut Draw, case: usize) -> Spec {
         confidence: d.between(0.5, 0.999),
         histogram_bins: d.up_to(1000),
         mean: (0..n).map(|_| d.between(-0.002, 0.002)).collect(),
-        cholesky: if historical { Vec::new() } else { cholesky },
+        factor: if historical { Vec::new() } else { factor },
+        factor_columns,
         returns,
     })
     .expect("drawn specs are valid")
@@ -270,15 +293,16 @@ fn fast_kernels_equal_the_per_path_reference_bit_for_bit() {
         let spec = draw_spec(&mut d, case);
         let n = spec.n_assets();
         let what = format!(
-            "case {case}: {:?} {:?} n={n} T={} N={} antithetic={} seed={}",
+            "case {case}: {:?} {:?} n={n} factor columns={} T={} N={} antithetic={} seed={}",
             spec.method(),
             spec.mode(),
+            spec.factor_columns(),
             spec.horizon(),
             spec.scenarios(),
             spec.antithetic(),
             spec.seed()
         );
-        let chol_t = scaled_cholesky(&spec);
+        let factor_t = scaled_factor(&spec);
         // One workspace for every block, as `simulate` uses it: nothing may leak between blocks.
         // Groups of one to three books: the grouping must not change a bit either.
         let mut ws = Workspace::new(n, 1 + case % 3);
@@ -286,7 +310,7 @@ fn fast_kernels_equal_the_per_path_reference_bit_for_bit() {
         for block in 0..spec.blocks() {
             let count = BLOCK.min(spec.scenarios() - block * BLOCK);
             let mut seen = 0;
-            price_block(&spec, &chol_t, &mut ws, block, &mut |priced| {
+            price_block(&spec, &factor_t, &mut ws, block, &mut |priced| {
                 let (book, assets, pnl) = match priced {
                     Priced::Book { book, assets, pnl } => (book, assets, pnl),
                     Priced::Units(_) => return,

@@ -13,7 +13,9 @@ use risk_engine_core::deadline::Deadline;
 use risk_engine_core::finalize::{finalize, FinalizeParams};
 use risk_engine_core::metrics::{Metrics, Results};
 use risk_engine_core::simulate::simulate;
-use risk_engine_core::spec::{BlockRange, Book, Comparison, Method, Mode, Spec, SpecFields};
+use risk_engine_core::spec::{
+    BlockRange, Book, Comparison, Method, Mode, Spec, SpecFields, FACTOR_TRIANGULAR,
+};
 
 /// A book of capital C and weights a (exposures C·a).
 pub fn book(capital: f64, weights: &[f64]) -> Book {
@@ -55,7 +57,8 @@ pub fn spec(method: Method, mode: Mode, scenarios: usize) -> SpecFields {
         confidence: 0.99,
         histogram_bins: 50,
         mean,
-        cholesky: cholesky(&cov, 3),
+        factor: cholesky(&cov, 3),
+        factor_columns: FACTOR_TRIANGULAR,
         returns: Vec::new(),
     }
 }
@@ -63,7 +66,7 @@ pub fn spec(method: Method, mode: Mode, scenarios: usize) -> SpecFields {
 /// Historical simulation over `obs` synthetic daily returns of the three assets.
 pub fn historical_spec(mode: Mode, obs: usize) -> SpecFields {
     let mut s = spec(Method::Historical, mode, 0);
-    s.cholesky = Vec::new();
+    s.factor = Vec::new();
     s.returns = synthetic_returns(obs, 3);
     s.scenarios = obs - s.horizon + 1;
     s
@@ -142,7 +145,8 @@ pub fn encode_fields(f: &SpecFields, first: usize, end: usize) -> Vec<f64> {
         out.push((f.returns.len() / n) as f64);
         out.extend_from_slice(&f.returns);
     } else {
-        out.extend_from_slice(&f.cholesky);
+        out.push(f.factor_columns as f64);
+        out.extend_from_slice(&f.factor);
     }
     out
 }
