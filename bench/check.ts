@@ -15,6 +15,7 @@ import { ensureNumpy, wasmOverNumpyPerNormal } from './lib/numpy.js';
 import { backingServersInstalled } from '../test/helpers/backing-servers.js';
 import { benchReplicaOverhead } from './lib/replica-bench.js';
 import { prepare, workloads } from './lib/workloads.js';
+import { benchWideBook } from './lib/wide-book-bench.js';
 
 const ORACLE_TOLERANCE = 0.1;
 
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
     deadline_over_backtest: null,
     sequential_p50_over_half_load_p99: null,
     c99_over_c60_tail_time: null,
+    numpy_over_service_wide_book: null,
   };
   // A large tail (c = 0.6) against the usual one (c = 0.99), 10 assets × 10⁶ simulations, one task.
   const tail = await benchTailLevels(1_000_000, 3);
@@ -69,6 +71,13 @@ async function main(): Promise<void> {
   measured.sequential_p50_over_half_load_p99 = latency.p50_over_half_load_p99;
   console.log(
     `small request: sequential p50 ${latency.sequential.latency_ms.p50.toFixed(2)} ms (server ${latency.sequential.server_total_ms!.p50.toFixed(2)} ms), capacity ${latency.capacity.requests_per_s.toFixed(0)} req/s, open-loop p99 ${latency.open.map((o) => `${o.fraction * 100} %: ${o.figures.latency_ms.p99.toFixed(1)} ms`).join(', ')}; half load in ${latency.half_load_p99_ms.length} runs: ${latency.half_load_p99_ms.map((x) => x.toFixed(1)).join(', ')} ms`,
+  );
+  // 2,000 assets × 300 dates (fewer returns than half the assets): the first calculate after the
+  // upload, against NumPy from the same prices on the same two cores.
+  const wide = await benchWideBook(2000, 300, 10_000, 1);
+  measured.numpy_over_service_wide_book = wide.numpy_over_first;
+  console.log(
+    `wide book 2,000 × 300 dates × 10,000 × 1 d (${wide.sampling}): first calculate ${wide.first_ms.toFixed(0)} ms, NumPy from prices ${wide.numpy?.median_ms.toFixed(0) ?? '—'} ms (VaR ${wide.var.toFixed(0)} vs ${wide.numpy?.var.toFixed(0) ?? '—'})`,
   );
   let failed = 0;
   for (const [name, floor] of Object.entries(floors)) {

@@ -15,6 +15,7 @@ import { benchTailLevels } from './lib/tail-bench.js';
 import { benchPrecision } from './lib/precision-bench.js';
 import { progress } from './lib/stats.js';
 import { prepare, workloads } from './lib/workloads.js';
+import { benchWideBook } from './lib/wide-book-bench.js';
 
 /** A build's VaR and an independent one agree within this (different random numbers). */
 const ORACLE_TOLERANCE = 0.1;
@@ -114,6 +115,21 @@ async function main(): Promise<void> {
   progress(
     `precision (20 assets × 10 d, 99 %, VaR and ES to 0.2 %): ${pr.simulations_used} simulations in ${pr.rounds} rounds, ${pr.rounds_ms.toFixed(0)} ms; one plain run of that count ${pr.plain_ms.toFixed(0)} ms; NumPy ${pr.numpy_ms?.toFixed(0) ?? '—'} ms`,
   );
+
+  results.wide_books = [];
+  for (const [assets, dates] of quick
+    ? [[2000, 300]]
+    : [
+        [2000, 300],
+        [5000, 300],
+        [5000, 1260],
+      ]) {
+    const b = await benchWideBook(assets!, dates!, 10_000, quick ? 1 : 3);
+    results.wide_books.push(b);
+    progress(
+      `wide book ${assets} × ${dates} dates × 10,000 × 1 d (${b.sampling}): first calculate ${b.first_ms.toFixed(0)} ms, cached ${b.cached_ms.toFixed(0)} ms; NumPy from prices ${b.numpy?.median_ms.toFixed(0) ?? '—'} ms`,
+    );
+  }
 
   const dir = path.join(ROOT, 'bench/results');
   mkdirSync(dir, { recursive: true });

@@ -63,13 +63,30 @@ export function wasmOverNumpyPerNormal(count: number, rounds: number): { ratio: 
   return { ratio: median(ratios), wasm_ns: median(wasmNs), numpy_ns: median(numpyNs) };
 }
 
-function runBaseline(job: object): unknown {
-  // One thread, like the engine's single-thread figures; NumPy gets its best BLAS kernels (the
-  // variables that hold OpenBLAS to older ones are removed for this command only).
-  const env: NodeJS.ProcessEnv = { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1', MKL_NUM_THREADS: '1' };
+export interface NumpyWideResult {
+  median_ms: number;
+  var: number;
+  /** threadpoolctl's report of the BLAS and its kernel, when installed. */
+  blas: unknown;
+  numpy: string;
+}
+
+/**
+ * A desk's NumPy from prices (dates × n) to the 99 % 1-day VaR of the equal-weight book: np.cov,
+ * Cholesky (jittered when singular), z @ Lᵀ; on `threads` BLAS threads, the median of `repeats`.
+ */
+export function runNumpyWide(prices: number[][], simulations: number, repeats: number, threads: number): NumpyWideResult {
+  return runBaseline({ wide: prices, simulations, confidence: 0.99, repeats }, threads) as NumpyWideResult;
+}
+
+function runBaseline(job: object, threads = 1): unknown {
+  // One thread unless asked (the engine's single-thread figures); NumPy gets its best BLAS
+  // kernels (the variables that hold OpenBLAS to older ones are removed for this command only).
+  const t = String(threads);
+  const env: NodeJS.ProcessEnv = { ...process.env, OMP_NUM_THREADS: t, OPENBLAS_NUM_THREADS: t, MKL_NUM_THREADS: t };
   delete env.OPENBLAS_CORETYPE;
   delete env.OPENBLAS_L2_SIZE;
-  const r = spawnSync('python3', [path.join(ROOT, 'bench/numpy_baseline.py')], { input: JSON.stringify(job), encoding: 'utf8', env, maxBuffer: 1 << 24 });
+  const r = spawnSync('python3', [path.join(ROOT, 'bench/numpy_baseline.py')], { input: JSON.stringify(job), encoding: 'utf8', env, maxBuffer: 1 << 26 });
   if (r.status !== 0) throw new Error(`numpy baseline failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as unknown;
 }

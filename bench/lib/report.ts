@@ -9,6 +9,7 @@ import { type PrecisionFigures } from './precision-bench.js';
 import { type LatencyFigures } from './latency-bench.js';
 import { latencySection } from './latency-report.js';
 import { type ServiceFigures } from './service-bench.js';
+import { type WideBookFigures } from './wide-book-bench.js';
 import { lineChart } from './svg.js';
 
 export interface Results {
@@ -26,6 +27,7 @@ export interface Results {
   latency?: LatencyFigures;
   tail?: TailLevels;
   precision?: PrecisionFigures;
+  wide_books?: WideBookFigures[];
 }
 
 interface Ratio {
@@ -62,6 +64,23 @@ export function ratios(r: Results): Ratio[] {
       50,
     ),
     ratio(`time at c = 0.6 / time at c = 0.99 (10 assets × ${r.tail?.simulations ?? '?'} × 1 d)`, r.tail?.ms_c60, r.tail?.ms_c99, 1.5, false),
+    ...(r.wide_books ?? []).map((b) =>
+      ratio(
+        `${b.assets.toLocaleString('en')} assets × ${b.dates} dates × ${b.simulations.toLocaleString('en')} × 1 d: first calculate after upload (s)`,
+        b.first_ms / 1000,
+        1,
+        5,
+        false,
+      ),
+    ),
+    ...(r.wide_books ?? []).map((b) =>
+      ratio(
+        `NumPy from prices (2 threads) / service first calculate, ${b.assets.toLocaleString('en')} assets × ${b.dates} dates`,
+        b.numpy?.median_ms,
+        b.first_ms,
+        4,
+      ),
+    ),
   ];
 }
 
@@ -143,6 +162,21 @@ export function writeReport(r: Results, dir: string, stamp: string): string {
       '',
       `Each book beyond the first adds ${((p.batch.run_ms - p.single.run_ms) / 99).toFixed(2)} ms to OP_RUN (a whole single book: ${n(p.single.run_ms)} ms). The split ops add the encoding and decoding of the partials (every book's P&L for every scenario).`,
     );
+  }
+  if (r.wide_books?.length) {
+    lines.push(
+      '',
+      '## Wide books end to end (2 workers; NumPy on 2 BLAS threads from the same prices)',
+      '',
+      '| assets × dates | sampling | first calculate ms (estimation included) | cached ms | NumPy ms | VaR service | VaR NumPy |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const b of r.wide_books)
+      lines.push(
+        `| ${b.assets} × ${b.dates} | ${b.sampling} | ${b.first_ms.toFixed(0)} | ${b.cached_ms.toFixed(0)} | ${b.numpy?.median_ms.toFixed(0) ?? '—'} | ${b.var.toFixed(0)} | ${b.numpy?.var.toFixed(0) ?? '—'} |`,
+      );
+    const blas = r.wide_books.find((b) => b.numpy)?.numpy?.blas;
+    if (blas) lines.push('', `NumPy's BLAS (threadpoolctl): \`${JSON.stringify(blas)}\``);
   }
   if (r.scaling) {
     lines.push('', '## Scaling (WASM simd, one thread)', '');

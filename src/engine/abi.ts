@@ -27,6 +27,8 @@ export const ABI = {
   SPEC_HEADER_LEN: 15,
   PARTIAL_HEADER_LEN: 12,
   PARAMETRIC_HEADER_LEN: 5,
+  /** The parametric input's `columns` word before a dense Σ (else the loadings' m). */
+  COVARIANCE_DENSE: 0,
   RESULTS_HEADER_LEN: 3,
   COMPARISON_FIGURES: 4,
   COMPARISON_NONE: 0,

@@ -55,6 +55,7 @@ export interface Estimation {
   jitter: number;
   mean: Float64Array;
   sampleMean: Float64Array;
+  /** Σ, n×n; empty with loadings (the engine never forms it: see `parametricCovariance`). */
   covariance: Float64Array;
   /** Σ = F·Fᵀ: the n×n Cholesky factor (FACTOR_TRIANGULAR), or n×m loadings of the window. */
   factor: Float64Array;
@@ -76,7 +77,7 @@ export function decodeEstimation(out: Float64Array, n: number): Estimation {
     factorColumns,
     mean: take(n),
     sampleMean: take(n),
-    covariance: take(n * n),
+    covariance: take(factorColumns === ABI.FACTOR_TRIANGULAR ? n * n : 0),
     factor: take(n * (factorColumns === ABI.FACTOR_TRIANGULAR ? n : factorColumns)),
     volatility: take(n),
     returns: take(observations * n),
@@ -195,17 +196,27 @@ export interface ParametricRequest {
   books: EngineBook[];
   comparison: Comparison;
   mean: Float64Array;
+  /** Σ (n×n) when `covarianceColumns` is COVARIANCE_DENSE, else the n×m loadings F, Σ = F·Fᵀ. */
   covariance: Float64Array;
+  covarianceColumns: number;
+}
+
+/** The closed form's Σ from an estimate: dense, or the loadings of a model that never formed it. */
+export function parametricCovariance(est: Estimation): Pick<ParametricRequest, 'covariance' | 'covarianceColumns'> {
+  return est.factorColumns === ABI.FACTOR_TRIANGULAR
+    ? { covariance: est.covariance, covarianceColumns: ABI.COVARIANCE_DENSE }
+    : { covariance: est.factor, covarianceColumns: est.factorColumns };
 }
 
 export function encodeParametric(r: ParametricRequest): Float64Array {
   const n = r.mean.length;
   const head = ABI.PARAMETRIC_HEADER_LEN;
-  const out = new Float64Array(head + r.books.length * (1 + n) + n + n * n);
+  const out = new Float64Array(head + r.books.length * (1 + n) + n + 1 + r.covariance.length);
   out.set([n, r.books.length, r.horizon, r.confidence, COMPARISON_CODES[r.comparison]]);
   const at = writeBooks(out, head, r.books);
   out.set(r.mean, at);
-  out.set(r.covariance, at + n);
+  out[at + n] = r.covarianceColumns;
+  out.set(r.covariance, at + n + 1);
   return out;
 }
 

@@ -14,6 +14,7 @@ export function warmUp<E extends Engine>(engine: E): E {
     comparison: 'none',
     mean: new Float64Array([0]),
     covariance: new Float64Array([1e-4]),
+    covarianceColumns: ABI.COVARIANCE_DENSE,
   });
   checkStatus(engine.call(ABI.OP_PARAMETRIC, input));
   return engine;

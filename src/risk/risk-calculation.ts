@@ -6,6 +6,7 @@ import {
   encodeEstimation,
   encodeFinalize,
   encodeParametric,
+  parametricCovariance,
   encodeSpec,
   type EngineBook,
   type EngineResults,
@@ -143,7 +144,7 @@ export async function runModel(
   timing: PhaseTiming = { queueMs: 0, computeMs: 0, batches: 0 },
 ): Promise<EngineResults> {
   if (model.method === 'parametric_normal') {
-    const input = encodeParametric({ ...model, mean: est.mean, covariance: est.covariance });
+    const input = encodeParametric({ ...model, mean: est.mean, ...parametricCovariance(est) });
     const reply = await exec.run(ABI.OP_PARAMETRIC, input, signal);
     addPhase(timing, [reply]);
     timing.batches = 1;

@@ -1,5 +1,6 @@
 import { NAMED_WINDOWS, type StressScenarioInput } from '../contract/stress-schemas.js';
 import { type Estimation } from '../engine/codec.js';
+import { ABI } from '../engine/abi.js';
 import { type PricedBook } from './books.js';
 import { type PriceHistory } from './price-history.js';
 
@@ -96,8 +97,7 @@ function worstWindow(b: StressBook, h: PriceHistory, horizon: number): StressOut
  * (repaired) covariance over `modelSymbols` (the book's symbols first).
  */
 function conditional(b: StressBook, est: Estimation, modelSymbols: string[], shocks: Record<string, number>, horizon: number): StressOutcome {
-  const n = modelSymbols.length;
-  const sigma = (i: number, j: number) => est.covariance[i * n + j]! + (i === j ? est.jitter : 0);
+  const sigma = covarianceEntries(est, modelSymbols.length);
   const shocked = modelSymbols.flatMap((s, i) => (Object.hasOwn(shocks, s) ? [i] : []));
   const x = shocked.map((i) => Math.log1p(shocks[modelSymbols[i]!]!) - horizon * est.mean[i]!);
   const chol = repairedCholesky(shocked.map((a) => shocked.map((c) => sigma(a, c))));
@@ -118,6 +118,17 @@ function conditional(b: StressBook, est: Estimation, modelSymbols: string[], sho
     returns[i] = Math.expm1(mean);
   }
   return { covered: true, ...revalue(b, returns, (i) => ({ conditional_sd: sds[i]! })) };
+}
+
+/** Σ_ij of the model: its dense covariance with the repair jitter, or F_i·F_j of its loadings. */
+function covarianceEntries(est: Estimation, n: number): (i: number, j: number) => number {
+  if (est.factorColumns === ABI.FACTOR_TRIANGULAR) return (i, j) => est.covariance[i * n + j]! + (i === j ? est.jitter : 0);
+  const m = est.factorColumns;
+  return (i, j) => {
+    let s = 0;
+    for (let t = 0; t < m; t++) s += est.factor[i * m + t]! * est.factor[j * m + t]!;
+    return s;
+  };
 }
 
 /** Lower Cholesky factor of a matrix, or null unless every pivot is positive. */

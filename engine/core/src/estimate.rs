@@ -35,6 +35,7 @@ pub struct Estimation {
     pub mean: Vec<f64>,
     /// The sample mean, whatever the drift option (historical simulation centres on it).
     pub sample_mean: Vec<f64>,
+    /// Σ, n×n; empty when the model samples through loadings (Σ = F·Fᵀ: n²·m work saved).
     pub covariance: Vec<f64>,
     /// The factor F the Monte Carlo models sample through, Σ = F·Fᵀ (see `SpecFields::factor`):
     /// with fewer returns than half the assets (m < n/2) the n×m loadings √w_t·(r_t − r̄) of the
@@ -105,6 +106,31 @@ pub fn uses_loadings(observations: usize, assets: usize) -> bool {
     2 * observations < assets
 }
 
+/// Σ = Σ_t w_t (r_t − r̄)(r_t − r̄)ᵀ, n×n row-major, accumulated over t in order.
+fn covariance_of(returns: &[f64], sample_mean: &[f64], weights: &[f64]) -> Vec<f64> {
+    let n = sample_mean.len();
+    let mut covariance = vec![0.0; n * n];
+    let mut centred = vec![0.0; n];
+    for (row, w) in returns.chunks_exact(n).zip(weights) {
+        for i in 0..n {
+            centred[i] = row[i] - sample_mean[i];
+        }
+        for i in 0..n {
+            let wi = w * centred[i];
+            let out = &mut covariance[i * n..i * n + i + 1];
+            for (c, x) in out.iter_mut().zip(&centred[..=i]) {
+                *c += wi * x;
+            }
+        }
+    }
+    for i in 0..n {
+        for j in 0..i {
+            covariance[j * n + i] = covariance[i * n + j];
+        }
+    }
+    covariance
+}
+
 /// F[i][t] = √w_t·(r_ti − r̄_i), row-major n×m: Σ_t w_t (r_t − r̄)(r_t − r̄)ᵀ = F·Fᵀ exactly.
 fn loadings(returns: &[f64], sample_mean: &[f64], weights: &[f64]) -> Vec<f64> {
     let (n, m) = (sample_mean.len(), weights.len());
@@ -148,32 +174,19 @@ pub fn estimate(input: &EstimationInput) -> Result<Estimation> {
         Covariance::Sample => vec![1.0 / (obs as f64 - 1.0); obs],
         Covariance::Ewma(lambda) => ewma_weights(obs, lambda),
     };
-    let mut covariance = vec![0.0; n * n];
-    let mut centred = vec![0.0; n];
-    for (row, w) in returns.chunks_exact(n).zip(&weights) {
-        for i in 0..n {
-            centred[i] = row[i] - sample_mean[i];
-        }
-        for i in 0..n {
-            let wi = w * centred[i];
-            let out = &mut covariance[i * n..i * n + i + 1];
-            for (c, x) in out.iter_mut().zip(&centred[..=i]) {
-                *c += wi * x;
-            }
-        }
-    }
-    for i in 0..n {
-        for j in 0..i {
-            covariance[j * n + i] = covariance[i * n + j];
-        }
-    }
-    let (factor, factor_columns, jitter) = if uses_loadings(obs, n) {
-        (loadings(&returns, &sample_mean, &weights), obs, 0.0)
+    let (covariance, factor, factor_columns, jitter, volatility) = if uses_loadings(obs, n) {
+        let f = loadings(&returns, &sample_mean, &weights);
+        let volatility = f
+            .chunks_exact(obs)
+            .map(|row| row.iter().map(|x| x * x).sum::<f64>().sqrt())
+            .collect();
+        (Vec::new(), f, obs, 0.0, volatility)
     } else {
+        let covariance = covariance_of(&returns, &sample_mean, &weights);
         let (l, jitter) = cholesky_with_jitter(&covariance, n)?;
-        (l, FACTOR_TRIANGULAR, jitter)
+        let volatility = (0..n).map(|i| covariance[i * n + i].sqrt()).collect();
+        (covariance, l, FACTOR_TRIANGULAR, jitter, volatility)
     };
-    let volatility = (0..n).map(|i| covariance[i * n + i].sqrt()).collect();
     let mean = if input.zero_drift {
         vec![0.0; n]
     } else {
@@ -284,14 +297,36 @@ mod tests {
             let e = estimate(&i).unwrap();
             assert_eq!((e.factor_columns, e.jitter), (30, 0.0));
             assert_eq!(e.factor.len(), 61 * 30);
+            assert!(e.covariance.is_empty(), "Σ is not formed");
+            // Σ straight from the prices: log returns, their mean, the estimator's weights.
+            let r: Vec<Vec<f64>> = (1..31)
+                .map(|d| {
+                    (0..61)
+                        .map(|a| (p[d * 61 + a] / p[(d - 1) * 61 + a]).ln())
+                        .collect()
+                })
+                .collect();
+            let mean: Vec<f64> = (0..61)
+                .map(|a| r.iter().map(|x| x[a]).sum::<f64>() / 30.0)
+                .collect();
+            let w = match covariance {
+                Covariance::Sample => vec![1.0 / 29.0; 30],
+                Covariance::Ewma(l) => ewma_weights(30, l),
+            };
+            let sigma = |a: usize, b: usize| -> f64 {
+                (0..30)
+                    .map(|t| w[t] * (r[t][a] - mean[a]) * (r[t][b] - mean[b]))
+                    .sum()
+            };
             for a in 0..61 {
+                assert!((e.volatility[a] - sigma(a, a).sqrt()).abs() <= 1e-12 * e.volatility[a]);
                 for b in 0..61 {
                     let fft: f64 = (0..30)
                         .map(|t| e.factor[a * 30 + t] * e.factor[b * 30 + t])
                         .sum();
-                    let c = e.covariance[a * 61 + b];
-                    let scale = (e.covariance[a * 62] * e.covariance[b * 62]).sqrt();
-                    assert!((fft - c).abs() <= 1e-14 * scale, "{a},{b}: {fft} vs {c}");
+                    let c = sigma(a, b);
+                    let scale = (sigma(a, a) * sigma(b, b)).sqrt();
+                    assert!((fft - c).abs() <= 1e-12 * scale, "{a},{b}: {fft} vs {c}");
                 }
             }
             // 60 assets: the rule keeps the Cholesky factor (of a singular Σ, jittered).

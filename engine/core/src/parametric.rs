@@ -16,7 +16,63 @@ pub struct ParametricInput {
     pub comparison: Comparison,
     pub books: Vec<Book>,
     pub mean: Vec<f64>,
-    pub covariance: Vec<f64>,
+    pub covariance: CovarianceForm,
+}
+
+/// `columns` of a dense covariance in the parametric input (else the loadings' m).
+pub const COVARIANCE_DENSE: usize = 0;
+
+/// Σ as the closed form reads it: n×n, or the window's n×m loadings F with Σ = F·Fᵀ (the model
+/// of a wide book, whose Σ is never formed).
+#[derive(Clone, Debug, PartialEq)]
+pub enum CovarianceForm {
+    Dense(Vec<f64>),
+    Loadings { columns: usize, values: Vec<f64> },
+}
+
+impl CovarianceForm {
+    fn well_formed(&self, n: usize) -> bool {
+        let (width, values) = match self {
+            CovarianceForm::Dense(c) => (n, c),
+            CovarianceForm::Loadings { columns, values } => (*columns, values),
+        };
+        width >= 1 && n.checked_mul(width) == Some(values.len())
+    }
+
+    fn values(&self) -> &[f64] {
+        match self {
+            CovarianceForm::Dense(c) => c,
+            CovarianceForm::Loadings { values, .. } => values,
+        }
+    }
+
+    /// (Σw, diag Σ): dense rows in order; through loadings u = Fᵀw (assets in order), then F·u.
+    fn times_and_diagonal(&self, w: &[f64]) -> (Vec<f64>, Vec<f64>) {
+        let n = w.len();
+        match self {
+            CovarianceForm::Dense(c) => (
+                (0..n)
+                    .map(|i| (0..n).map(|j| c[i * n + j] * w[j]).sum())
+                    .collect(),
+                (0..n).map(|i| c[i * n + i]).collect(),
+            ),
+            CovarianceForm::Loadings { columns, values } => {
+                let rows = || values.chunks_exact(*columns);
+                let mut u = vec![0.0; *columns];
+                for (row, wj) in rows().zip(w) {
+                    for (ut, f) in u.iter_mut().zip(row) {
+                        *ut += f * wj;
+                    }
+                }
+                (
+                    rows()
+                        .map(|row| row.iter().zip(&u).map(|(f, x)| f * x).sum())
+                        .collect(),
+                    rows().map(|row| row.iter().map(|f| f * f).sum()).collect(),
+                )
+            }
+        }
+    }
 }
 
 pub fn parametric(input: &ParametricInput) -> Result<Results> {
@@ -31,8 +87,8 @@ pub fn parametric(input: &ParametricInput) -> Result<Results> {
         "a what-if compares exactly two books",
     )?;
     ensure(
-        n.checked_mul(n) == Some(input.covariance.len()),
-        "covariance must be n×n",
+        input.covariance.well_formed(n),
+        "covariance must be n×n, or n×m loadings",
     )?;
     ensure(
         input
@@ -52,7 +108,7 @@ pub fn parametric(input: &ParametricInput) -> Result<Results> {
     ensure(
         input.books.iter().all(|b| finite(&b.weights))
             && finite(&input.mean)
-            && finite(&input.covariance),
+            && finite(input.covariance.values()),
         "inputs must be finite",
     )?;
     let books = input
@@ -88,9 +144,7 @@ fn closed_form(input: &ParametricInput, book: &Book) -> Metrics {
     let v = book.capital;
     let t = input.horizon as f64;
     let w = &book.weights;
-    let sigma_w: Vec<f64> = (0..n)
-        .map(|i| (0..n).map(|j| input.covariance[i * n + j] * w[j]).sum())
-        .collect();
+    let (sigma_w, diagonal) = input.covariance.times_and_diagonal(w);
     let variance: f64 = w
         .iter()
         .zip(&sigma_w)
@@ -121,7 +175,7 @@ fn closed_form(input: &ParametricInput, book: &Book) -> Metrics {
     let standalone_var = (0..n)
         .map(|i| {
             // A short position loses on the upside: VaR = |e|·z·sd − e·T·μ, for either sign.
-            let sd = (t * input.covariance[i * n + i].max(0.0)).sqrt();
+            let sd = (t * diagonal[i].max(0.0)).sqrt();
             v * w[i].abs() * (z * sd - t * input.mean[i] * w[i].signum())
         })
         .collect();

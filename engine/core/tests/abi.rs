@@ -48,6 +48,7 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("METRICS_SCALARS", METRICS_SCALARS as f64),
         ("PERCENTILES", PERCENTILES as f64),
         ("PARAMETRIC_HEADER_LEN", PARAMETRIC_HEADER_LEN as f64),
+        ("COVARIANCE_DENSE", COVARIANCE_DENSE as f64),
         ("ERR_INVALID_INPUT", f64::from(ERR_INVALID_INPUT)),
         ("ERR_INSUFFICIENT_DATA", f64::from(ERR_INSUFFICIENT_DATA)),
         ("ERR_LIMIT_EXCEEDED", f64::from(ERR_LIMIT_EXCEEDED)),
@@ -148,7 +149,7 @@ fn headers_are_as_long_as_their_constants() {
 
     let mut parametric = vec![1.0, 1.0, 10.0, 0.99, 0.0];
     assert_eq!(parametric.len(), PARAMETRIC_HEADER_LEN);
-    parametric.extend([1e6, 1.0, 0.0, 1e-4]);
+    parametric.extend([1e6, 1.0, 0.0, COVARIANCE_DENSE as f64, 1e-4]);
     assert!(decode_parametric(&parametric).is_ok());
     assert!(decode_parametric(&parametric[..parametric.len() - 1]).is_err());
 

@@ -4,7 +4,7 @@ mod common;
 use common::*;
 use risk_engine_core::kernels::{fill_units, scaled_factor, Workspace};
 use risk_engine_core::math::{normal_pdf, normal_quantile};
-use risk_engine_core::parametric::{parametric, ParametricInput};
+use risk_engine_core::parametric::{parametric, CovarianceForm, ParametricInput};
 use risk_engine_core::spec::{BlockRange, Comparison, Method, Mode, SpecFields, BLOCK};
 
 /// Buy-and-hold log returns R[asset][sim] recovered from the kernel's e^R − 1.
@@ -143,7 +143,7 @@ fn parametric_matches_the_closed_forms() {
         comparison: Comparison::None,
         books: vec![book(1e6, &[0.5, 0.3, 0.2])],
         mean: mean.clone(),
-        covariance: cov.clone(),
+        covariance: CovarianceForm::Dense(cov.clone()),
     };
     let m = parametric(&input).unwrap().books.remove(0);
     let w = &input.books[0].weights;
@@ -165,6 +165,34 @@ fn parametric_matches_the_closed_forms() {
         (m.percentiles[0] + m.value_at_risk).abs() < 1e-8,
         "p01 = −VaR(99 %)"
     );
+    // Through loadings F with F·Fᵀ = Σ (the Cholesky factor is one): the same figures, to rounding.
+    let through = ParametricInput {
+        covariance: CovarianceForm::Loadings {
+            columns: 3,
+            values: cholesky(&cov, 3),
+        },
+        ..input.clone()
+    };
+    let f = parametric(&through).unwrap().books.remove(0);
+    for (a, b) in [
+        (f.value_at_risk, m.value_at_risk),
+        (f.expected_shortfall, m.expected_shortfall),
+    ]
+    .into_iter()
+    .chain(
+        f.component_es
+            .iter()
+            .copied()
+            .zip(m.component_es.iter().copied()),
+    )
+    .chain(
+        f.standalone_var
+            .iter()
+            .copied()
+            .zip(m.standalone_var.iter().copied()),
+    ) {
+        assert!((a - b).abs() <= 1e-12 * m.value_at_risk, "{a} vs {b}");
+    }
 }
 
 #[test]

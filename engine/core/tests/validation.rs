@@ -128,9 +128,10 @@ fn estimation_input_is_checked() {
 #[test]
 fn parametric_and_finalize_inputs_are_checked() {
     let (mean, cov) = three_assets();
-    // [n, books, T, c, comparison], the book [capital, weights], mean, covariance.
+    // [n, books, T, c, comparison], the book [capital, weights], mean, dense covariance.
     let mut p = vec![3.0, 1.0, 10.0, 0.99, 0.0, 1e6, 0.5, 0.3, 0.2];
     p.extend(mean);
+    p.push(0.0);
     p.extend(cov);
     assert_eq!(call(OP_PARAMETRIC, &p)[0], 0.0);
     let bad_fields = [

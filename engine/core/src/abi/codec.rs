@@ -15,7 +15,7 @@ use crate::estimate::{Covariance, Estimation, EstimationInput};
 use crate::finalize::FinalizeParams;
 use crate::limits::{check_assets, check_books};
 use crate::metrics::{Metrics, Results};
-use crate::parametric::ParametricInput;
+use crate::parametric::{CovarianceForm, ParametricInput, COVARIANCE_DENSE};
 use crate::select::{from_order_key, order_key};
 use crate::simulate::{BookPartial, Partial, UnitTails};
 use crate::spec::{
@@ -398,7 +398,13 @@ pub fn decode_parametric(data: &[f64]) -> Result<ParametricInput> {
     debug_assert_eq!(r.position(), PARAMETRIC_HEADER_LEN);
     let books = read_books(&mut r, book_count, n)?;
     let mean = r.take(n)?.to_vec();
-    let covariance = r.take(product(n, n)?)?.to_vec();
+    let covariance = match r.count()? {
+        COVARIANCE_DENSE => CovarianceForm::Dense(r.take(product(n, n)?)?.to_vec()),
+        columns => CovarianceForm::Loadings {
+            columns,
+            values: r.take(product(n, columns)?)?.to_vec(),
+        },
+    };
     r.end()?;
     Ok(ParametricInput {
         horizon,

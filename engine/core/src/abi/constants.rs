@@ -3,6 +3,7 @@
 
 pub use crate::limits::{MAX_BOOKS, MAX_COUNT, MAX_EXACT_INT, MAX_PRICED_SCENARIOS};
 pub use crate::metrics::PERCENTILES;
+pub use crate::parametric::COVARIANCE_DENSE;
 pub use crate::spec::{BLOCK, FACTOR_TRIANGULAR};
 
 // Operation codes of `call`.
@@ -48,8 +49,8 @@ pub const COMPARISON_WHAT_IF: usize = 1;
 /// Metrics scalars of a book: N, VaR, ES, mean, volatility, P(loss), worst, best,
 /// VaR SE, ES SE; the PERCENTILES percentiles follow.
 pub const METRICS_SCALARS: usize = 10;
-/// Parametric input: [n, books, T, c, comparison]; per book [capital, weights(n)], then mean(n)
-/// and covariance(n²).
+/// Parametric input: [n, books, T, c, comparison]; per book [capital, weights(n)], then mean(n),
+/// and (COVARIANCE_DENSE, Σ(n²)) or (m, loadings(n·m)).
 pub const PARAMETRIC_HEADER_LEN: usize = 5;
 
 // Engine error codes, the status word of a failed call (0 is success).
@@ -113,6 +114,7 @@ pub const TABLE: &[(&str, f64)] = table![
     METRICS_SCALARS,
     PERCENTILES,
     PARAMETRIC_HEADER_LEN,
+    COVARIANCE_DENSE,
     ERR_INVALID_INPUT,
     ERR_INSUFFICIENT_DATA,
     ERR_LIMIT_EXCEEDED,
