@@ -9,8 +9,11 @@ use crate::rng::Xoshiro256pp;
 use crate::spec::{Book, Method, Mode, Spec, BLOCK};
 use crate::ziggurat::{standard_normal, ChiSquare};
 
+mod correlate;
 #[cfg(test)]
 mod reference;
+
+use correlate::correlate_rows;
 
 /// Memory one group of rebalanced books may hold in path state; more books take more groups, each
 /// of which draws the block again (the same draws: results never depend on the grouping).
@@ -49,7 +52,6 @@ pub struct Workspace {
     n: usize,
     group: usize,
     z: Vec<f64>,
-    shock: Vec<f64>,
     gain: Vec<f64>,
     t_factor: Vec<f64>,
     cumulative: Vec<f64>,
@@ -68,7 +70,6 @@ impl Workspace {
             n,
             group: group.max(1),
             z: vec![0.0; n * BLOCK],
-            shock: vec![0.0; BLOCK],
             gain: vec![0.0; BLOCK.max(n)],
             t_factor: vec![0.0; BLOCK],
             cumulative: vec![0.0; n * BLOCK],
@@ -200,29 +201,18 @@ fn fill_t_factors(
     }
 }
 
-/// shock[s] = base + Σ_j l[j] · z[j][s] over the row's nonzero part, summed in increasing j.
-#[inline(always)]
-fn correlate(shock: &mut [f64], base: f64, l_row: &[f64], z: &[f64]) {
-    shock.iter_mut().for_each(|x| *x = base);
-    for (l, zj) in l_row.iter().zip(z.chunks_exact(BLOCK)) {
-        for (x, zv) in shock.iter_mut().zip(zj) {
-            *x += l * zv;
-        }
-    }
-}
-
-/// One day's return of asset i on every path of the block, into `ws.shock`: r = μ_i + F_i z
+/// One day's returns of every asset on every path of the block, into `ws.unit`: r = μ_i + F_i z
 /// (normal) or μ_i + f·F_i z (Student-t).
-#[inline(always)]
-fn day_return(spec: &Spec, ws: &mut Workspace, i: usize, student: bool) {
-    correlate(&mut ws.shock, 0.0, spec.factor_row(spec.factor(), i), &ws.z);
-    let mu = spec.mean()[i];
-    if student {
-        for (x, f) in ws.shock.iter_mut().zip(&ws.t_factor) {
-            *x = mu + f * *x;
+fn day_returns(spec: &Spec, ws: &mut Workspace, student: bool) {
+    correlate_rows(spec, spec.factor(), |_| 0.0, &ws.z, &mut ws.unit);
+    for (row, mu) in ws.unit.chunks_exact_mut(BLOCK).zip(spec.mean()) {
+        if student {
+            for (x, f) in row.iter_mut().zip(&ws.t_factor) {
+                *x = mu + f * *x;
+            }
+        } else {
+            row.iter_mut().for_each(|x| *x += mu);
         }
-    } else {
-        ws.shock.iter_mut().for_each(|x| *x += mu);
     }
 }
 
@@ -237,18 +227,9 @@ pub fn fill_units(spec: &Spec, factor_t: &[f64], ws: &mut Workspace, block: usiz
             let mut rng = Xoshiro256pp::for_block(spec.seed(), block as u64);
             let t = spec.horizon() as f64;
             fill_normals(&mut rng, &mut ws.z[..draws], spec.antithetic());
-            for i in 0..n {
-                correlate(
-                    &mut ws.shock,
-                    t * spec.mean()[i],
-                    spec.factor_row(factor_t, i),
-                    &ws.z,
-                );
-                let out = &mut ws.unit[i * BLOCK..(i + 1) * BLOCK];
-                out.iter_mut()
-                    .zip(&ws.shock)
-                    .for_each(|(u, r)| *u = expm1(*r));
-            }
+            let mean = spec.mean();
+            correlate_rows(spec, factor_t, |i| t * mean[i], &ws.z, &mut ws.unit);
+            ws.unit.iter_mut().for_each(|u| *u = expm1(*u));
             return;
         }
         Method::MonteCarloStudentT => {
@@ -259,10 +240,9 @@ pub fn fill_units(spec: &Spec, factor_t: &[f64], ws: &mut Workspace, block: usiz
             for _day in 0..spec.horizon() {
                 fill_normals(&mut rng, &mut ws.z[..draws], spec.antithetic());
                 fill_t_factors(&mut rng, &chi, nu, &mut ws.t_factor, spec.antithetic());
-                for i in 0..n {
-                    day_return(spec, ws, i, true);
-                    let cum = &mut ws.cumulative[i * BLOCK..(i + 1) * BLOCK];
-                    cum.iter_mut().zip(&ws.shock).for_each(|(c, r)| *c += r);
+                day_returns(spec, ws, true);
+                for (c, r) in ws.cumulative.iter_mut().zip(&ws.unit) {
+                    *c += r;
                 }
             }
         }
@@ -375,9 +355,10 @@ fn rebalanced_draws(spec: &Spec, ws: &mut Workspace, block: usize, books: &[Book
                 *vg = book.capital * g;
             }
         }
+        day_returns(spec, ws, student);
         for i in 0..n {
-            day_return(spec, ws, i, student);
-            for (x, r) in ws.gain[..BLOCK].iter_mut().zip(&ws.shock) {
+            let returns = &ws.unit[i * BLOCK..(i + 1) * BLOCK];
+            for (x, r) in ws.gain[..BLOCK].iter_mut().zip(returns) {
                 *x = expm1(*r);
             }
             for (path, book) in ws.paths.iter_mut().zip(books) {
