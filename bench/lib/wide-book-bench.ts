@@ -67,7 +67,13 @@ export async function benchWideBook(assets: number, dates: number, simulations: 
   const dir = tempDir('risk-wide-');
   const file = path.join(dir, 'wide.csv');
   writeFileSync(file, toCsv(prices));
-  const svc = await startBenchService({ WORKERS: '2', RATE_LIMIT_CALCULATE_PER_MIN: '100000', RATE_LIMIT_UPLOAD_PER_MIN: '1000' });
+  // 5,000 symbols × 1,260 dates is about 70 MB of CSV: above the default upload limit of 50 MB.
+  const svc = await startBenchService({
+    WORKERS: '2',
+    RATE_LIMIT_CALCULATE_PER_MIN: '100000',
+    RATE_LIMIT_UPLOAD_PER_MIN: '1000',
+    MAX_UPLOAD_BYTES: String(256 << 20),
+  });
   const first: number[] = [];
   const cached: number[] = [];
   let meta: Meta['meta'] | null = null;
