@@ -58,7 +58,7 @@ pub fn correlate_rows(
                 }
             }
             for (k, (a, row)) in acc.iter_mut().zip(&rows).enumerate() {
-                for (j, f) in row.iter().enumerate().skip(shared) {
+                for (j, f) in (shared..row.len()).zip(&row[shared..]) {
                     let zj = &z[j * BLOCK + s..j * BLOCK + s + TILE_SIMS];
                     for (x, zv) in a.iter_mut().zip(zj) {
                         *x += f * zv;
