@@ -277,6 +277,12 @@ export interface components {
                  */
                 histogram_bins?: number;
                 /**
+                 * @description Monte Carlo only: "importance_sampling" draws the normals shifted towards the book’s losses and weights each scenario by its likelihood ratio (conventions.importance_sampling): far smaller standard errors of VaR, ES and their components at the same simulations, noisier figures of the centre (expected P&L, volatility, probability of loss, middle percentiles, histogram). Not with batch; Student-t needs degrees_of_freedom ≥ 5.
+                 * @default none
+                 * @enum {string}
+                 */
+                variance_reduction?: "none" | "importance_sampling";
+                /**
                  * @description Monte Carlo only: simulate in rounds (16,384 simulations, then doubling) until the standard errors of VaR and ES are both at most this share of their estimates, or `simulations` (then the cap) is reached; meta.precision says what was reached.
                  * @example 0.005
                  */
@@ -397,6 +403,8 @@ export interface components {
                 degrees_of_freedom: number | null;
                 /** @description Seed used (Monte Carlo), else null. */
                 seed: number | null;
+                /** @description Monte Carlo: the variance reduction used (method_options.variance_reduction); null for historical and parametric. */
+                variance_reduction: ("none" | "importance_sampling") | null;
                 /** @description How the model was estimated from the dataset. */
                 estimation: {
                     /** @description Daily log returns the model was estimated on (dates where every symbol has a price). */
@@ -465,6 +473,8 @@ export interface components {
                     exposures: string;
                     /** @description How Monte Carlo draws correlated returns, and the rule choosing the factor. */
                     sampling: string;
+                    /** @description How the figures weigh the scenarios under method_options.variance_reduction "importance_sampling". */
+                    importance_sampling: string;
                 };
                 /** @description With method_options.target_relative_error only: what the rounds reached. */
                 precision?: {
@@ -596,7 +606,7 @@ export interface components {
                 distribution: {
                     /** @description histogram_bins + 1 ascending P&L edges, from the worst to the best scenario. */
                     bin_edges: number[];
-                    /** @description Scenarios per bin (a bin holds its lower edge; the last also its upper). */
+                    /** @description Scenarios per bin (a bin holds its lower edge; the last also its upper): whole numbers, except with importance sampling, where a bin holds the likelihood ratios of its scenarios (how many of the N the model expects there). */
                     counts: number[];
                 };
                 /** @description The book after the trades, priced on the same scenarios as before them. */
@@ -682,6 +692,12 @@ export interface components {
                  * @default 50
                  */
                 histogram_bins?: number;
+                /**
+                 * @description Monte Carlo only: "importance_sampling" draws the normals shifted towards the book’s losses and weights each scenario by its likelihood ratio (conventions.importance_sampling): far smaller standard errors of VaR, ES and their components at the same simulations, noisier figures of the centre (expected P&L, volatility, probability of loss, middle percentiles, histogram). Not with batch; Student-t needs degrees_of_freedom ≥ 5.
+                 * @default none
+                 * @enum {string}
+                 */
+                variance_reduction?: "none" | "importance_sampling";
                 /**
                  * @description Monte Carlo only: simulate in rounds (16,384 simulations, then doubling) until the standard errors of VaR and ES are both at most this share of their estimates, or `simulations` (then the cap) is reached; meta.precision says what was reached.
                  * @example 0.005
@@ -790,6 +806,8 @@ export interface components {
                 degrees_of_freedom: number | null;
                 /** @description Seed used (Monte Carlo), else null. */
                 seed: number | null;
+                /** @description Monte Carlo: the variance reduction used (method_options.variance_reduction); null for historical and parametric. */
+                variance_reduction: ("none" | "importance_sampling") | null;
                 /** @description How the model was estimated from the dataset. */
                 estimation: {
                     /** @description Daily log returns the model was estimated on (dates where every symbol has a price). */
@@ -858,6 +876,8 @@ export interface components {
                     exposures: string;
                     /** @description How Monte Carlo draws correlated returns, and the rule choosing the factor. */
                     sampling: string;
+                    /** @description How the figures weigh the scenarios under method_options.variance_reduction "importance_sampling". */
+                    importance_sampling: string;
                 };
                 /** @description With method_options.target_relative_error only: what the rounds reached. */
                 precision?: {
@@ -995,7 +1015,7 @@ export interface components {
                     distribution: {
                         /** @description histogram_bins + 1 ascending P&L edges, from the worst to the best scenario. */
                         bin_edges: number[];
-                        /** @description Scenarios per bin (a bin holds its lower edge; the last also its upper). */
+                        /** @description Scenarios per bin (a bin holds its lower edge; the last also its upper): whole numbers, except with importance sampling, where a bin holds the likelihood ratios of its scenarios (how many of the N the model expects there). */
                         counts: number[];
                     };
                 }[];
@@ -1163,6 +1183,12 @@ export interface components {
                  * @default 50
                  */
                 histogram_bins?: number;
+                /**
+                 * @description Monte Carlo only: "importance_sampling" draws the normals shifted towards the book’s losses and weights each scenario by its likelihood ratio (conventions.importance_sampling): far smaller standard errors of VaR, ES and their components at the same simulations, noisier figures of the centre (expected P&L, volatility, probability of loss, middle percentiles, histogram). Not with batch; Student-t needs degrees_of_freedom ≥ 5.
+                 * @default none
+                 * @enum {string}
+                 */
+                variance_reduction?: "none" | "importance_sampling";
                 /**
                  * @description Monte Carlo only: simulate in rounds (16,384 simulations, then doubling) until the standard errors of VaR and ES are both at most this share of their estimates, or `simulations` (then the cap) is reached; meta.precision says what was reached.
                  * @example 0.005
@@ -2472,6 +2498,7 @@ export interface operations {
                      *         "simulations": 100000,
                      *         "degrees_of_freedom": null,
                      *         "seed": 42,
+                     *         "variance_reduction": "none",
                      *         "estimation": {
                      *           "observations": 1138,
                      *           "first_date": "2015-07-06",
@@ -2504,11 +2531,12 @@ export interface operations {
                      *           "component_var": "-mean of the position P&L over the scenarios ranked k-m..k+m, m=max(1,floor(sqrt(k))), rescaled to sum to VaR; parametric: Euler",
                      *           "marginal": "component / exposure; 0 where the exposure is 0",
                      *           "exposures": "e = quantity x last price of the estimation, or market_value; short = sum of negative exposures (<= 0); C = portfolio_value, else gross",
+                     *           "importance_sampling": "z ~ N(theta, I), theta = -kappa a u / sqrt(D): u the unit direction of F^T e (e the first book’s exposures), a = phi(z_c)/(1-c), kappa = 1 (normal) or (nu-2)/nu (Student-t), D = normal draws a path adds (1, or T days); scenario s weighs w_s = exp(sum over its days of (-theta.z + |theta|^2/2)); with P&L ascending by (value, index), alpha = 1-c, the VaR scenario J is the first whose cumulative weight reaches alpha N; VaR = -x_J; ES = -(sum_{s<J} w_s x_s + f x_J)/(alpha N), f the part of w_J that fills alpha N; component ES: the same weighted tail mean of the position P&L; component VaR: the weighted mean over the scenarios ranked J-m..J+m, m=max(1,floor(sqrt(J))), rescaled to VaR; standalone VaR, percentiles, mean, volatility, probability of loss and histogram counts weigh each scenario by w_s; worst_loss and best_gain are the sample extremes",
                      *           "sampling": "R = T mu + sqrt(T) F z, z ~ N(0, I): F = Cholesky factor of Sigma (n x n), or, when the window has m < n/2 returns, F = loadings sqrt(w_t) (r_t - mean) (n x m, Sigma = F F^T exactly)"
                      *         },
                      *         "engine": {
                      *           "build": "native-avx512",
-                     *           "version": "0.3.0",
+                     *           "version": "0.4.0",
                      *           "threads": 2,
                      *           "batches": 1
                      *         },
@@ -2931,6 +2959,7 @@ export interface operations {
                      *         "simulations": 1138,
                      *         "degrees_of_freedom": null,
                      *         "seed": null,
+                     *         "variance_reduction": null,
                      *         "estimation": {
                      *           "observations": 1138,
                      *           "first_date": "2015-07-06",
@@ -2963,11 +2992,12 @@ export interface operations {
                      *           "component_var": "-mean of the position P&L over the scenarios ranked k-m..k+m, m=max(1,floor(sqrt(k))), rescaled to sum to VaR; parametric: Euler",
                      *           "marginal": "component / exposure; 0 where the exposure is 0",
                      *           "exposures": "e = quantity x last price of the estimation, or market_value; short = sum of negative exposures (<= 0); C = portfolio_value, else gross",
+                     *           "importance_sampling": "z ~ N(theta, I), theta = -kappa a u / sqrt(D): u the unit direction of F^T e (e the first book’s exposures), a = phi(z_c)/(1-c), kappa = 1 (normal) or (nu-2)/nu (Student-t), D = normal draws a path adds (1, or T days); scenario s weighs w_s = exp(sum over its days of (-theta.z + |theta|^2/2)); with P&L ascending by (value, index), alpha = 1-c, the VaR scenario J is the first whose cumulative weight reaches alpha N; VaR = -x_J; ES = -(sum_{s<J} w_s x_s + f x_J)/(alpha N), f the part of w_J that fills alpha N; component ES: the same weighted tail mean of the position P&L; component VaR: the weighted mean over the scenarios ranked J-m..J+m, m=max(1,floor(sqrt(J))), rescaled to VaR; standalone VaR, percentiles, mean, volatility, probability of loss and histogram counts weigh each scenario by w_s; worst_loss and best_gain are the sample extremes",
                      *           "sampling": "R = T mu + sqrt(T) F z, z ~ N(0, I): F = Cholesky factor of Sigma (n x n), or, when the window has m < n/2 returns, F = loadings sqrt(w_t) (r_t - mean) (n x m, Sigma = F F^T exactly)"
                      *         },
                      *         "engine": {
                      *           "build": "native-avx512",
-                     *           "version": "0.3.0",
+                     *           "version": "0.4.0",
                      *           "threads": 2,
                      *           "batches": 1
                      *         },

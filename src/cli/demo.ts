@@ -97,12 +97,12 @@ async function validation(base: string, key: string, datasetId: string): Promise
   }
 }
 
-/** The portfolio's 99 % 10-day ES to within 0.5 %: the simulations it took, and the time. */
-async function precise(base: string, key: string, datasetId: string): Promise<void> {
+/** The portfolio's 99 % 10-day ES to within 0.5 %, plain and with importance sampling: the simulations each took, and the time. */
+async function precise(base: string, key: string, datasetId: string, variance_reduction: 'none' | 'importance_sampling'): Promise<void> {
   const body = {
     dataset_id: datasetId,
     method: 'monte_carlo_normal',
-    method_options: { seed: 2024, target_relative_error: 0.005 },
+    method_options: { seed: 2024, target_relative_error: 0.005, variance_reduction },
     portfolio_value: 1_000_000,
     currency: 'USD',
     portfolio: PORTFOLIO,
@@ -114,8 +114,9 @@ async function precise(base: string, key: string, datasetId: string): Promise<vo
     meta: { metrics: Record<string, number>; precision: { simulations_used: number; rounds: number; achieved_es: number }; timing_ms: { total: number } };
   };
   const p = meta.precision;
+  const label = variance_reduction === 'none' ? '\nTarget 0.5 %:' : 'Target 0.5 %, importance sampling:';
   console.log(
-    `\nTarget 0.5 %: ES ${money(meta.metrics.expected_shortfall!).trim()} ± ${(100 * p.achieved_es).toFixed(2)} % after ${p.simulations_used.toLocaleString('en-US')} simulations (${p.rounds} rounds), ${meta.timing_ms.total.toFixed(0)} ms`,
+    `${label} ES ${money(meta.metrics.expected_shortfall!).trim()} ± ${(100 * p.achieved_es).toFixed(2)} % after ${p.simulations_used.toLocaleString('en-US')} simulations (${p.rounds} round${p.rounds === 1 ? '' : 's'}), ${meta.timing_ms.total.toFixed(0)} ms`,
   );
 }
 
@@ -174,7 +175,8 @@ async function demo(): Promise<void> {
         );
       }
     }
-    await precise(base, key, up.dataset_id);
+    await precise(base, key, up.dataset_id, 'none');
+    await precise(base, key, up.dataset_id, 'importance_sampling');
     await longShort(base, key, up.dataset_id);
     await validation(base, key, up.dataset_id);
   } finally {

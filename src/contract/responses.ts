@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { literals, METHODS } from './schemas.js';
+import { literals, METHODS, VARIANCE_REDUCTIONS } from './schemas.js';
 
 const Num = Type.Number();
 const Money = (description: string) => Type.Number({ description: `${description} In \`currency\`.` });
@@ -44,6 +44,7 @@ export const Conventions = Type.Object(
     marginal: Text('How marginal figures are defined.'),
     exposures: Text('How exposures and capital are defined.'),
     sampling: Text('How Monte Carlo draws correlated returns, and the rule choosing the factor.'),
+    importance_sampling: Text('How the figures weigh the scenarios under method_options.variance_reduction "importance_sampling".'),
   },
   { description: 'The definitions behind the figures, stated in every answer.' },
 );
@@ -95,7 +96,10 @@ export const WhatIfFigures = Type.Object(
 const Distribution = Type.Object(
   {
     bin_edges: Type.Array(Num, { description: 'histogram_bins + 1 ascending P&L edges, from the worst to the best scenario.' }),
-    counts: Type.Array(Type.Integer({ minimum: 0 }), { description: 'Scenarios per bin (a bin holds its lower edge; the last also its upper).' }),
+    counts: Type.Array(Type.Number({ minimum: 0 }), {
+      description:
+        'Scenarios per bin (a bin holds its lower edge; the last also its upper): whole numbers, except with importance sampling, where a bin holds the likelihood ratios of its scenarios (how many of the N the model expects there).',
+    }),
   },
   { description: 'Histogram of the scenario P&L (closed form: of its normal density, scaled to 10,000).' },
 );
@@ -112,6 +116,9 @@ const sharedMeta = {
   simulations: Type.Union([Type.Integer(), Type.Null()], { description: 'Scenarios drawn (historical: windows; parametric: null).' }),
   degrees_of_freedom: Type.Union([Type.Integer(), Type.Null()], { description: 'Student-t ν used (monte_carlo_student_t), else null.' }),
   seed: Type.Union([Type.Integer(), Type.Null()], { description: 'Seed used (Monte Carlo), else null.' }),
+  variance_reduction: Type.Union([literals(VARIANCE_REDUCTIONS, 'Variance reduction used.'), Type.Null()], {
+    description: 'Monte Carlo: the variance reduction used (method_options.variance_reduction); null for historical and parametric.',
+  }),
   estimation: Type.Object(
     {
       observations: Type.Integer({ description: 'Daily log returns the model was estimated on (dates where every symbol has a price).' }),

@@ -24,8 +24,8 @@ export const ABI = {
   MODE_REBALANCED: 1,
   ESTIMATION_HEADER_LEN: 6,
   ESTIMATION_RESULT_HEADER_LEN: 6,
-  SPEC_HEADER_LEN: 15,
-  PARTIAL_HEADER_LEN: 12,
+  SPEC_HEADER_LEN: 16,
+  PARTIAL_HEADER_LEN: 13,
   PARAMETRIC_HEADER_LEN: 5,
   /** The parametric input's `columns` word before a dense Σ (else the loadings' m). */
   COVARIANCE_DENSE: 0,
@@ -33,6 +33,8 @@ export const ABI = {
   COMPARISON_FIGURES: 4,
   COMPARISON_NONE: 0,
   COMPARISON_WHAT_IF: 1,
+  VARIANCE_REDUCTION_NONE: 0,
+  VARIANCE_REDUCTION_IMPORTANCE_SAMPLING: 1,
   METRICS_SCALARS: 10,
   PERCENTILES: 9,
   ERR_INVALID_INPUT: 1,
@@ -45,6 +47,8 @@ export const ABI = {
   MAX_PRICED_SCENARIOS: 100_000_000,
   MAX_COUNT: 4_294_967_295,
   MAX_EXACT_INT: Number.MAX_SAFE_INTEGER,
+  /** Fewest Student-t degrees of freedom importance sampling accepts. */
+  MIN_IMPORTANCE_DEGREES_OF_FREEDOM: 5,
 } as const;
 
 /** What OP_ABI reports besides the constants above. */

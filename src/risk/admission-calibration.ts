@@ -26,6 +26,7 @@ export async function calibratedAdmission(exec: EngineExecutor, workers: number)
     degreesOfFreedom: DEFAULTS.degrees_of_freedom,
     seed: 1,
     antithetic: false,
+    importanceSampling: false,
     histogramBins: DEFAULTS.histogram_bins,
     scenarios: CALIBRATION.scenarios,
     mean: new Float64Array(n),

@@ -53,7 +53,8 @@ export function requestShape(req: ShapeRequest, assets: number, books: number, d
     steps: stepwise ? req.time_horizon : 1,
     correlated: simulated,
     window: Math.max(1, Math.min(req.method_options?.lookback ?? Infinity, dates - 1)),
-    confidence: req.confidence_level,
+    // Importance sampling keeps every scenario with its asset P&L: the whole sample is the tail.
+    confidence: req.method_options?.variance_reduction === 'importance_sampling' ? 0 : req.confidence_level,
   };
 }
 

@@ -85,6 +85,7 @@ export async function forecasts(
         degreesOfFreedom: req.degrees_of_freedom ?? DEFAULTS.degrees_of_freedom,
         seed: MONTE_CARLO.has(req.method) ? forecastSeed(seed, history.dates[t]!) : 0,
         antithetic: o.antithetic ?? DEFAULTS.antithetic,
+        importanceSampling: (o.variance_reduction ?? DEFAULTS.variance_reduction) === 'importance_sampling',
         zeroDrift,
         histogramBins: o.histogram_bins ?? DEFAULTS.histogram_bins,
       },

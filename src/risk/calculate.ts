@@ -1,3 +1,4 @@
+import { type EngineResults } from '../engine/results-codec.js';
 import { type EngineBook } from '../engine/codec.js';
 import { type EngineExecutor } from '../engine/ops.js';
 import { DEFAULTS, type BatchRequest, type CalculateRequest } from '../contract/schemas.js';
@@ -12,7 +13,7 @@ import { checkBatchRequest, checkRequest } from './request-checks.js';
 import { buildBatchResponse, buildResponse, type Calculation, type EngineInfo } from './response-builder.js';
 import { runModel } from './risk-calculation.js';
 import { runToPrecision, type Precision } from './precision.js';
-import { type Comparison, type EngineResults } from '../engine/codec.js';
+import { type Comparison } from '../engine/codec.js';
 
 export interface CalculatorDeps {
   datasets: DatasetStore;
@@ -63,6 +64,7 @@ async function priceBooks(
         degreesOfFreedom: model.opts.degreesOfFreedom ?? DEFAULTS.degrees_of_freedom,
         seed: model.opts.seed ?? 0,
         antithetic: o.antithetic ?? DEFAULTS.antithetic,
+        importanceSampling: (o.variance_reduction ?? DEFAULTS.variance_reduction) === 'importance_sampling',
         zeroDrift: model.opts.drift === 'zero',
         histogramBins: o.histogram_bins ?? DEFAULTS.histogram_bins,
       },

@@ -1,4 +1,4 @@
-import { type EngineResults } from '../engine/codec.js';
+import { type EngineResults } from '../engine/results-codec.js';
 
 /** Simulations of a precision-targeted calculation's first round: 64 whole blocks. */
 export const FIRST_ROUND = 16_384;

@@ -1,6 +1,7 @@
 import { ApiError, validationError } from '../contract/errors.js';
 import { type BacktestRequest } from '../contract/backtest-schemas.js';
-import { MONTE_CARLO, type BatchRequest, type CalculateRequest, type PortfolioEntry, type PositionEntry } from '../contract/schemas.js';
+import { ABI } from '../engine/abi.js';
+import { DEFAULTS, MONTE_CARLO, type BatchRequest, type CalculateRequest, type PortfolioEntry, type PositionEntry } from '../contract/schemas.js';
 
 /** Largest |Σw − 1| accepted. */
 export const WEIGHT_TOLERANCE = 1e-6;
@@ -10,7 +11,7 @@ type Loc = (string | number)[];
 const invalid = (loc: Loc, msg: string, type = 'value_error') => validationError([{ loc, msg, type }]);
 
 /** The fields every calculation shares (the schema has checked each on its own). */
-type CalculationFields = Pick<CalculateRequest, 'method' | 'simulations' | 'method_options' | 'portfolio_mode'>;
+type CalculationFields = Pick<CalculateRequest, 'method' | 'simulations' | 'method_options' | 'portfolio_mode' | 'degrees_of_freedom'>;
 
 function checkCalculation(req: CalculationFields): void {
   if (MONTE_CARLO.has(req.method) && req.simulations === undefined) {
@@ -42,8 +43,22 @@ function checkOptionsApply(req: CalculationFields): void {
   if (!MONTE_CARLO.has(req.method) && req.method_options?.target_relative_error !== undefined) {
     throw invalid(['body', 'method_options', 'target_relative_error'], `${req.method} draws no simulations: a target error does not apply`);
   }
+  if (req.method_options?.variance_reduction === 'importance_sampling') checkImportanceSampling(req);
   if (!can.ewma && req.method_options?.covariance === 'ewma') {
     throw invalid(['body', 'method_options', 'covariance'], `${req.method} replays the returns and estimates no covariance: "ewma" does not apply`);
+  }
+}
+
+/** Importance sampling shifts normal draws: Monte Carlo only, and Student-t only where its tail is not all variance mixing. */
+function checkImportanceSampling(req: CalculationFields): void {
+  const at = ['body', 'method_options', 'variance_reduction'];
+  if (!MONTE_CARLO.has(req.method)) throw invalid(at, `${req.method} draws no normals: importance sampling does not apply`);
+  const nu = req.degrees_of_freedom ?? DEFAULTS.degrees_of_freedom;
+  if (req.method === 'monte_carlo_student_t' && nu < ABI.MIN_IMPORTANCE_DEGREES_OF_FREEDOM) {
+    throw invalid(
+      at,
+      `importance sampling with Student-t needs degrees_of_freedom ≥ ${ABI.MIN_IMPORTANCE_DEGREES_OF_FREEDOM}: below, the tail comes from the variance mixing, which a shift of the normals does not reach`,
+    );
   }
 }
 
@@ -102,6 +117,12 @@ export function checkRequest(req: CalculateRequest): void {
 /** Rules of the batch request that span fields, checked after the schema. */
 export function checkBatchRequest(req: BatchRequest): void {
   checkCalculation(req);
+  if (req.method_options?.variance_reduction === 'importance_sampling') {
+    throw invalid(
+      ['body', 'method_options', 'variance_reduction'],
+      'importance sampling shifts the draws towards one book’s losses: price that book with /calculate (a batch’s books would each need their own draws)',
+    );
+  }
   const ids = new Set<string>();
   req.books.forEach((book, i) => {
     if (ids.has(book.id)) throw invalid(['body', 'books', i, 'id'], `duplicate book id ${book.id}`);

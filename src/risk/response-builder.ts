@@ -1,5 +1,6 @@
 import { newCalculationId } from '../ids.js';
-import { type EngineMetrics, type EngineResults, type Estimation } from '../engine/codec.js';
+import { type EngineMetrics, type EngineResults } from '../engine/results-codec.js';
+import { type Estimation } from '../engine/codec.js';
 import { ABI } from '../engine/abi.js';
 import { DEFAULTS, MONTE_CARLO, type CalculateRequest } from '../contract/schemas.js';
 import { type BatchResponseBody, type CalculateResponseBody } from '../contract/responses.js';
@@ -24,7 +25,7 @@ export interface EngineInfo {
 
 /** What every response of one calculation shares, whatever its book(s). */
 export interface Calculation {
-  request: Pick<CalculateRequest, 'dataset_id' | 'method' | 'portfolio_mode' | 'currency' | 'confidence_level' | 'time_horizon'>;
+  request: Pick<CalculateRequest, 'dataset_id' | 'method' | 'portfolio_mode' | 'currency' | 'confidence_level' | 'time_horizon' | 'method_options'>;
   /** The scenarios' symbols (the union of the books'), the estimation's order. */
   symbols: string[];
   /** Each symbol's price on the estimation's last date. */
@@ -49,6 +50,8 @@ export const CONVENTIONS = {
   component_var: '-mean of the position P&L over the scenarios ranked k-m..k+m, m=max(1,floor(sqrt(k))), rescaled to sum to VaR; parametric: Euler',
   marginal: 'component / exposure; 0 where the exposure is 0',
   exposures: 'e = quantity x last price of the estimation, or market_value; short = sum of negative exposures (<= 0); C = portfolio_value, else gross',
+  importance_sampling:
+    'z ~ N(theta, I), theta = -kappa a u / sqrt(D): u the unit direction of F^T e (e the first book’s exposures), a = phi(z_c)/(1-c), kappa = 1 (normal) or (nu-2)/nu (Student-t), D = normal draws a path adds (1, or T days); scenario s weighs w_s = exp(sum over its days of (-theta.z + |theta|^2/2)); with P&L ascending by (value, index), alpha = 1-c, the VaR scenario J is the first whose cumulative weight reaches alpha N; VaR = -x_J; ES = -(sum_{s<J} w_s x_s + f x_J)/(alpha N), f the part of w_J that fills alpha N; component ES: the same weighted tail mean of the position P&L; component VaR: the weighted mean over the scenarios ranked J-m..J+m, m=max(1,floor(sqrt(J))), rescaled to VaR; standalone VaR, percentiles, mean, volatility, probability of loss and histogram counts weigh each scenario by w_s; worst_loss and best_gain are the sample extremes',
   sampling:
     'R = T mu + sqrt(T) F z, z ~ N(0, I): F = Cholesky factor of Sigma (n x n), or, when the window has m < n/2 returns, F = loadings sqrt(w_t) (r_t - mean) (n x m, Sigma = F F^T exactly)',
 } as const;
@@ -119,6 +122,7 @@ function sharedMeta(c: Calculation, scenarios: number) {
     simulations: r.method === 'parametric_normal' ? null : scenarios,
     degrees_of_freedom: opts.degreesOfFreedom,
     seed: opts.seed,
+    variance_reduction: MONTE_CARLO.has(r.method) ? (r.method_options?.variance_reduction ?? DEFAULTS.variance_reduction) : null,
     estimation: {
       observations: est.observations,
       first_date: c.dates[est.firstDate] ?? '',

@@ -1,7 +1,7 @@
+import { decodeResults, type EngineResults } from '../engine/results-codec.js';
 import {
   checkStatus,
   decodeEstimation,
-  decodeResults,
   EngineFailure,
   encodeEstimation,
   encodeFinalize,
@@ -9,7 +9,6 @@ import {
   parametricCovariance,
   encodeSpec,
   type EngineBook,
-  type EngineResults,
   type Estimation,
   type ModelParameters,
   type SimulatedMethod,
@@ -85,6 +84,7 @@ export function simulationSpec(model: ModelInput, est: Estimation): SimulationSp
     degreesOfFreedom: model.degreesOfFreedom,
     seed: model.seed,
     antithetic: model.antithetic,
+    importanceSampling: model.importanceSampling,
     scenarios: scenarioCount(model, est),
     confidence: model.confidence,
     histogramBins: model.histogramBins,

@@ -34,7 +34,7 @@ const EXPECTED_REFUSALS = new Set(['INSUFFICIENT_DATA', 'VALIDATION_ERROR']);
 const { store, id, symbols } = await storeSyntheticDataset(MAX_ASSETS, 1_100);
 const builds = fourBuilds(store);
 const [reference, ...others] = builds as [Build, ...Build[]];
-const tally = { cases: 0, answered: 0, refused: new Map<string, number>(), methods: new Map<string, number>(), sampling: new Map<string, number>() };
+const tally = { cases: 0, answered: 0, refused: new Map<string, number>(), methods: new Map<string, number>(), sampling: new Map<string, number>(), weighted: 0 };
 
 function isMonteCarlo(r: CalculateRequest): boolean {
   return r.method === 'monte_carlo_normal' || r.method === 'monte_carlo_student_t';
@@ -67,6 +67,7 @@ async function property(request: CalculateRequest): Promise<void> {
   const meta = first.body.meta;
   const sampling = String(meta.estimation.sampling);
   tally.sampling.set(sampling, (tally.sampling.get(sampling) ?? 0) + 1);
+  if (meta.variance_reduction === 'importance_sampling') tally.weighted++;
   for (const [key, total] of [
     ['component_es', meta.metrics.expected_shortfall],
     ['component_var', meta.metrics.value_at_risk],
@@ -109,10 +110,11 @@ t.test(`${RUNS} random requests and every field's edges: four builds byte-identi
   t.comment(
     `${tally.cases} cases (${edges.length} edge requests + ${RUNS} drawn, fast-check seed ${SEED}) in ${seconds.toFixed(1)} s: ` +
       `${tally.answered} answered, refused ${JSON.stringify(Object.fromEntries(tally.refused))}, by method ${JSON.stringify(Object.fromEntries(tally.methods))}, ` +
-      `by sampling ${JSON.stringify(Object.fromEntries(tally.sampling))}`,
+      `by sampling ${JSON.stringify(Object.fromEntries(tally.sampling))}, ${tally.weighted} with importance sampling`,
   );
   t.ok(tally.answered >= 0.8 * tally.cases, `most valid requests are answered (${tally.answered} of ${tally.cases})`);
   t.ok((tally.sampling.get('low_rank') ?? 0) > 0 && (tally.sampling.get('cholesky') ?? 0) > 0, 'both sampling paths were run on the four builds');
+  t.ok(tally.weighted > 0, 'importance sampling was run on the four builds');
 });
 
 t.test('unseeded requests draw fresh seeds and fresh scenarios, on every build', async (t) => {

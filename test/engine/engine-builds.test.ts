@@ -14,7 +14,7 @@ import { WIDE_SAMPLE } from '../helpers/service.js';
 const SYMBOLS = ['AAPL', 'MSFT', 'AMZN', 'JPM', 'KHC'];
 const METHODS: Method[] = ['monte_carlo_normal', 'monte_carlo_student_t', 'historical', 'parametric_normal'];
 
-function model(method: Method, rebalanced: boolean): ModelInput {
+function model(method: Method, rebalanced: boolean, importanceSampling = false): ModelInput {
   return {
     method,
     rebalanced,
@@ -26,6 +26,7 @@ function model(method: Method, rebalanced: boolean): ModelInput {
     degreesOfFreedom: 6,
     seed: 987_654_321,
     antithetic: false,
+    importanceSampling,
     zeroDrift: false,
     histogramBins: 40,
   };
@@ -52,24 +53,25 @@ t.test('WASM and native agree exactly; splits and repeats do not change results'
   const est = estimates[0]!;
   t.equal(est.observations, 1138, 'returns on dates where KHC (from July 2015) has prices');
 
-  for (const method of METHODS) {
-    for (const rebalanced of [false, true]) {
-      if (method === 'parametric_normal' && rebalanced) continue;
-      const m = model(method, rebalanced);
-      const label = `${method} ${rebalanced ? 'rebalanced' : 'buy_and_hold'}`;
-      const reference = await runModel(builds.wasm, m, est, { maxBatches: 1 });
-      t.same(await runModel(builds.native, m, est, { maxBatches: 1 }), reference, `${label}: native = wasm`);
-      t.same(await runModel(builds.wasmScalar, m, est, { maxBatches: 1 }), reference, `${label}: wasm-scalar = wasm`);
-      t.same(await runModel(builds.nativeBaseline, m, est, { maxBatches: 1 }), reference, `${label}: native x86-64 = wasm`);
-      t.same(await runModel(builds.wasm, m, est, { maxBatches: 1 }), reference, `${label}: seeded run repeats`);
-      for (const batches of [2, 7]) {
-        const split = await runModel(builds.native, m, est, { maxBatches: batches, minBlocksPerBatch: 1 });
-        t.same(split, reference, `${label}: ${batches} batches = 1 batch`);
-      }
-      const figures = reference.books[0]!;
-      const sum = figures.componentEs.reduce((a, b) => a + b, 0);
-      t.ok(Math.abs(sum / figures.expectedShortfall - 1) < 1e-9, `${label}: components sum to ES`);
+  const cases = METHODS.flatMap((method) => [false, true].map((rebalanced) => ({ method, rebalanced, weighted: false })));
+  // Importance sampling: weighted scenarios and their figures, on every Monte Carlo model.
+  for (const method of ['monte_carlo_normal', 'monte_carlo_student_t'] as const) for (const rebalanced of [false, true]) cases.push({ method, rebalanced, weighted: true });
+  for (const { method, rebalanced, weighted } of cases) {
+    if (method === 'parametric_normal' && rebalanced) continue;
+    const m = model(method, rebalanced, weighted);
+    const label = `${method} ${rebalanced ? 'rebalanced' : 'buy_and_hold'}${weighted ? ' importance sampling' : ''}`;
+    const reference = await runModel(builds.wasm, m, est, { maxBatches: 1 });
+    t.same(await runModel(builds.native, m, est, { maxBatches: 1 }), reference, `${label}: native = wasm`);
+    t.same(await runModel(builds.wasmScalar, m, est, { maxBatches: 1 }), reference, `${label}: wasm-scalar = wasm`);
+    t.same(await runModel(builds.nativeBaseline, m, est, { maxBatches: 1 }), reference, `${label}: native x86-64 = wasm`);
+    t.same(await runModel(builds.wasm, m, est, { maxBatches: 1 }), reference, `${label}: seeded run repeats`);
+    for (const batches of [2, 7]) {
+      const split = await runModel(builds.native, m, est, { maxBatches: batches, minBlocksPerBatch: 1 });
+      t.same(split, reference, `${label}: ${batches} batches = 1 batch`);
     }
+    const figures = reference.books[0]!;
+    const sum = figures.componentEs.reduce((a, b) => a + b, 0);
+    t.ok(Math.abs(sum / figures.expectedShortfall - 1) < 1e-9, `${label}: components sum to ES`);
   }
   const other = await runModel(builds.wasm, { ...model('monte_carlo_normal', false), seed: 1 }, est, { maxBatches: 1 });
   const base = await runModel(builds.wasm, model('monte_carlo_normal', false), est, { maxBatches: 1 });

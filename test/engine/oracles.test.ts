@@ -79,6 +79,7 @@ function model(method: ModelInput['method'], horizon: number, confidence: number
     degreesOfFreedom,
     seed,
     antithetic: false,
+    importanceSampling: false,
     zeroDrift: false,
     histogramBins: 50,
   };

@@ -62,6 +62,7 @@ for (const c of cases) {
         degreesOfFreedom: 5,
         seed: s * 7_919,
         antithetic: false,
+        importanceSampling: false,
         zeroDrift: false,
         histogramBins: 50,
       };

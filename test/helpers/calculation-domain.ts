@@ -15,7 +15,8 @@ import { NativeEngine } from '../../src/engine/native-engine.js';
 import { type Engine } from '../../src/engine/ops.js';
 import { ISO_4217 } from '../../src/contract/currencies.js';
 import { ApiError } from '../../src/contract/errors.js';
-import { calculateRequestSchema, METHODS, MONTE_CARLO, type CalculateRequest } from '../../src/contract/schemas.js';
+import { calculateRequestSchema, DEFAULTS, METHODS, MONTE_CARLO, VARIANCE_REDUCTIONS, type CalculateRequest } from '../../src/contract/schemas.js';
+import { ABI } from '../../src/engine/abi.js';
 import { type CalculateResponseBody } from '../../src/contract/responses.js';
 import { compileValidator } from '../../src/http/validator.js';
 import { FileDatasetStore } from '../../src/datasets/dataset-store.js';
@@ -152,7 +153,9 @@ export function comparable(o: Outcome): string {
 function perScenarioCost(r: CalculateRequest): number {
   const n = (r.portfolio ?? r.positions ?? []).length + (r.what_if?.trades.length ?? 0);
   const daily = r.method === 'monte_carlo_student_t' || r.portfolio_mode === 'rebalanced';
-  return (daily ? r.time_horizon : 1) * ((n * (n + 1)) / 2 + 4 * n);
+  // Importance sampling keeps and sorts every scenario's asset P&L.
+  const weighted = r.method_options?.variance_reduction === 'importance_sampling' ? 40 * n : 0;
+  return (daily ? r.time_horizon : 1) * ((n * (n + 1)) / 2 + 4 * n) + weighted;
 }
 
 /** Fewer simulations when a drawn case would cost more than `budget` units (the others unchanged). */
@@ -203,6 +206,7 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       ewma_lambda: optional(double(DOMAIN.lambda.min, DOMAIN.lambda.max)),
       histogram_bins: optional(fc.integer({ min: DOMAIN.bins.min, max: DOMAIN.bins.max })),
       target_relative_error: optional(double(DOMAIN.target.min, DOMAIN.target.max)),
+      variance_reduction: optional(fc.constantFrom(...VARIANCE_REDUCTIONS)),
       portfolio_value: double(DOMAIN.value.min, DOMAIN.value.max),
       currency: fc.constantFrom(...[...ISO_4217].sort()),
       book,
@@ -230,6 +234,10 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       if (d.histogram_bins !== undefined) method_options.histogram_bins = d.histogram_bins;
       // A target error is refused where nothing is simulated (historical, the closed form).
       if (d.target_relative_error !== undefined && MONTE_CARLO.has(d.method)) method_options.target_relative_error = d.target_relative_error;
+      // Importance sampling shifts normal draws: Monte Carlo only, Student-t from its least ν.
+      const nu = d.degrees_of_freedom ?? DEFAULTS.degrees_of_freedom;
+      const shiftable = MONTE_CARLO.has(d.method) && (d.method !== 'monte_carlo_student_t' || nu >= ABI.MIN_IMPORTANCE_DEGREES_OF_FREEDOM);
+      if (d.variance_reduction !== undefined && (shiftable || d.variance_reduction === 'none')) method_options.variance_reduction = d.variance_reduction;
       const request: CalculateRequest = {
         dataset_id: datasetId,
         method: d.method,
@@ -309,6 +317,15 @@ export function edgeRequests(datasetId: string, symbols: string[], maxAssets: nu
   for (const target_relative_error of [DOMAIN.target.min, DOMAIN.target.max])
     for (const method of ['monte_carlo_normal', 'monte_carlo_student_t'] as const)
       out.push({ ...opts({ target_relative_error }), method, simulations: 40_000 });
+  // Importance sampling on every model it applies to, at the confidence bounds, with the least ν.
+  const shifted = opts({ variance_reduction: 'importance_sampling' });
+  for (const portfolio_mode of ['buy_and_hold', 'rebalanced'] as const)
+    for (const confidence_level of [DOMAIN.confidence.min, 0.99, DOMAIN.confidence.max]) {
+      out.push({ ...shifted, portfolio_mode, confidence_level });
+      out.push({ ...shifted, method: 'monte_carlo_student_t', degrees_of_freedom: ABI.MIN_IMPORTANCE_DEGREES_OF_FREEDOM, portfolio_mode, confidence_level });
+    }
+  out.push({ ...shifted, simulations: DOMAIN.simulations.min }, { ...shifted, portfolio: many.map((symbol) => ({ symbol, weight: 1 / many.length })) });
+  out.push({ ...opts({ variance_reduction: 'importance_sampling', antithetic: true, target_relative_error: 0.01 }), simulations: 40_000 });
   for (const lookback of [DOMAIN.lookback.min, DOMAIN.lookback.max]) for (const method of METHODS) out.push({ ...opts({ lookback }), method });
   // The sampling rule's edges: loadings while 2·lookback < assets, a Cholesky factor from there.
   const rule = Math.floor((many.length - 1) / 2);

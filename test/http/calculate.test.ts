@@ -68,7 +68,10 @@ t.test('calculate', async (t) => {
         t.equal(meta.estimation.observations, 1138);
         t.equal(meta.estimation.first_date, '2015-07-06', 'first date on which KHC has a price');
         t.equal(meta.estimation.last_date, '2020-01-10');
-        t.same(meta.conventions, {
+        t.equal(meta.variance_reduction, mc ? 'none' : null, `${label}: variance reduction only for Monte Carlo`);
+        const { importance_sampling: weighting, ...conventions } = meta.conventions;
+        t.match(weighting, /the VaR scenario J is the first whose cumulative weight reaches alpha N; VaR = -x_J/);
+        t.same(conventions, {
           var_sign: 'loss_positive',
           quantile: 'k=ceil((1-c)N)',
           es: 'mean of k worst',

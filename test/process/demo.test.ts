@@ -16,6 +16,12 @@ t.test('the demo prints every method and mode, warns of nothing, and leaves no k
   }
   t.notMatch(r.stdout, 'parametric_normal        rebalanced', 'no row the service would refuse');
   t.match(r.stdout, /what-if AAPL -2000 sh: VaR [\d,]+ \([+−][\d,]+ ± \d+\)/, 'the what-if line');
+  t.match(r.stdout, /Target 0\.5 %: ES [\d,]+ ± 0\.\d+ % after [\d,]+ simulations \(\d+ rounds\), \d+ ms/, 'the precision line');
+  t.match(
+    r.stdout,
+    /Target 0\.5 %, importance sampling: ES [\d,]+ ± 0\.\d+ % after [\d,]+ simulations \(\d+ rounds?\), \d+ ms/,
+    'the same with importance sampling',
+  );
   t.match(r.stdout, /Backtest, historical 1-day VaR 99 % over 250 days: \d+ exceptions/, 'the backtest line');
   t.match(r.stdout, /q4_2018 +2018-09-20 → 2018-12-24 +-[\d,]+/, 'the stress table');
   t.notMatch(r.stdout + r.stderr, /no API keys exist|prk_live_/, 'no false warning, no key printed');

@@ -2,7 +2,7 @@
 // the stopping rule against scripted results.
 import t from 'tap';
 import fc from 'fast-check';
-import { type EngineResults } from '../../src/engine/codec.js';
+import { type EngineResults } from '../../src/engine/results-codec.js';
 import { FIRST_ROUND, roundSchedule, runToPrecision } from '../../src/risk/precision.js';
 
 const BLOCK = 256;

@@ -11,6 +11,7 @@ use crate::select::{
 };
 use crate::simulate::Partial;
 use crate::spec::{var_window, Book, Comparison, Spec};
+use crate::weighted;
 
 /// Independent batches the standard errors come from.
 const SE_BATCHES: usize = 20;
@@ -28,6 +29,8 @@ pub struct FinalizeParams {
     /// (smallest and largest).
     pub lanes: usize,
     pub books: Vec<Book>,
+    /// Whether scenarios carry likelihood-ratio weights (importance sampling).
+    pub weighted: bool,
 }
 
 impl FinalizeParams {
@@ -44,6 +47,7 @@ impl FinalizeParams {
                 0
             },
             books: spec.books().to_vec(),
+            weighted: spec.importance_sampling(),
         }
     }
 
@@ -94,6 +98,13 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Res
                 }),
             "asset tails per asset",
         )?;
+        // Weighted partials keep every scenario, each with its likelihood ratio.
+        ensure(
+            !params.weighted
+                || (p.weights.len() == count
+                    && p.books.iter().all(|b| b.worst.indices.len() == count)),
+            "weighted partials must keep every scenario and its weight",
+        )?;
         let lane = |on: bool, tails: &Vec<Vec<u64>>| tails.len() == if on { n } else { 0 };
         ensure(
             lane(params.lanes >= 1, &p.units.smallest) && lane(params.lanes == 2, &p.units.largest),
@@ -105,6 +116,10 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Res
         next == params.scenarios && next > 0,
         "partials must cover every scenario",
     )?;
+    if params.weighted {
+        let (books, batches) = weighted::results(params, partials)?;
+        return Ok(compared(params, books, &batches));
+    }
     let k = rank_of_level(1.0 - params.confidence, next);
     // Shared lanes: each asset's k-th smallest and k-th largest e^{R} − 1, once for all books.
     let kth_of = |lane: &dyn Fn(&Partial) -> &Vec<Vec<u64>>, i: usize| {
@@ -123,8 +138,8 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Res
         .map(|i| kth_of(&|p: &Partial| &p.units.largest, i).map(|x| -x))
         .collect::<Result<Vec<f64>>>()?;
     let mut books = Vec::with_capacity(params.books.len());
-    // Only a comparison needs the books' P&L after their figures.
-    let mut pnls = Vec::new();
+    // Only a comparison needs the books' batch figures after their figures.
+    let mut batches = Vec::new();
     // One key buffer for every book: a fresh one each time is mostly page faults.
     let mut keys: Vec<u64> = Vec::with_capacity(next);
     for (b, book) in params.books.iter().enumerate() {
@@ -163,24 +178,39 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Res
                 })
                 .collect()
         };
-        let m = book_metrics(params, partials, b, &pnl, standalone_var, &mut keys)?;
-        if !m.all_finite() {
-            return Err(EngineError::Overflow(
-                "the figures overflow double precision (exposure, leverage or horizon too large)"
-                    .into(),
-            ));
-        }
-        books.push(m);
+        let (m, vars, ess) = book_metrics(params, partials, b, &pnl, standalone_var, &mut keys)?;
+        books.push(finite(m)?);
         if params.comparison != Comparison::None {
-            pnls.push(pnl);
+            batches.push((vars, ess));
         }
     }
+    Ok(compared(params, books, &batches))
+}
+
+/// Figures that left double precision are an error, never a response.
+pub(crate) fn finite(m: Metrics) -> Result<Metrics> {
+    if m.all_finite() {
+        Ok(m)
+    } else {
+        Err(EngineError::Overflow(
+            "the figures overflow double precision (exposure, leverage or horizon too large)"
+                .into(),
+        ))
+    }
+}
+
+/// The books' figures with the comparison the parameters ask for (`batches`: each book's batch
+/// VaRs and ESs, where a comparison needs them).
+fn compared(params: &FinalizeParams, books: Vec<Metrics>, batches: &[Batches]) -> Results {
     let what_if = match params.comparison {
         Comparison::None => None,
-        Comparison::WhatIf => Some(what_if(&books, &pnls, params.confidence)),
+        Comparison::WhatIf => Some(what_if(&books, &batches[0], &batches[1])),
     };
-    Ok(Results { books, what_if })
+    Results { books, what_if }
 }
+
+/// Batch VaRs and ESs of one book.
+pub(crate) type Batches = (Vec<f64>, Vec<f64>);
 
 /// One book's figures from its P&L (in scenario order) and its partials' tails.
 fn book_metrics(
@@ -190,7 +220,7 @@ fn book_metrics(
     pnl: &[f64],
     standalone_var: Vec<f64>,
     keys: &mut Vec<u64>,
-) -> Result<Metrics> {
+) -> Result<(Metrics, Vec<f64>, Vec<f64>)> {
     let n_scen = pnl.len();
     let k = rank_of_level(1.0 - params.confidence, n_scen);
     let worst_k = (k + var_window(k)).min(n_scen);
@@ -238,7 +268,7 @@ fn book_metrics(
     };
     let (vars, ess) = batch_figures(pnl, params.confidence, keys);
     let (bin_edges, counts) = histogram(pnl, worst, best, params.histogram_bins);
-    Ok(Metrics {
+    let metrics = Metrics {
         scenarios: n_scen,
         value_at_risk: var,
         expected_shortfall: es,
@@ -255,29 +285,28 @@ fn book_metrics(
         standalone_var,
         bin_edges,
         counts,
-    })
+    };
+    Ok((metrics, vars, ess))
 }
 
 /// Incremental VaR and ES of book 1 over book 0, with the standard errors of the differences from
 /// the same batches (common random numbers: far below either figure's own).
-fn what_if(books: &[Metrics], pnls: &[Vec<f64>], confidence: f64) -> WhatIf {
-    let mut keys = Vec::new();
-    let (before_var, before_es) = batch_figures(&pnls[0], confidence, &mut keys);
-    let (after_var, after_es) = batch_figures(&pnls[1], confidence, &mut keys);
+fn what_if(books: &[Metrics], before: &Batches, after: &Batches) -> WhatIf {
+    let ((before_var, before_es), (after_var, after_es)) = (before, after);
     let differences =
         |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x - y).collect::<Vec<f64>>();
     WhatIf {
         incremental_var: books[1].value_at_risk - books[0].value_at_risk,
         incremental_es: books[1].expected_shortfall - books[0].expected_shortfall,
-        incremental_var_standard_error: standard_error(&differences(&after_var, &before_var)),
-        incremental_es_standard_error: standard_error(&differences(&after_es, &before_es)),
+        incremental_var_standard_error: standard_error(&differences(after_var, before_var)),
+        incremental_es_standard_error: standard_error(&differences(after_es, before_es)),
     }
 }
 
 /// Component VaR: the window's mean asset losses, scaled so that they add up to VaR. A window
 /// whose losses add up to zero (or scale past double precision) cannot be scaled: VaR is then
 /// shared in proportion to the gross exposures.
-fn rescaled(raw: Vec<f64>, var: f64, book: &Book) -> Vec<f64> {
+pub(crate) fn rescaled(raw: Vec<f64>, var: f64, book: &Book) -> Vec<f64> {
     let total: f64 = raw.iter().sum();
     let scale = var / total;
     if total != 0.0 && raw.iter().all(|x| (x * scale).is_finite()) {
@@ -392,7 +421,7 @@ fn batch_figures(pnl: &[f64], confidence: f64, keys: &mut Vec<u64>) -> (Vec<f64>
 }
 
 /// The standard error of the mean of the batch figures `xs` (0 for fewer than two).
-fn standard_error(xs: &[f64]) -> f64 {
+pub(crate) fn standard_error(xs: &[f64]) -> f64 {
     if xs.len() < 2 {
         return 0.0;
     }
@@ -403,6 +432,18 @@ fn standard_error(xs: &[f64]) -> f64 {
 
 /// Equal-width bins from the worst to the best P&L; the last bin is closed.
 fn histogram(pnl: &[f64], lo: f64, hi: f64, bins: usize) -> (Vec<f64>, Vec<f64>) {
+    let (edges, index) = bin_edges(lo, hi, bins);
+    let mut counts = vec![0u32; bins];
+    for &x in pnl {
+        counts[index(x)] += 1;
+    }
+    let counts = counts.into_iter().map(f64::from).collect();
+    (edges, counts)
+}
+
+/// `bins` equal-width bins from `lo` to `hi` (widened by ½ on each side when equal): their edges,
+/// and the bin of a value (the last bin is closed).
+pub(crate) fn bin_edges(lo: f64, hi: f64, bins: usize) -> (Vec<f64>, impl Fn(f64) -> usize) {
     let (lo, hi) = if hi > lo {
         (lo, hi)
     } else {
@@ -418,12 +459,7 @@ fn histogram(pnl: &[f64], lo: f64, hi: f64, bins: usize) -> (Vec<f64>, Vec<f64>)
             }
         })
         .collect();
-    let mut counts = vec![0u32; bins];
     let scale = bins as f64 / width;
-    for &x in pnl {
-        let j = ((x - lo) * scale) as usize;
-        counts[j.min(bins - 1)] += 1;
-    }
-    let counts = counts.into_iter().map(f64::from).collect();
-    (edges, counts)
+    let index = move |x: f64| (((x - lo) * scale) as usize).min(bins - 1);
+    (edges, index)
 }

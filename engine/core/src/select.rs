@@ -36,6 +36,53 @@ pub fn rank_of_level(q: f64, n: usize) -> usize {
     (j as usize).clamp(1, n.max(1))
 }
 
+/// Scenario indices in ascending (value, index) order: a least-significant-byte radix sort of the
+/// order keys, stable, so equal keys keep scenario order; a byte every key shares is skipped. The
+/// order is that of sorting (key, index) pairs, in O(N) passes (a comparison sort of 128-bit pairs
+/// is several times slower on wasm32).
+pub fn ascending_order(values: impl Iterator<Item = f64>) -> Vec<usize> {
+    let mut keys: Vec<u64> = values.map(order_key).collect();
+    let n = keys.len();
+    // Scenario counts stay below 2^32 (MAX_SCENARIOS).
+    let mut index: Vec<u32> = (0..n as u32).collect();
+    let (mut keys_out, mut index_out) = (vec![0u64; n], vec![0u32; n]);
+    for shift in (0..64).step_by(8) {
+        let digit = |k: u64| ((k >> shift) & 0xff) as usize;
+        let mut counts = [0usize; 256];
+        keys.iter().for_each(|&k| counts[digit(k)] += 1);
+        if counts.contains(&n) {
+            continue;
+        }
+        let mut next = [0usize; 256];
+        let mut total = 0;
+        for (slot, count) in next.iter_mut().zip(counts) {
+            *slot = total;
+            total += count;
+        }
+        for (&k, &i) in keys.iter().zip(&index) {
+            let slot = &mut next[digit(k)];
+            keys_out[*slot] = k;
+            index_out[*slot] = i;
+            *slot += 1;
+        }
+        std::mem::swap(&mut keys, &mut keys_out);
+        std::mem::swap(&mut index, &mut index_out);
+    }
+    index.into_iter().map(|i| i as usize).collect()
+}
+
+/// The share q of n scenarios as a mass, q·n, snapped to a whole number within 1e-9 like
+/// `rank_of_level`: with equal weights the weighted tail then ends where the counted one does.
+pub fn level_mass(q: f64, n: usize) -> f64 {
+    let p = q * n as f64;
+    let nearest = p.round();
+    if (p - nearest).abs() <= 1e-9 * p.max(1.0) {
+        nearest
+    } else {
+        p
+    }
+}
+
 /// Sorted ascending copy of the `k` smallest keys of `keys` (reorders `keys`).
 pub fn smallest_sorted(keys: &mut [u64], k: usize) -> Vec<u64> {
     let k = k.min(keys.len());
@@ -75,6 +122,27 @@ pub fn nth_smallest(keys: &mut [u64], j: usize) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascending_order_is_the_order_of_value_index_pairs() {
+        let mut values: Vec<f64> = (0..5000u64)
+            .map(|i| ((i.wrapping_mul(2_654_435_761) % 997) as f64 - 498.0) * 1e-3)
+            .collect();
+        values.extend([0.0, -0.0, 1e300, -1e300, 5e-324, -5e-324, 0.0, -0.0]);
+        let mut pairs: Vec<(u64, usize)> = values
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| (order_key(x), i))
+            .collect();
+        pairs.sort_unstable();
+        let want: Vec<usize> = pairs.into_iter().map(|(_, i)| i).collect();
+        assert_eq!(ascending_order(values.iter().copied()), want);
+        assert_eq!(
+            ascending_order([2.0; 7].into_iter()),
+            (0..7).collect::<Vec<_>>()
+        );
+        assert!(ascending_order(std::iter::empty()).is_empty());
+    }
 
     #[test]
     fn keys_preserve_order() {

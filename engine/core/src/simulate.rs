@@ -41,6 +41,8 @@ pub struct Partial {
     pub first: usize,
     pub books: Vec<BookPartial>,
     pub units: UnitTails,
+    /// Importance sampling: each scenario's likelihood ratio, in scenario order; else empty.
+    pub weights: Vec<f64>,
 }
 
 impl Partial {
@@ -101,7 +103,11 @@ pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<P
         .iter()
         .map(|_| BookPartial {
             pnl: Vec::with_capacity(count),
-            worst: ScenarioTail::new(worst_k, n),
+            worst: if spec.importance_sampling() {
+                ScenarioTail::every(count, n)
+            } else {
+                ScenarioTail::new(worst_k, n)
+            },
             asset_tails: Vec::new(),
         })
         .collect();
@@ -117,6 +123,7 @@ pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<P
     let mut largest = lanes(shared && spec.needs_largest());
     let mut ws = Workspace::new(n, group_size(n));
     let factor_t = scaled_factor(spec);
+    let mut weights = Vec::with_capacity(if spec.importance_sampling() { count } else { 0 });
 
     for block in range.first..range.end {
         if deadline.passed() {
@@ -159,6 +166,9 @@ pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<P
             },
         );
         outcome?;
+        if spec.importance_sampling() {
+            weights.extend_from_slice(&ws.weight[..in_block]);
+        }
     }
     for (book, tails) in books.iter_mut().zip(book_tails) {
         book.worst = std::mem::replace(&mut book.worst, ScenarioTail::new(0, 0)).finish();
@@ -171,5 +181,6 @@ pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<P
             smallest: smallest.into_iter().map(ValueTail::finish).collect(),
             largest: largest.into_iter().map(ValueTail::finish).collect(),
         },
+        weights,
     })
 }

@@ -5,6 +5,7 @@ use crate::error::{ensure, EngineError, Result};
 use crate::limits::{
     check_assets, check_books, check_degrees_of_freedom, check_histogram_bins, check_horizon,
     check_priced_scenarios, check_scenarios, confidence_in_range, MAX_TAIL_BYTES,
+    MIN_IMPORTANCE_DEGREES_OF_FREEDOM,
 };
 use crate::select::rank_of_level;
 
@@ -68,6 +69,9 @@ pub struct SpecFields {
     pub degrees_of_freedom: f64,
     pub seed: u64,
     pub antithetic: bool,
+    /// Monte Carlo only: draw the normals shifted along the first book's loss direction and weight
+    /// each scenario by its likelihood ratio (see `importance_shift`).
+    pub importance_sampling: bool,
     /// Total scenarios N over all tasks (historical: the number of T-day windows).
     pub scenarios: usize,
     pub confidence: f64,
@@ -87,6 +91,8 @@ pub struct SpecFields {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spec {
     f: SpecFields,
+    /// The shift θ added to every day's normals under importance sampling, else empty.
+    shift: Vec<f64>,
 }
 
 impl Spec {
@@ -125,21 +131,31 @@ impl Spec {
             f.mean.len() == n && f.mean.iter().all(|m| m.is_finite()),
             "mean must hold one finite value per asset",
         )?;
-        let tail_count = rank_of_level(1.0 - f.confidence, f.scenarios);
+        ensure(
+            !f.importance_sampling || f.method != Method::Historical,
+            "importance sampling needs a Monte Carlo method",
+        )?;
         // Per book its worst scenarios with every asset's P&L (k·(n + 2)); per asset its k worst
         // values, kept once for all books (one lane, or two when some book is short) or per book
-        // (rebalanced). 12 bytes a value: 8 and the trackers' 50 % slack.
+        // (rebalanced). 12 bytes a value: 8 and the trackers' 50 % slack. Weighted scenarios keep
+        // every scenario (a weighted tail has no count known in advance) and no value tails.
         let books = f.books.len() as f64;
-        let lanes = match f.mode {
-            Mode::BuyAndHold if f.books.iter().any(Book::has_short) => 2.0,
-            Mode::BuyAndHold => 1.0,
-            Mode::Rebalanced => books,
+        let (tail_count, lanes) = match f.mode {
+            _ if f.importance_sampling => (f.scenarios, 0.0),
+            Mode::BuyAndHold if f.books.iter().any(Book::has_short) => (tail_of(&f), 2.0),
+            Mode::BuyAndHold => (tail_of(&f), 1.0),
+            Mode::Rebalanced => (tail_of(&f), books),
         };
         let tail_bytes = tail_count as f64 * (books * (n + 2) as f64 + lanes * n as f64) * 12.0;
         if tail_bytes > MAX_TAIL_BYTES {
+            let product = if f.importance_sampling {
+                "simulations × assets (importance sampling keeps every scenario)"
+            } else {
+                "simulations × (1 − confidence_level) × assets"
+            };
             return Err(EngineError::LimitExceeded(format!(
-                "simulations × (1 − confidence_level) × assets too large: the exact tail of {} \
-                 scenarios × {n} assets needs {:.0} MiB, the limit is {:.0} MiB",
+                "{product} too large: the exact tail of {} scenarios × {n} assets needs {:.0} MiB, \
+                 the limit is {:.0} MiB",
                 tail_count,
                 tail_bytes / 1048576.0,
                 MAX_TAIL_BYTES / 1048576.0
@@ -160,6 +176,15 @@ impl Spec {
                 )?;
                 if f.method == Method::MonteCarloStudentT {
                     check_degrees_of_freedom(f.degrees_of_freedom)?;
+                    if f.importance_sampling
+                        && f.degrees_of_freedom < MIN_IMPORTANCE_DEGREES_OF_FREEDOM
+                    {
+                        return Err(EngineError::InvalidInput(format!(
+                            "importance sampling with Student-t needs degrees_of_freedom ≥ \
+                             {MIN_IMPORTANCE_DEGREES_OF_FREEDOM}: below, the tail comes from the \
+                             variance mixing, which a shift of the normals does not reach"
+                        )));
+                    }
                 }
             }
             Method::Historical => {
@@ -176,7 +201,12 @@ impl Spec {
                 )?;
             }
         }
-        Ok(Spec { f })
+        let shift = if f.importance_sampling {
+            crate::importance::shift(&f)
+        } else {
+            Vec::new()
+        };
+        Ok(Spec { f, shift })
     }
 
     pub fn method(&self) -> Method {
@@ -203,6 +233,15 @@ impl Spec {
     }
     pub fn antithetic(&self) -> bool {
         self.f.antithetic
+    }
+    /// Whether scenarios carry likelihood-ratio weights (importance sampling).
+    pub fn importance_sampling(&self) -> bool {
+        self.f.importance_sampling
+    }
+    /// θ, added to each day's normals (one entry per factor column); empty without importance
+    /// sampling.
+    pub fn shift(&self) -> &[f64] {
+        &self.shift
     }
     /// Total scenarios N over all tasks (historical: the number of T-day windows).
     pub fn scenarios(&self) -> usize {
@@ -257,7 +296,7 @@ impl Spec {
     /// Whether the per-asset tails are kept once for all books (buy-and-hold, where an asset's
     /// P&L is its exposure times a return every book shares) rather than per book.
     pub fn shares_asset_tails(&self) -> bool {
-        self.f.mode == Mode::BuyAndHold
+        self.f.mode == Mode::BuyAndHold && !self.f.importance_sampling
     }
 
     /// Whether the shared asset tails must also keep each asset's largest returns (a short
@@ -267,15 +306,22 @@ impl Spec {
     }
 
     /// Scenarios each book's worst-scenario tail keeps: k + m, m = max(1, ⌊√k⌋), the ranks the
-    /// component VaR window reaches, at most N.
+    /// component VaR window reaches, at most N; every scenario when they are weighted.
     pub fn worst_count(&self) -> usize {
+        if self.f.importance_sampling {
+            return self.f.scenarios;
+        }
         let k = self.tail_count();
         (k + var_window(k)).min(self.f.scenarios)
     }
 
-    /// k = ⌈(1 − c)·N⌉, the number of scenarios in the tail.
+    /// k = ⌈(1 − c)·N⌉, the number of scenarios in the tail; per-asset value tails keep none
+    /// when the scenarios are weighted (the worst-scenario tail then holds them all).
     pub fn tail_count(&self) -> usize {
-        rank_of_level(1.0 - self.f.confidence, self.f.scenarios)
+        if self.f.importance_sampling {
+            return 0;
+        }
+        tail_of(&self.f)
     }
 
     pub fn blocks(&self) -> usize {
@@ -289,6 +335,11 @@ impl Spec {
             end: self.blocks(),
         }
     }
+}
+
+/// k = ⌈(1 − c)·N⌉.
+fn tail_of(f: &SpecFields) -> usize {
+    rank_of_level(1.0 - f.confidence, f.scenarios)
 }
 
 /// m = max(1, ⌊√k⌋): the component VaR averages the scenarios ranked k − m ..= k + m.

@@ -20,7 +20,8 @@ impl ValueTail {
     pub fn new(k: usize) -> Self {
         ValueTail {
             k,
-            threshold: u64::MAX,
+            // k = 0 keeps nothing: every key is refused.
+            threshold: if k == 0 { 0 } else { u64::MAX },
             keys: Vec::with_capacity(capacity(k).min(1 << 16)),
         }
     }
@@ -73,6 +74,16 @@ impl ScenarioTail {
             indices: Vec::new(),
             asset_pnl: Vec::new(),
         }
+    }
+
+    /// A tail that keeps all of a task's `count` scenarios (weighted scenarios: the tail has no
+    /// count known in advance), its memory reserved at once.
+    pub fn every(count: usize, n_assets: usize) -> Self {
+        let mut t = ScenarioTail::new(count, n_assets);
+        t.keys.reserve_exact(count);
+        t.indices.reserve_exact(count);
+        t.asset_pnl.reserve_exact(count * n_assets);
+        t
     }
 
     /// Whether a scenario of this P&L can still enter. Indices arrive in increasing order, so a

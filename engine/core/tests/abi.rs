@@ -45,6 +45,11 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("COMPARISON_FIGURES", COMPARISON_FIGURES as f64),
         ("COMPARISON_NONE", COMPARISON_NONE as f64),
         ("COMPARISON_WHAT_IF", COMPARISON_WHAT_IF as f64),
+        ("VARIANCE_REDUCTION_NONE", VARIANCE_REDUCTION_NONE as f64),
+        (
+            "VARIANCE_REDUCTION_IMPORTANCE_SAMPLING",
+            VARIANCE_REDUCTION_IMPORTANCE_SAMPLING as f64,
+        ),
         ("METRICS_SCALARS", METRICS_SCALARS as f64),
         ("PERCENTILES", PERCENTILES as f64),
         ("PARAMETRIC_HEADER_LEN", PARAMETRIC_HEADER_LEN as f64),
@@ -58,6 +63,10 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("MAX_PRICED_SCENARIOS", MAX_PRICED_SCENARIOS as f64),
         ("MAX_COUNT", MAX_COUNT as f64),
         ("MAX_EXACT_INT", MAX_EXACT_INT),
+        (
+            "MIN_IMPORTANCE_DEGREES_OF_FREEDOM",
+            MIN_IMPORTANCE_DEGREES_OF_FREEDOM,
+        ),
         ("VERSION_MAJOR", f64::from(VERSION_MAJOR)),
         ("VERSION_MINOR", f64::from(VERSION_MINOR)),
         ("VERSION_PATCH", f64::from(VERSION_PATCH)),
@@ -108,7 +117,7 @@ fn op_abi_values_are_the_wire_values() {
         (get("OP_RUN"), get("OP_NORMALS"), get("OP_ABI")),
         (5.0, 6.0, 7.0)
     );
-    assert_eq!((get("BLOCK"), get("SPEC_HEADER_LEN")), (256.0, 15.0));
+    assert_eq!((get("BLOCK"), get("SPEC_HEADER_LEN")), (256.0, 16.0));
     assert_eq!(get("METHOD_HISTORICAL"), 2.0);
     assert_eq!(get("ERR_DEADLINE_EXCEEDED"), 4.0);
     assert_eq!(get("MAX_EXACT_INT"), 9_007_199_254_740_991.0);
@@ -170,7 +179,7 @@ fn headers_are_as_long_as_their_constants() {
     // k = 3 of 300, the worst-scenario tail k + 1 = 4: header, the book, one lane of 3 × 3 tail
     // values, the P&L, and 4 worst scenarios with index, P&L and 3 asset P&L.
     let partial = encode_partial_of(&s, build(&s).all_blocks());
-    assert_eq!(partial[PARTIAL_HEADER_LEN - 3], 300.0, "count");
+    assert_eq!(partial[PARTIAL_HEADER_LEN - 4], 300.0, "count");
     assert_eq!(
         partial.len(),
         PARTIAL_HEADER_LEN + 4 + 9 + 300 + 4 * (3 + 2)

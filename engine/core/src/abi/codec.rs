@@ -7,6 +7,7 @@ use super::constants::{
     COMPARISON_NONE, COMPARISON_WHAT_IF, ESTIMATION_HEADER_LEN, ESTIMATION_RESULT_HEADER_LEN,
     METHOD_HISTORICAL, METHOD_MONTE_CARLO_NORMAL, METHOD_MONTE_CARLO_STUDENT_T, METRICS_SCALARS,
     MODE_BUY_AND_HOLD, PARAMETRIC_HEADER_LEN, PARTIAL_HEADER_LEN, SPEC_HEADER_LEN,
+    VARIANCE_REDUCTION_IMPORTANCE_SAMPLING, VARIANCE_REDUCTION_NONE,
 };
 use super::reader::{product, Reader};
 use crate::deadline::Deadline;
@@ -125,7 +126,7 @@ fn write_books(out: &mut Vec<f64>, books: &[Book]) {
 }
 
 /// Spec layout: [method, mode, n, books, T, ν, seed, antithetic, N, c, bins, first block, end
-/// block, time budget ms (0 = none), comparison, per book (capital, weights(n)), mean(n), then
+/// block, time budget ms (0 = none), comparison, variance reduction, per book (capital, weights(n)), mean(n), then
 /// (factor columns, factor: L(n²) when FACTOR_TRIANGULAR, else loadings(n·m)) or (observations,
 /// returns)].
 pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
@@ -165,6 +166,11 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
         "time budget must be finite, ≥ 0",
     )?;
     let comparison = comparison(r.count()?)?;
+    let importance_sampling = match r.count()? {
+        VARIANCE_REDUCTION_NONE => false,
+        VARIANCE_REDUCTION_IMPORTANCE_SAMPLING => true,
+        _ => return Err(EngineError::invalid("unknown variance reduction code")),
+    };
     debug_assert_eq!(r.position(), SPEC_HEADER_LEN);
     let books = read_books(&mut r, book_count, n)?;
     let mean = r.take(n)?.to_vec();
@@ -195,6 +201,7 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
         degrees_of_freedom,
         seed,
         antithetic,
+        importance_sampling,
         scenarios,
         confidence,
         histogram_bins,
@@ -208,7 +215,7 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
 }
 
 /// Partial layout: [0, N, n, c, books, bins, comparison, lanes, first, count, worst count w, tail
-/// count k], per book (capital, weights(n)), per lane and asset its k tail values (lane 2 holds
+/// count k, weighted], per book (capital, weights(n)), with weights their likelihood ratios(count), per lane and asset its k tail values (lane 2 holds
 /// −(e^R − 1)), then per book: pnl(count), worst index(w), worst P&L(w), worst per-asset P&L(w·n),
 /// and with no lanes its asset tails(n·k).
 pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
@@ -233,9 +240,11 @@ pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
         count as f64,
         worst as f64,
         k as f64,
+        f64::from(u8::from(h.weighted)),
     ];
     let mut out = header.to_vec();
     write_books(&mut out, &h.books);
+    out.extend_from_slice(&p.weights);
     for tail in p.units.smallest.iter().chain(&p.units.largest) {
         out.extend(tail.iter().map(|&key| from_order_key(key)));
     }
@@ -277,6 +286,7 @@ pub fn decode_partial(r: &mut Reader) -> Result<(FinalizeParams, Partial)> {
     let count = r.count()?;
     let worst_count = r.count()?;
     let k = r.count()?;
+    let weighted = r.flag()?;
     debug_assert_eq!(r.position() - start, PARTIAL_HEADER_LEN);
     ensure(
         worst_count <= count && k <= count,
@@ -286,6 +296,11 @@ pub fn decode_partial(r: &mut Reader) -> Result<(FinalizeParams, Partial)> {
         .checked_add(count)
         .ok_or_else(|| EngineError::invalid("partial beyond the count range"))?;
     let books = read_books(r, book_count, n)?;
+    let weights = r.take(if weighted { count } else { 0 })?.to_vec();
+    ensure(
+        weights.iter().all(|w| w.is_finite() && *w >= 0.0),
+        "likelihood ratios must be finite, ≥ 0",
+    )?;
     let units = UnitTails {
         smallest: read_tails(r, if lanes >= 1 { n } else { 0 }, k)?,
         largest: read_tails(r, if lanes == 2 { n } else { 0 }, k)?,
@@ -327,11 +342,13 @@ pub fn decode_partial(r: &mut Reader) -> Result<(FinalizeParams, Partial)> {
             comparison,
             lanes,
             books,
+            weighted,
         },
         Partial {
             first,
             books: partials,
             units,
+            weights,
         },
     ))
 }

@@ -1,7 +1,9 @@
 //! The numbers both sides of the flat ABI must agree on, one name each. `OP_ABI` reports every one of
 //! them by name (see `TABLE`), so the TypeScript binding can compare its own copies at load time.
 
-pub use crate::limits::{MAX_BOOKS, MAX_COUNT, MAX_EXACT_INT, MAX_PRICED_SCENARIOS};
+pub use crate::limits::{
+    MAX_BOOKS, MAX_COUNT, MAX_EXACT_INT, MAX_PRICED_SCENARIOS, MIN_IMPORTANCE_DEGREES_OF_FREEDOM,
+};
 pub use crate::metrics::PERCENTILES;
 pub use crate::parametric::COVARIANCE_DENSE;
 pub use crate::spec::{BLOCK, FACTOR_TRIANGULAR};
@@ -31,11 +33,14 @@ pub const MODE_REBALANCED: usize = 1;
 /// Estimation input: [dates, assets, lookback, zero drift, ewma, λ] before the prices.
 pub const ESTIMATION_HEADER_LEN: usize = 6;
 /// Spec: [method, mode, n, books, T, ν, seed, antithetic, N, c, bins, first, end, budget ms,
-/// comparison]; per book [capital, weights(n)] follow.
-pub const SPEC_HEADER_LEN: usize = 15;
+/// comparison, variance reduction]; per book [capital, weights(n)] follow.
+pub const SPEC_HEADER_LEN: usize = 16;
 /// Partial, status word included: [0, N, n, c, books, bins, comparison, lanes, first, count,
-/// worst count, tail count].
-pub const PARTIAL_HEADER_LEN: usize = 12;
+/// worst count, tail count, weighted].
+pub const PARTIAL_HEADER_LEN: usize = 13;
+/// Variance reduction codes, the last word of a spec's header: none, or importance sampling.
+pub const VARIANCE_REDUCTION_NONE: usize = 0;
+pub const VARIANCE_REDUCTION_IMPORTANCE_SAMPLING: usize = 1;
 /// Estimation result, status word included: [0, observations, first date, last date, jitter,
 /// factor columns].
 pub const ESTIMATION_RESULT_HEADER_LEN: usize = 6;
@@ -111,6 +116,8 @@ pub const TABLE: &[(&str, f64)] = table![
     COMPARISON_FIGURES,
     COMPARISON_NONE,
     COMPARISON_WHAT_IF,
+    VARIANCE_REDUCTION_NONE,
+    VARIANCE_REDUCTION_IMPORTANCE_SAMPLING,
     METRICS_SCALARS,
     PERCENTILES,
     PARAMETRIC_HEADER_LEN,
@@ -124,6 +131,7 @@ pub const TABLE: &[(&str, f64)] = table![
     MAX_PRICED_SCENARIOS,
     MAX_COUNT,
     MAX_EXACT_INT,
+    MIN_IMPORTANCE_DEGREES_OF_FREEDOM,
     VERSION_MAJOR,
     VERSION_MINOR,
     VERSION_PATCH,

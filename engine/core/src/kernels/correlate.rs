@@ -96,6 +96,7 @@ mod tests {
             degrees_of_freedom: 5.0,
             seed: 1,
             antithetic: false,
+            importance_sampling: false,
             scenarios: BLOCK,
             confidence: 0.99,
             histogram_bins: 10,

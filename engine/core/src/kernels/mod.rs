@@ -10,10 +10,12 @@ use crate::spec::{Book, Method, Mode, Spec, BLOCK};
 use crate::ziggurat::{standard_normal, ChiSquare};
 
 mod correlate;
+mod likelihood;
 #[cfg(test)]
 mod reference;
 
 use correlate::correlate_rows;
+use likelihood::{close_weights, draw_normals, reset_weights};
 
 /// Memory one group of rebalanced books may hold in path state; more books take more groups, each
 /// of which draws the block again (the same draws: results never depend on the grouping).
@@ -55,6 +57,9 @@ pub struct Workspace {
     gain: Vec<f64>,
     t_factor: Vec<f64>,
     cumulative: Vec<f64>,
+    log_weight: Vec<f64>,
+    /// Importance sampling output: each simulation's likelihood ratio (else untouched).
+    pub weight: Vec<f64>,
     /// Buy-and-hold output: e^{R_i} − 1 per asset [asset][simulation], shared by every book.
     pub unit: Vec<f64>,
     /// Rebalanced: the path state of each book of the current group.
@@ -73,6 +78,8 @@ impl Workspace {
             gain: vec![0.0; BLOCK.max(n)],
             t_factor: vec![0.0; BLOCK],
             cumulative: vec![0.0; n * BLOCK],
+            log_weight: vec![0.0; BLOCK],
+            weight: vec![1.0; BLOCK],
             unit: vec![0.0; n * BLOCK],
             paths: Vec::new(),
             pnl: vec![0.0; BLOCK],
@@ -221,12 +228,13 @@ fn day_returns(spec: &Spec, ws: &mut Workspace, student: bool) {
 /// T-day window's returns added up.
 pub fn fill_units(spec: &Spec, factor_t: &[f64], ws: &mut Workspace, block: usize) {
     let n = ws.n;
-    let draws = spec.draws() * BLOCK;
     match spec.method() {
         Method::MonteCarloNormal => {
             let mut rng = Xoshiro256pp::for_block(spec.seed(), block as u64);
             let t = spec.horizon() as f64;
-            fill_normals(&mut rng, &mut ws.z[..draws], spec.antithetic());
+            reset_weights(spec, ws);
+            draw_normals(spec, &mut rng, ws);
+            close_weights(spec, ws);
             let mean = spec.mean();
             correlate_rows(spec, factor_t, |i| t * mean[i], &ws.z, &mut ws.unit);
             ws.unit.iter_mut().for_each(|u| *u = expm1(*u));
@@ -237,14 +245,16 @@ pub fn fill_units(spec: &Spec, factor_t: &[f64], ws: &mut Workspace, block: usiz
             let nu = spec.degrees_of_freedom();
             let chi = ChiSquare::new(nu);
             ws.cumulative.iter_mut().for_each(|x| *x = 0.0);
+            reset_weights(spec, ws);
             for _day in 0..spec.horizon() {
-                fill_normals(&mut rng, &mut ws.z[..draws], spec.antithetic());
+                draw_normals(spec, &mut rng, ws);
                 fill_t_factors(&mut rng, &chi, nu, &mut ws.t_factor, spec.antithetic());
                 day_returns(spec, ws, true);
                 for (c, r) in ws.cumulative.iter_mut().zip(&ws.unit) {
                     *c += r;
                 }
             }
+            close_weights(spec, ws);
         }
         Method::Historical => {
             let first_window = block * BLOCK;
@@ -343,9 +353,9 @@ fn rebalanced_draws(spec: &Spec, ws: &mut Workspace, block: usize, books: &[Book
     let nu = spec.degrees_of_freedom();
     let chi = ChiSquare::new(nu);
     let mut rng = Xoshiro256pp::for_block(spec.seed(), block as u64);
-    let draws = spec.draws() * BLOCK;
+    reset_weights(spec, ws);
     for _day in 0..spec.horizon() {
-        fill_normals(&mut rng, &mut ws.z[..draws], spec.antithetic());
+        draw_normals(spec, &mut rng, ws);
         if student {
             fill_t_factors(&mut rng, &chi, nu, &mut ws.t_factor, spec.antithetic());
         }
@@ -382,6 +392,7 @@ fn rebalanced_draws(spec: &Spec, ws: &mut Workspace, block: usize, books: &[Book
             }
         }
     }
+    close_weights(spec, ws);
 }
 
 /// Historical: scenario w is the T-day window of returns starting at observation w.

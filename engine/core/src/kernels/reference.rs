@@ -271,6 +271,7 @@ fn draw_spec(d: &mut Draw, case: usize) -> Spec {
         degrees_of_freedom: [3.0, 4.0, 5.0, 7.0, 30.0, 1000.0][d.up_to(6) - 1],
         seed,
         antithetic: case / 6 % 2 == 1,
+        importance_sampling: false,
         scenarios: if historical {
             windows
         } else {

@@ -7,7 +7,7 @@ use risk_engine_core::abi::codec::{decode_spec, encode_partial};
 use risk_engine_core::abi::constants::{
     COMPARISON_NONE, COMPARISON_WHAT_IF, METHOD_HISTORICAL, METHOD_MONTE_CARLO_NORMAL,
     METHOD_MONTE_CARLO_STUDENT_T, MODE_BUY_AND_HOLD, MODE_REBALANCED, OP_FINALIZE, OP_RUN,
-    OP_SIMULATE, SPEC_HEADER_LEN,
+    OP_SIMULATE, SPEC_HEADER_LEN, VARIANCE_REDUCTION_IMPORTANCE_SAMPLING, VARIANCE_REDUCTION_NONE,
 };
 use risk_engine_core::deadline::Deadline;
 use risk_engine_core::finalize::{finalize, FinalizeParams};
@@ -53,6 +53,7 @@ pub fn spec(method: Method, mode: Mode, scenarios: usize) -> SpecFields {
         degrees_of_freedom: 5.0,
         seed: 123_456_789,
         antithetic: false,
+        importance_sampling: false,
         scenarios,
         confidence: 0.99,
         histogram_bins: 50,
@@ -134,6 +135,11 @@ pub fn encode_fields(f: &SpecFields, first: usize, end: usize) -> Vec<f64> {
             Comparison::None => COMPARISON_NONE,
             Comparison::WhatIf => COMPARISON_WHAT_IF,
         } as f64,
+        if f.importance_sampling {
+            VARIANCE_REDUCTION_IMPORTANCE_SAMPLING
+        } else {
+            VARIANCE_REDUCTION_NONE
+        } as f64,
     ];
     let mut out = header.to_vec();
     for b in &f.books {
@@ -192,5 +198,11 @@ pub fn pnl_offset(partial: &[f64]) -> usize {
         partial[7] as usize,
         partial[11] as usize,
     );
-    PARTIAL_HEADER_LEN + books * (1 + n) + lanes * n * k
+    // Weighted partials carry each scenario's likelihood ratio before the tails.
+    let weights = if partial[12] == 1.0 {
+        partial[9] as usize
+    } else {
+        0
+    };
+    PARTIAL_HEADER_LEN + books * (1 + n) + weights + lanes * n * k
 }
