@@ -110,10 +110,10 @@ async function main(): Promise<void> {
     `tail (10 assets × ${tl.simulations} × 1 d, one task): c = 0.99 ${tl.ms_c99.toFixed(0)} ms, c = 0.6 ${tl.ms_c60.toFixed(0)} ms (${(tl.ms_c60 / tl.ms_c99).toFixed(2)}×, target ≤ 1.5)`,
   );
 
-  results.precision = await benchPrecision(0.002, quick ? 3 : 5, numpy);
+  results.precision = await benchPrecision(0.002, quick ? 3 : 5, numpy, quick);
   const pr = results.precision;
   progress(
-    `precision (20 assets × 10 d, 99 %, VaR and ES to 0.2 %): ${pr.simulations_used} simulations in ${pr.rounds} rounds, ${pr.rounds_ms.toFixed(0)} ms; one plain run of that count ${pr.plain_ms.toFixed(0)} ms; NumPy ${pr.numpy_ms?.toFixed(0) ?? '—'} ms`,
+    `precision (20 assets × 10 d, 99 %, VaR and ES to 0.2 %): ${pr.simulations_used} simulations in ${pr.rounds} rounds, ${pr.rounds_ms.toFixed(0)} ms; one plain run of that count ${pr.plain_ms.toFixed(0)} ms; NumPy ${pr.numpy_ms?.toFixed(0) ?? '—'} ms; importance sampling ${pr.weighted.simulations_used} in ${pr.weighted.rounds} rounds, ${pr.weighted.rounds_ms.toFixed(1)} ms; ES variance factors ${pr.reduction.map((x) => `${x.confidence}: ${x.es_variance_factor.toFixed(0)}`).join(', ')}`,
   );
 
   results.wide_books = [];

@@ -3,8 +3,9 @@
 // for 100: OP_RUN as the service calls it when the plan has one task (100k simulations make one),
 // and the same split into OP_SIMULATE and OP_FINALIZE (these two add the encoding and decoding of
 // the partials). Medians of interleaved runs.
+import { decodeResults } from '../../src/engine/results-codec.js';
 import { ABI } from '../../src/engine/abi.js';
-import { decodeResults, encodeFinalize, encodeSpec, type EngineBook } from '../../src/engine/codec.js';
+import { encodeFinalize, encodeSpec, type EngineBook } from '../../src/engine/codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { type Engine } from '../../src/engine/ops.js';
@@ -65,6 +66,7 @@ export async function profileBatchEngine(repeats: number, tasks = 2, engine: Eng
     degreesOfFreedom: 5,
     seed: 20240611,
     antithetic: false,
+    importanceSampling: false,
     zeroDrift: false,
     histogramBins: 50,
   });

@@ -111,6 +111,7 @@ export async function prepare(exec: EngineExecutor, w: Workload, overrides: Part
     degreesOfFreedom: 5,
     seed: 20240611,
     antithetic: false,
+    importanceSampling: false,
     zeroDrift: false,
     histogramBins: 50,
   };
