@@ -529,9 +529,9 @@ export interface components {
                     volatility: number;
                     /** @description Share of scenarios with a negative P&L. */
                     probability_of_loss: number;
-                    /** @description The largest loss among the scenarios, positive (closed form: at the 99.99 % quantile). In `currency`. */
+                    /** @description The lowest P&L among the scenarios, negative for a loss (closed form: the P&L’s 0.01 % quantile). In `currency`. */
                     worst_loss: number;
-                    /** @description The largest gain among the scenarios. In `currency`. */
+                    /** @description The highest P&L among the scenarios (closed form: the P&L’s 99.99 % quantile). In `currency`. */
                     best_gain: number;
                     /** @description Standard error of value_at_risk from 20 independent batches (0 for the closed form). In `currency`. */
                     value_at_risk_standard_error: number;
@@ -938,9 +938,9 @@ export interface components {
                         volatility: number;
                         /** @description Share of scenarios with a negative P&L. */
                         probability_of_loss: number;
-                        /** @description The largest loss among the scenarios, positive (closed form: at the 99.99 % quantile). In `currency`. */
+                        /** @description The lowest P&L among the scenarios, negative for a loss (closed form: the P&L’s 0.01 % quantile). In `currency`. */
                         worst_loss: number;
-                        /** @description The largest gain among the scenarios. In `currency`. */
+                        /** @description The highest P&L among the scenarios (closed form: the P&L’s 99.99 % quantile). In `currency`. */
                         best_gain: number;
                         /** @description Standard error of value_at_risk from 20 independent batches (0 for the closed form). In `currency`. */
                         value_at_risk_standard_error: number;

@@ -77,9 +77,18 @@ async function property(request: CalculateRequest): Promise<void> {
     const tolerance = 1e-9 * Math.abs(total) + 1e-14 * request.time_horizon * meta.portfolio_value + 1e-300;
     check(Math.abs(sum - total) <= tolerance, `${key} does not add up`, request, `${sum} vs ${total}`);
   }
-  // A book of subnormal exposures (5e-324 is a valid market value) has a P&L of zero in every
-  // scenario: then no seed can show other draws.
-  if (isMonteCarlo(request) && meta.metrics.volatility > 0) {
+  // A mean lies between the values it averages: ES between VaR and the worst loss, an unweighted
+  // mean P&L between the extremes (rounding must not carry them past).
+  const m = meta.metrics;
+  if (request.method !== 'parametric_normal') {
+    check(m.value_at_risk <= m.expected_shortfall && m.expected_shortfall <= -m.worst_loss, 'ES outside [VaR, worst loss]', request, JSON.stringify(m));
+    if (meta.variance_reduction !== 'importance_sampling') {
+      check(m.worst_loss <= m.expected_pnl && m.expected_pnl <= m.best_gain, 'mean P&L outside the extremes', request, JSON.stringify(m));
+    }
+  }
+  // Where every scenario has the same P&L (a book of subnormal exposures, 5e-324 being a valid
+  // market value; a leveraged book ruined on every path) no seed can show other draws.
+  if (isMonteCarlo(request) && m.worst_loss !== m.best_gain) {
     const seed = request.method_options!.seed!;
     const other = { ...request, method_options: { ...request.method_options, seed: seed === 2 ** 53 - 1 ? seed - 1 : seed + 1 } };
     const neighbour = await outcomeOf(other, reference.deps);

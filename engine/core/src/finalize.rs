@@ -259,7 +259,7 @@ fn book_metrics(
         worst,
         best,
     } = summarize(pnl);
-    let mean = sum / n_scen as f64;
+    let mean = between(sum / n_scen as f64, worst, best);
     let volatility = if n_scen > 1 {
         (compensated_sum(pnl.iter().map(|x| (x - mean) * (x - mean))) / (n_scen as f64 - 1.0))
             .sqrt()
@@ -346,11 +346,20 @@ fn summarize(pnl: &[f64]) -> Summary {
     }
 }
 
-/// VaR = −x_(k); ES = −(x_(1) + … + x_(k)) / k, the tail summed in ascending order.
+/// `x` brought within [lo, hi]: a mean lies between the values it averages, but its rounded sum
+/// and quotient can carry it an ulp beyond them (every scenario equal: ES past the worst loss, a
+/// mean off the common value and a volatility of rounding noise).
+pub(crate) fn between(x: f64, lo: f64, hi: f64) -> f64 {
+    x.max(lo).min(hi)
+}
+
+/// VaR = −x_(k); ES = −(x_(1) + … + x_(k)) / k, the tail summed in ascending order (and kept
+/// between VaR and the worst loss).
 fn var_es(keys: &mut [u64], k: usize) -> (f64, f64) {
     let tail = smallest_sorted(keys, k);
     let sum: f64 = tail.iter().map(|&key| from_order_key(key)).sum();
-    (-from_order_key(tail[k - 1]), -sum / k as f64)
+    let var = -from_order_key(tail[k - 1]);
+    (var, between(-sum / k as f64, var, -from_order_key(tail[0])))
 }
 
 /// Indices of the k worst scenarios by (P&L, index), in that order; `var_pnl` is the k-th worst.

@@ -31,7 +31,8 @@ pub(crate) fn cut(order: &[usize], weights: &[f64], mass: f64) -> (usize, f64) {
     (0, mass)
 }
 
-/// VaR and ES of `values` (any order) at tail mass `mass`, given their ascending `order`.
+/// VaR and ES of `values` (any order) at tail mass `mass`, given their ascending `order`, ES kept
+/// between VaR and the worst loss.
 fn var_es(values: &[f64], weights: &[f64], order: &[usize], mass: f64) -> (f64, f64, usize, f64) {
     let (j, part) = cut(order, weights, mass);
     let mut sum = 0.0;
@@ -39,7 +40,10 @@ fn var_es(values: &[f64], weights: &[f64], order: &[usize], mass: f64) -> (f64, 
         sum += weights[s] * values[s];
     }
     sum += part * values[order[j]];
-    (-values[order[j]], -sum / mass, j, part)
+    // The tail's weights fill `mass` exactly: ES is a weighted mean of the tail's losses.
+    let var = -values[order[j]];
+    let es = crate::finalize::between(-sum / mass, var, -values[order[0]]);
+    (var, es, j, part)
 }
 
 /// VaR and ES of each of SE_BATCHES contiguous batches (none below two). A batch's ascending order
