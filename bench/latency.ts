@@ -10,9 +10,19 @@ const f = await benchLatency(process.argv.includes('--quick'));
 const l = (x: { p50: number; p99: number; p999?: number }) =>
   `p50 ${x.p50.toFixed(2)} p99 ${x.p99.toFixed(2)}${x.p999 === undefined ? '' : ` p99.9 ${x.p999.toFixed(2)}`} ms`;
 console.log(`engine ${f.engine_build}`);
-console.log(`sequential: client ${l(f.sequential.latency_ms)}; server total ${l(f.sequential.server_total_ms!)}, engine ${l(f.sequential.server_engine_ms!)}`);
+const rt = f.pool_round_trip;
+console.log(
+  `empty pool task, ${rt.idle_gap_ms} ms idle before each: round trip ${l(rt.round_trip_ms)} (to the worker ${l(rt.to_worker_ms)}, back ${l(rt.back_ms)})`,
+);
+const s = f.sequential;
+console.log(`sequential: client ${l(s.latency_ms)}; server total ${l(s.server_total_ms!)}, engine ${l(s.server_engine_ms!)}, queue ${l(s.server_queue_ms!)}`);
 console.log(`capacity (16 in flight): ${f.capacity.requests_per_s.toFixed(0)} req/s, ${l(f.capacity.latency_ms)}`);
-for (const o of f.open) console.log(`open loop ${(o.fraction * 100).toFixed(0)} % (${o.rate} req/s): ${l(o.figures.latency_ms)}, sent ${o.figures.sent}`);
+for (const o of f.open) {
+  const g = o.figures;
+  console.log(
+    `open loop ${(o.fraction * 100).toFixed(0)} % (${o.rate} req/s): ${l(g.latency_ms)}, sent ${g.sent}; server total ${l(g.server_total_ms!)}, queue ${l(g.server_queue_ms!)}, send lag ${l(g.send_lag_ms!)}`,
+  );
+}
 console.log(`sequential p50 / p99 at half load: ${f.p50_over_half_load_p99.toFixed(3)}`);
 const dir = path.join(ROOT, 'bench/results');
 mkdirSync(dir, { recursive: true });

@@ -28,9 +28,13 @@ export interface LoadFigures {
   requests_per_s: number;
   /** Client-side latency (ms): p50, p99, p99.9, max. */
   latency_ms: { p50: number; p99: number; p999: number; max: number };
-  /** sequential only: the server's `meta.timing_ms.total` and `.engine` (ms), p50 and p99. */
+  /** sequential and open: the server's `meta.timing_ms.total` and `.engine` (ms), p50 and p99. */
   server_total_ms?: { p50: number; p99: number };
   server_engine_ms?: { p50: number; p99: number };
+  /** sequential and open: the server's wait for a worker (`timing_ms.queue`). */
+  server_queue_ms?: { p50: number; p99: number };
+  /** open only: how late the generator itself sent after the scheduled time. */
+  send_lag_ms?: { p50: number; p99: number };
 }
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
@@ -60,31 +64,42 @@ function post(plan: LoadPlan, keepBody: boolean): Promise<{ status: number; body
   });
 }
 
+/** The server's own timing of its answers (`meta.timing_ms`). */
+class ServerTimings {
+  readonly total: number[] = [];
+  readonly engine: number[] = [];
+  readonly queue: number[] = [];
+  add(body: string): void {
+    const timing = (JSON.parse(body) as { meta: { timing_ms: { total: number; engine: number; queue: number } } }).meta.timing_ms;
+    this.total.push(timing.total);
+    this.engine.push(timing.engine);
+    this.queue.push(timing.queue);
+  }
+}
+
+const p50p99 = (xs: number[]) => {
+  const { p50, p99 } = summary(xs);
+  return { p50, p99 };
+};
+
 async function sequential(plan: LoadPlan): Promise<LoadFigures> {
   const latencies: number[] = [];
-  const totals: number[] = [];
-  const engines: number[] = [];
+  const server = new ServerTimings();
   let failed = 0;
   const started = performance.now();
   for (let i = 0; i < (plan.count ?? 200); i++) {
     const t0 = performance.now();
     const r = await post(plan, true);
     latencies.push(performance.now() - t0);
-    if (r.status !== 200) {
-      failed++;
-      continue;
-    }
-    const timing = (JSON.parse(r.body) as { meta: { timing_ms: { total: number; engine: number } } }).meta.timing_ms;
-    totals.push(timing.total);
-    engines.push(timing.engine);
+    if (r.status !== 200) failed++;
+    else server.add(r.body);
   }
   const seconds = (performance.now() - started) / 1000;
-  const { p50, p99 } = summary(totals);
-  const e = summary(engines);
   return {
     ...counts(plan, latencies.length, failed, seconds, latencies),
-    server_total_ms: { p50, p99 },
-    server_engine_ms: { p50: e.p50, p99: e.p99 },
+    server_total_ms: p50p99(server.total),
+    server_engine_ms: p50p99(server.engine),
+    server_queue_ms: p50p99(server.queue),
   };
 }
 
@@ -114,6 +129,8 @@ async function open(plan: LoadPlan): Promise<LoadFigures> {
   const total = Math.max(1, Math.round(rate * (plan.seconds ?? 3)));
   const interval = 1000 / rate;
   const latencies: number[] = [];
+  const lags: number[] = [];
+  const server = new ServerTimings();
   const pending: Promise<void>[] = [];
   let failed = 0;
   const start = performance.now() + 20;
@@ -123,10 +140,12 @@ async function open(plan: LoadPlan): Promise<LoadFigures> {
       const now = performance.now();
       for (; next < total && start + next * interval <= now; next++) {
         const scheduled = start + next * interval;
+        lags.push(now - scheduled);
         pending.push(
-          post(plan, false).then((r) => {
+          post(plan, true).then((r) => {
             latencies.push(performance.now() - scheduled);
             if (r.status !== 200) failed++;
+            else server.add(r.body);
           }),
         );
       }
@@ -136,7 +155,13 @@ async function open(plan: LoadPlan): Promise<LoadFigures> {
     setTimeout(tick, 20);
   });
   await Promise.all(pending);
-  return counts(plan, latencies.length, failed, (performance.now() - start) / 1000, latencies);
+  return {
+    ...counts(plan, latencies.length, failed, (performance.now() - start) / 1000, latencies),
+    server_total_ms: p50p99(server.total),
+    server_engine_ms: p50p99(server.engine),
+    server_queue_ms: p50p99(server.queue),
+    send_lag_ms: p50p99(lags),
+  };
 }
 
 async function main(): Promise<void> {

@@ -8,6 +8,7 @@ import { ROOT } from '../../src/paths.js';
 import { type LoadFigures, type LoadPlan } from '../load-client.js';
 import { calculateBody, SAMPLE_SYMBOLS, startBenchService } from './service-bench.js';
 import { median } from './stats.js';
+import { benchPoolRoundTrip, type RoundTripFigures } from './pool-round-trip.js';
 
 const run = promisify(execFile);
 
@@ -21,6 +22,8 @@ export interface LatencyFigures {
   half_load_p99_ms: number[];
   /** sequential client p50 / the median of half_load_p99_ms: higher is a flatter tail. */
   p50_over_half_load_p99: number;
+  /** An empty task through a pool set up as the service's, idle before each: the hand-off alone. */
+  pool_round_trip: RoundTripFigures;
 }
 
 /** Runs at half of capacity whose median p99 the ratio uses: one run's p99 is a handful of requests. */
@@ -36,6 +39,7 @@ async function load(plan: LoadPlan): Promise<LoadFigures> {
 }
 
 export async function benchLatency(quick: boolean, workers = 2): Promise<LatencyFigures> {
+  const poolRoundTrip = await benchPoolRoundTrip(quick ? 500 : 3000);
   const svc = await startBenchService({ WORKERS: String(workers), RATE_LIMIT_CALCULATE_PER_MIN: '1000000', MAX_QUEUE: '10000' });
   try {
     const dataset = await svc.upload(path.join(ROOT, 'examples/prices_wide_sample.csv'));
@@ -62,6 +66,7 @@ export async function benchLatency(quick: boolean, workers = 2): Promise<Latency
       open,
       half_load_p99_ms: halfP99,
       p50_over_half_load_p99: sequential.latency_ms.p50 / median(halfP99),
+      pool_round_trip: poolRoundTrip,
     };
   } finally {
     await svc.stop();
