@@ -2,7 +2,8 @@
 // requests, every field's edges always included, run on the four engine builds (WASM simd128, WASM
 // scalar, native for this CPU, native x86-64) through the real validation and risk layer. The
 // builds must answer byte for byte the same, every number must be finite, a 4xx must come from the
-// contract's table, and another seed must draw other scenarios. A failure shrinks to a minimal
+// contract's table, another seed must draw other scenarios, and the answer's compiled serializer
+// must write what JSON.stringify would. A failure shrinks to a minimal
 // request and prints it as JSON. `npm test` runs PROPERTY_RUNS (default 200) cases on a fixed
 // seed; `npm run test:stress` 5,000 on a fresh one (PROPERTY_SEED to replay a run).
 import t from 'tap';
@@ -20,6 +21,8 @@ import {
 } from '../helpers/calculation-domain.js';
 import { allFinite } from '../../src/risk/response-builder.js';
 import { type CalculateRequest } from '../../src/contract/schemas.js';
+import { serializeCalculate } from '../../src/http/serializers.js';
+import { sameContent } from '../helpers/same-json.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261122);
@@ -61,6 +64,7 @@ async function property(request: CalculateRequest): Promise<void> {
   }
   tally.answered++;
   check(allFinite(first.body), 'a number in the response is not finite', request);
+  check(sameContent(serializeCalculate(first.body), first.body), 'the compiled serializer writes other content than JSON.stringify', request);
   // Euler: the components of ES and of VaR add up to the totals, for books of any sign: within
   // 1e-9 relative, or, where the total is itself near zero (c near 0.5), within the rounding of
   // the P&L: a rebalanced P&L C·(gross − 1) carries about T·ε·C of it, gross being near 1.

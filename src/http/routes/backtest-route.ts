@@ -1,6 +1,7 @@
 import { backtest } from '../../risk/backtest.js';
 import { readJsonBody } from '../body.js';
 import { limitedRoute } from '../limited-route.js';
+import { serializeBacktest } from '../serializers.js';
 
 /** POST /api/v1/risk/backtest */
 export const backtestRoute = limitedRoute('backtest', async (ctx, ex, key) => {
@@ -11,5 +12,5 @@ export const backtestRoute = limitedRoute('backtest', async (ctx, ex, key) => {
     { key_id: key.id, calculation_id: result.meta.calculation_id, method: request.method, days: b.observations, ms: result.meta.timing_ms.total },
     'backtested',
   );
-  ex.json(200, result);
+  ex.send(200, serializeBacktest(result));
 });

@@ -1,0 +1,47 @@
+// The answers' serializers, compiled from the response schemas: each writes exactly what
+// JSON.stringify would (key order aside) for the service's own example answers, numbers at their
+// edges included, and writes nothing outside the schema. The property test checks the calculate
+// serializer on every answer of the whole request domain.
+import t from 'tap';
+import { serializeBacktest, serializeBatch, serializeCalculate, serializeStress } from '../../src/http/serializers.js';
+import { type CalculateResponseBody } from '../../src/contract/responses.js';
+import examples from '../../src/contract/examples.json' with { type: 'json' };
+import { sameContent } from '../helpers/same-json.js';
+
+type Loose = Parameters<typeof serializeCalculate>[0];
+const r = examples.responses;
+
+t.test('each serializer writes the content of its example answer', async (t) => {
+  const cases = [
+    ['calculate', serializeCalculate as (v: unknown) => string, r.calculate],
+    ['batch', serializeBatch as (v: unknown) => string, r.batch],
+    ['stress', serializeStress as (v: unknown) => string, r.stress],
+    ['backtest', serializeBacktest as (v: unknown) => string, r.backtest],
+  ] as const;
+  for (const [name, serialize, example] of cases) {
+    const text = serialize(example);
+    t.ok(sameContent(text, example), `${name}: the same content as JSON.stringify`);
+    t.equal(text.length, JSON.stringify(example).length, `${name}: the same length`);
+  }
+});
+
+t.test('numbers at their edges are written as JSON.stringify writes them', async (t) => {
+  const edges = [0, -0, 5e-324, -5e-324, 2 ** 31, 2 ** 32, 2 ** 53 - 1, -(2 ** 53 - 1), 1e21, 1.7976931348623157e308, -1.7976931348623157e308, 0.1 + 0.2];
+  for (const x of edges) {
+    const body = structuredClone(r.calculate) as unknown as CalculateResponseBody;
+    body.meta.metrics.value_at_risk = x;
+    body.meta.portfolio_value = x;
+    body.meta.distribution.counts = [x];
+    const text = serializeCalculate(body as Loose);
+    t.ok(sameContent(text, body), `${x}`);
+    t.equal(JSON.parse(text).meta.metrics.value_at_risk, JSON.parse(JSON.stringify(body)).meta.metrics.value_at_risk, `${x} reads back`);
+  }
+});
+
+t.test('a property outside the schema is not written', async (t) => {
+  const body = structuredClone(r.calculate) as unknown as CalculateResponseBody & { internal?: string };
+  (body.meta as unknown as Record<string, unknown>).secret = 'not for clients';
+  body.internal = 'nor this';
+  const text = serializeCalculate(body as Loose);
+  t.notMatch(text, /not for clients|nor this/);
+});
