@@ -14,6 +14,9 @@ const rt = f.pool_round_trip;
 console.log(
   `empty pool task, ${rt.idle_gap_ms} ms idle before each: round trip ${l(rt.round_trip_ms)} (to the worker ${l(rt.to_worker_ms)}, back ${l(rt.back_ms)})`,
 );
+console.log(
+  `writing the ${f.serialize_us.bytes}-byte answer: JSON.stringify ${f.serialize_us.json_stringify.toFixed(1)} µs, compiled serializer ${f.serialize_us.compiled.toFixed(1)} µs`,
+);
 const s = f.sequential;
 console.log(`sequential: client ${l(s.latency_ms)}; server total ${l(s.server_total_ms!)}, engine ${l(s.server_engine_ms!)}, queue ${l(s.server_queue_ms!)}`);
 console.log(`capacity (16 in flight): ${f.capacity.requests_per_s.toFixed(0)} req/s, ${l(f.capacity.latency_ms)}`);

@@ -9,6 +9,8 @@ import { type LoadFigures, type LoadPlan } from '../load-client.js';
 import { calculateBody, SAMPLE_SYMBOLS, startBenchService } from './service-bench.js';
 import { median } from './stats.js';
 import { benchPoolRoundTrip, type RoundTripFigures } from './pool-round-trip.js';
+import { serializeCalculate } from '../../src/http/serializers.js';
+import { type CalculateResponseBody } from '../../src/contract/responses.js';
 
 const run = promisify(execFile);
 
@@ -24,6 +26,23 @@ export interface LatencyFigures {
   p50_over_half_load_p99: number;
   /** An empty task through a pool set up as the service's, idle before each: the hand-off alone. */
   pool_round_trip: RoundTripFigures;
+  /** µs to write the small request's answer: JSON.stringify and the compiled serializer (medians). */
+  serialize_us: { bytes: number; json_stringify: number; compiled: number };
+}
+
+/** Medians of interleaved rounds of `count` writes of one answer each way. */
+function serializeTimes(body: CalculateResponseBody, count: number): LatencyFigures['serialize_us'] {
+  const plain: number[] = [];
+  const compiled: number[] = [];
+  for (let round = 0; round < 9; round++) {
+    let start = performance.now();
+    for (let i = 0; i < count; i++) JSON.stringify(body);
+    plain.push(((performance.now() - start) * 1000) / count);
+    start = performance.now();
+    for (let i = 0; i < count; i++) serializeCalculate(body);
+    compiled.push(((performance.now() - start) * 1000) / count);
+  }
+  return { bytes: Buffer.byteLength(JSON.stringify(body)), json_stringify: median(plain), compiled: median(compiled) };
 }
 
 /** Runs at half of capacity whose median p99 the ratio uses: one run's p99 is a handful of requests. */
@@ -46,7 +65,9 @@ export async function benchLatency(quick: boolean, workers = 2): Promise<Latency
     const body = calculateBody(dataset, SAMPLE_SYMBOLS, 10_000);
     const plan = { url: `${svc.base}/api/v1/risk/calculate`, key: svc.keys[0]!, body };
     const first = await fetch(plan.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': plan.key }, body });
-    const engineBuild = ((await first.json()) as { meta: { engine: { build: string } } }).meta.engine.build;
+    const answer = (await first.json()) as CalculateResponseBody;
+    const engineBuild = answer.meta.engine.build;
+    const serialize = serializeTimes(answer, quick ? 1000 : 10_000);
     await load({ ...plan, mode: 'sequential', count: 50 }); // warm: estimate cached, workers tiered up
     const sequential = await load({ ...plan, mode: 'sequential', count: quick ? 200 : 1000 });
     const seconds = quick ? 4 : 15;
@@ -67,6 +88,7 @@ export async function benchLatency(quick: boolean, workers = 2): Promise<Latency
       half_load_p99_ms: halfP99,
       p50_over_half_load_p99: sequential.latency_ms.p50 / median(halfP99),
       pool_round_trip: poolRoundTrip,
+      serialize_us: serialize,
     };
   } finally {
     await svc.stop();
