@@ -38,6 +38,16 @@ t.test('numbers at their edges are written as JSON.stringify writes them', async
   }
 });
 
+t.test('symbols holding line terminators or quotes keep their figures', async (t) => {
+  const body = structuredClone(r.calculate) as unknown as CalculateResponseBody;
+  const symbols = ['A\u2028B', 'A\u2029B', 'A\rB', 'A\nB', 'A"B', 'A\\B', '', 'Ü€😀'];
+  body.meta.estimation.daily_mean = Object.fromEntries(symbols.map((s, i) => [s, i / 7]));
+  body.meta.estimation.daily_volatility = Object.fromEntries(symbols.map((s, i) => [s, i / 3]));
+  const text = serializeCalculate(body as Loose);
+  t.ok(sameContent(text, body), 'the same content as JSON.stringify');
+  t.same(Object.keys(JSON.parse(text).meta.estimation.daily_mean), symbols, 'every symbol written');
+});
+
 t.test('a property outside the schema is not written', async (t) => {
   const body = structuredClone(r.calculate) as unknown as CalculateResponseBody & { internal?: string };
   (body.meta as unknown as Record<string, unknown>).secret = 'not for clients';
