@@ -350,7 +350,15 @@ fn summarize(pnl: &[f64]) -> Summary {
 /// and quotient can carry it an ulp beyond them (every scenario equal: ES past the worst loss, a
 /// mean off the common value and a volatility of rounding noise).
 pub(crate) fn between(x: f64, lo: f64, hi: f64) -> f64 {
-    x.max(lo).min(hi)
+    debug_assert!(lo <= hi);
+    // Comparisons, not f64::max/min: a NaN stays NaN (for `finite` to refuse) and ±0 is kept.
+    if x < lo {
+        lo
+    } else if x > hi {
+        hi
+    } else {
+        x
+    }
 }
 
 /// VaR = −x_(k); ES = −(x_(1) + … + x_(k)) / k, the tail summed in ascending order (and kept
