@@ -4,6 +4,7 @@
 // counted from the scheduled send time, so a stalled server cannot hide its queue). Prints one
 // JSON line: the latencies' percentiles and counts.
 import http from 'node:http';
+import { tailSummary } from './lib/stats.js';
 
 export interface LoadPlan {
   url: string;
@@ -37,11 +38,7 @@ export interface LoadFigures {
   send_lag_ms?: { p50: number; p99: number };
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-const summary = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { p50: quantile(s, 0.5), p99: quantile(s, 0.99), p999: quantile(s, 0.999), max: s[s.length - 1] ?? NaN };
-};
+const summary = tailSummary;
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 
@@ -137,10 +134,9 @@ async function open(plan: LoadPlan): Promise<LoadFigures> {
   let next = 0;
   await new Promise<void>((done) => {
     const tick = () => {
-      const now = performance.now();
-      for (; next < total && start + next * interval <= now; next++) {
+      for (; next < total && start + next * interval <= performance.now(); next++) {
         const scheduled = start + next * interval;
-        lags.push(now - scheduled);
+        lags.push(performance.now() - scheduled);
         pending.push(
           post(plan, true).then((r) => {
             latencies.push(performance.now() - scheduled);

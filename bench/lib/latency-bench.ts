@@ -9,7 +9,7 @@ import { type LoadFigures, type LoadPlan } from '../load-client.js';
 import { calculateBody, SAMPLE_SYMBOLS, startBenchService } from './service-bench.js';
 import { median } from './stats.js';
 import { benchPoolRoundTrip, type RoundTripFigures } from './pool-round-trip.js';
-import { serializeCalculate } from '../../src/http/serializers.js';
+import { serializeTimes, type SerializeFigures } from './serialize-bench.js';
 import { type CalculateResponseBody } from '../../src/contract/responses.js';
 
 const run = promisify(execFile);
@@ -27,22 +27,7 @@ export interface LatencyFigures {
   /** An empty task through a pool set up as the service's, idle before each: the hand-off alone. */
   pool_round_trip: RoundTripFigures;
   /** µs to write the small request's answer: JSON.stringify and the compiled serializer (medians). */
-  serialize_us: { bytes: number; json_stringify: number; compiled: number };
-}
-
-/** Medians of interleaved rounds of `count` writes of one answer each way. */
-function serializeTimes(body: CalculateResponseBody, count: number): LatencyFigures['serialize_us'] {
-  const plain: number[] = [];
-  const compiled: number[] = [];
-  for (let round = 0; round < 9; round++) {
-    let start = performance.now();
-    for (let i = 0; i < count; i++) JSON.stringify(body);
-    plain.push(((performance.now() - start) * 1000) / count);
-    start = performance.now();
-    for (let i = 0; i < count; i++) serializeCalculate(body);
-    compiled.push(((performance.now() - start) * 1000) / count);
-  }
-  return { bytes: Buffer.byteLength(JSON.stringify(body)), json_stringify: median(plain), compiled: median(compiled) };
+  serialize_us: SerializeFigures;
 }
 
 /** Runs at half of capacity whose median p99 the ratio uses: one run's p99 is a handful of requests. */

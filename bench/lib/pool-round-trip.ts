@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { absoluteNow } from '../../src/engine/ops.js';
+import { tailSummary } from './stats.js';
 
 const ECHO_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), '../pool-echo-worker.js');
 
@@ -27,9 +28,8 @@ export interface Quantiles {
 }
 
 function quantiles(xs: number[]): Quantiles {
-  const s = [...xs].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]!;
-  return { p50: at(0.5), p99: at(0.99), p999: at(0.999) };
+  const { p50, p99, p999 } = tailSummary(xs);
+  return { p50, p99, p999 };
 }
 
 export async function benchPoolRoundTrip(tasks: number, idleGapMs = 2): Promise<RoundTripFigures> {

@@ -1,5 +1,19 @@
 export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+export interface TailSummary {
+  p50: number;
+  p99: number;
+  p999: number;
+  max: number;
+}
+
+/** p50, p99, p99.9 (each the ⌈q·n⌉-th smallest) and the maximum of a latency sample. */
+export function tailSummary(xs: number[]): TailSummary {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? NaN;
+  return { p50: at(0.5), p99: at(0.99), p999: at(0.999), max: s[s.length - 1] ?? NaN };
+}
+
 /** Runs each labelled task `repeats` times, interleaved (A B C A B C …); medians in ms. */
 export async function interleaved<T>(
   tasks: Record<string, () => T | Promise<T>>,
