@@ -38,8 +38,6 @@ export interface LoadFigures {
   send_lag_ms?: { p50: number; p99: number };
 }
 
-const summary = tailSummary;
-
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 
 function post(plan: LoadPlan, keepBody: boolean): Promise<{ status: number; body: string }> {
@@ -75,7 +73,7 @@ class ServerTimings {
 }
 
 const p50p99 = (xs: number[]) => {
-  const { p50, p99 } = summary(xs);
+  const { p50, p99 } = tailSummary(xs);
   return { p50, p99 };
 };
 
@@ -101,7 +99,7 @@ async function sequential(plan: LoadPlan): Promise<LoadFigures> {
 }
 
 function counts(plan: LoadPlan, sent: number, failed: number, seconds: number, latencies: number[]): LoadFigures {
-  return { mode: plan.mode, sent, ok: sent - failed, failed, seconds, requests_per_s: (sent - failed) / seconds, latency_ms: summary(latencies) };
+  return { mode: plan.mode, sent, ok: sent - failed, failed, seconds, requests_per_s: (sent - failed) / seconds, latency_ms: tailSummary(latencies) };
 }
 
 async function closed(plan: LoadPlan): Promise<LoadFigures> {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { absoluteNow } from '../../src/engine/ops.js';
-import { tailSummary } from './stats.js';
+import { tailSummary, type TailSummary } from './stats.js';
 
 const ECHO_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), '../pool-echo-worker.js');
 
@@ -21,11 +21,7 @@ export interface RoundTripFigures {
   back_ms: Quantiles;
 }
 
-export interface Quantiles {
-  p50: number;
-  p99: number;
-  p999: number;
-}
+export type Quantiles = Omit<TailSummary, 'max'>;
 
 function quantiles(xs: number[]): Quantiles {
   const { p50, p99, p999 } = tailSummary(xs);
