@@ -2536,7 +2536,7 @@ export interface operations {
                      *         },
                      *         "engine": {
                      *           "build": "native-avx512",
-                     *           "version": "0.4.0",
+                     *           "version": "0.5.0",
                      *           "threads": 2,
                      *           "batches": 1
                      *         },
@@ -2997,7 +2997,7 @@ export interface operations {
                      *         },
                      *         "engine": {
                      *           "build": "native-avx512",
-                     *           "version": "0.4.0",
+                     *           "version": "0.5.0",
                      *           "threads": 2,
                      *           "batches": 1
                      *         },

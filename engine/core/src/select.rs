@@ -36,39 +36,53 @@ pub fn rank_of_level(q: f64, n: usize) -> usize {
     (j as usize).clamp(1, n.max(1))
 }
 
-/// Scenario indices in ascending (value, index) order: a least-significant-byte radix sort of the
-/// order keys, stable, so equal keys keep scenario order; a byte every key shares is skipped. The
-/// order is that of sorting (key, index) pairs, in O(N) passes (a comparison sort of 128-bit pairs
-/// is several times slower on wasm32).
+/// Scenario indices in ascending (value, index) order (see `sort_keys_stably`).
 pub fn ascending_order(values: impl Iterator<Item = f64>) -> Vec<usize> {
-    let mut keys: Vec<u64> = values.map(order_key).collect();
-    let n = keys.len();
+    let keys: Vec<u64> = values.map(order_key).collect();
     // Scenario counts stay below 2^32 (MAX_SCENARIOS).
-    let mut index: Vec<u32> = (0..n as u32).collect();
-    let (mut keys_out, mut index_out) = (vec![0u64; n], vec![0u32; n]);
-    for shift in (0..64).step_by(8) {
-        let digit = |k: u64| ((k >> shift) & 0xff) as usize;
-        let mut counts = [0usize; 256];
+    let index: Vec<u32> = (0..keys.len() as u32).collect();
+    let (_, index) = sort_keys_stably(keys, index);
+    index.into_iter().map(|i| i as usize).collect()
+}
+
+/// Bits of a radix digit (wider digits measured slower on wasm32: their counts leave the cache).
+const DIGIT_BITS: usize = 8;
+const DIGITS: usize = 1 << DIGIT_BITS;
+
+/// Sorts `keys` ascending and carries `payload` along: a least-significant-digit radix sort,
+/// stable, so entries of equal keys keep their order; a digit every key shares is skipped. Fed in scenario
+/// order it gives the order of (key, index) pairs in O(N) passes (a comparison sort of 128-bit
+/// pairs is several times slower on wasm32).
+pub fn sort_keys_stably<P: Copy + Default>(
+    mut keys: Vec<u64>,
+    mut payload: Vec<P>,
+) -> (Vec<u64>, Vec<P>) {
+    let n = keys.len();
+    debug_assert_eq!(n, payload.len());
+    let (mut keys_out, mut payload_out) = (vec![0u64; n], vec![P::default(); n]);
+    for shift in (0..64).step_by(DIGIT_BITS) {
+        let digit = |k: u64| ((k >> shift) as usize) & (DIGITS - 1);
+        let mut counts = [0usize; DIGITS];
         keys.iter().for_each(|&k| counts[digit(k)] += 1);
         if counts.contains(&n) {
             continue;
         }
-        let mut next = [0usize; 256];
+        let mut next = [0usize; DIGITS];
         let mut total = 0;
         for (slot, count) in next.iter_mut().zip(counts) {
             *slot = total;
             total += count;
         }
-        for (&k, &i) in keys.iter().zip(&index) {
+        for (&k, &p) in keys.iter().zip(&payload) {
             let slot = &mut next[digit(k)];
             keys_out[*slot] = k;
-            index_out[*slot] = i;
+            payload_out[*slot] = p;
             *slot += 1;
         }
         std::mem::swap(&mut keys, &mut keys_out);
-        std::mem::swap(&mut index, &mut index_out);
+        std::mem::swap(&mut payload, &mut payload_out);
     }
-    index.into_iter().map(|i| i as usize).collect()
+    (keys, payload)
 }
 
 /// The share q of n scenarios as a mass, q·n, snapped to a whole number within 1e-9 like
@@ -92,10 +106,19 @@ pub fn smallest_sorted(keys: &mut [u64], k: usize) -> Vec<u64> {
     if k < keys.len() {
         keys.select_nth_unstable(k - 1);
     }
-    let mut tail = keys[..k].to_vec();
-    tail.sort_unstable();
-    tail
+    let tail = keys[..k].to_vec();
+    // Radix passes beat comparisons once the tail is large (a low confidence level).
+    if k < RADIX_FROM {
+        let mut tail = tail;
+        tail.sort_unstable();
+        return tail;
+    }
+    let no_payload = vec![(); k];
+    sort_keys_stably(tail, no_payload).0
 }
+
+/// Tail length from which `smallest_sorted` sorts by radix.
+const RADIX_FROM: usize = 2048;
 
 /// Places the key of every rank in `ranks` (1-based, ascending, distinct) at index rank − 1, with
 /// smaller keys before it and larger after, in O(N log m): select the middle rank, then recurse

@@ -15,12 +15,13 @@ pub struct BookPartial {
     pub pnl: Vec<f64>,
     /// The task's worst scenarios (`Spec::worst_count`, capped at its scenario count), by index.
     pub worst: ScenarioTail,
-    /// Per asset, its k smallest P&L order keys, ascending; empty where the tails are shared.
+    /// Per asset, its k smallest P&L order keys (in no particular order); empty where the tails
+    /// are shared.
     pub asset_tails: Vec<Vec<u64>>,
 }
 
 /// Per asset, the k extreme values of e^{R_i} − 1 that every buy-and-hold book's asset P&L is a
-/// multiple of: `smallest` ascending, and (when some book is short) `largest` as the k smallest
+/// multiple of: `smallest` (in no particular order), and (when some book is short) `largest` as the k smallest
 /// of −(e^{R_i} − 1). Both empty where each book keeps its own asset tails.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct UnitTails {
@@ -79,9 +80,7 @@ fn record(
     // Per-book asset tails are kept where asset P&L is stored (rebalanced); else they are shared.
     if let Assets::Values(values) = assets {
         for (i, tail) in tails.iter_mut().enumerate() {
-            for &x in &values[i * BLOCK..i * BLOCK + count] {
-                tail.push(x);
-            }
+            tail.push_all(&values[i * BLOCK..i * BLOCK + count]);
         }
     }
     Ok(())
@@ -106,18 +105,24 @@ pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<P
             worst: if spec.importance_sampling() {
                 ScenarioTail::every(count, n)
             } else {
-                ScenarioTail::new(worst_k, n)
+                let mut tail = ScenarioTail::new(worst_k, n);
+                tail.reserve_for(count);
+                tail
             },
             asset_tails: Vec::new(),
         })
         .collect();
     let mut book_tails: Vec<Vec<ValueTail>> = books
         .iter()
-        .map(|_| (0..per_book_tails).map(|_| ValueTail::new(k)).collect())
+        .map(|_| {
+            (0..per_book_tails)
+                .map(|_| ValueTail::new(k, count))
+                .collect()
+        })
         .collect();
     let lanes = |on: bool| -> Vec<ValueTail> {
         let assets = if on { n } else { 0 };
-        (0..assets).map(|_| ValueTail::new(k)).collect()
+        (0..assets).map(|_| ValueTail::new(k, count)).collect()
     };
     let mut smallest = lanes(shared);
     let mut largest = lanes(shared && spec.needs_largest());
@@ -140,14 +145,10 @@ pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<P
             &mut |priced| match priced {
                 Priced::Units(units) => {
                     for (i, tail) in smallest.iter_mut().enumerate() {
-                        units[i * BLOCK..i * BLOCK + in_block]
-                            .iter()
-                            .for_each(|&u| tail.push(u));
+                        tail.push_all(&units[i * BLOCK..i * BLOCK + in_block]);
                     }
                     for (i, tail) in largest.iter_mut().enumerate() {
-                        units[i * BLOCK..i * BLOCK + in_block]
-                            .iter()
-                            .for_each(|&u| tail.push(-u));
+                        tail.push_all_negated(&units[i * BLOCK..i * BLOCK + in_block]);
                     }
                 }
                 Priced::Book { book, assets, pnl } => {

@@ -7,16 +7,16 @@
 //! and no split of the work changes a bit.
 
 use crate::error::Result;
-use crate::finalize::{Batches, FinalizeParams};
+use crate::estimators::{
+    between, bin_edges, finite, rescaled, standard_error, Batches, SE_BATCHES,
+};
+use crate::finalize_params::FinalizeParams;
 use crate::limits::MAX_SCENARIOS;
 use crate::metrics::{compensated_sum, CompensatedSum, Metrics, PERCENTILES, PERCENTILE_LEVELS};
 use crate::select::{ascending_order, level_mass};
 use crate::simulate::Partial;
 use crate::spec::Comparison;
 use crate::spec::{var_window, Book};
-
-/// Independent batches the standard errors come from (as for equal weights).
-const SE_BATCHES: usize = 20;
 
 /// The position J in `order` where the weights first fill `mass`, and the part f of w_J that
 /// fills it; where all the weights fall short, the last scenario carries the rest.
@@ -42,7 +42,7 @@ fn var_es(values: &[f64], weights: &[f64], order: &[usize], mass: f64) -> (f64, 
     sum += part * values[order[j]];
     // The tail's weights fill `mass` exactly: ES is a weighted mean of the tail's losses.
     let var = -values[order[j]];
-    let es = crate::finalize::between(-sum / mass, var, -values[order[0]]);
+    let es = between(-sum / mass, var, -values[order[0]]);
     (var, es, j, part)
 }
 
@@ -121,7 +121,7 @@ pub fn book_metrics(
     } else {
         vec![0.0; n]
     };
-    let component_var = crate::finalize::rescaled(raw, var, book);
+    let component_var = rescaled(raw, var, book);
 
     let standalone_var = crate::quantiles::standalone_quantiles(assets, n, weights, mass);
 
@@ -160,8 +160,8 @@ pub fn book_metrics(
         probability_of_loss: loss.total() / n_scen as f64,
         worst_loss: worst,
         best_gain: best,
-        value_at_risk_standard_error: crate::finalize::standard_error(&vars),
-        expected_shortfall_standard_error: crate::finalize::standard_error(&ess),
+        value_at_risk_standard_error: standard_error(&vars),
+        expected_shortfall_standard_error: standard_error(&ess),
         percentiles,
         component_es,
         component_var,
@@ -175,7 +175,7 @@ pub fn book_metrics(
 /// Equal-width bins from the worst to the best P&L holding the weights of their scenarios: the
 /// number of the N scenarios each bin expects under the model.
 fn histogram(pnl: &[f64], weights: &[f64], lo: f64, hi: f64, bins: usize) -> (Vec<f64>, Vec<f64>) {
-    let (edges, index) = crate::finalize::bin_edges(lo, hi, bins);
+    let (edges, index) = bin_edges(lo, hi, bins);
     let mut counts = vec![0.0; bins];
     for (x, w) in pnl.iter().zip(weights) {
         counts[index(*x)] += w;
@@ -209,7 +209,7 @@ pub fn results(
             &assets,
             &weights,
         );
-        books.push(crate::finalize::finite(m)?);
+        books.push(finite(m)?);
         if params.comparison != Comparison::None {
             batches.push((vars, ess));
         }

@@ -2,7 +2,11 @@
 mod common;
 
 use common::*;
+use risk_engine_core::deadline::Deadline;
+use risk_engine_core::finalize::{finalize, FinalizeParams};
+use risk_engine_core::simulate::{simulate, Partial};
 use risk_engine_core::spec::{BlockRange, Method, Mode, SpecFields};
+use risk_engine_core::tail::ScenarioTail;
 
 fn assert_split_invariant(spec: &SpecFields) {
     let whole = run_split(spec, &[]);
@@ -62,4 +66,59 @@ fn more_scenarios_extend_the_same_draws() {
     );
     let (at, bt) = (pnl_offset(&pa), pnl_offset(&pb));
     assert_eq!(&pa[at..at + 1000], &pb[bt..bt + 1000]);
+}
+
+#[test]
+fn ties_at_the_tail_merge_exactly() {
+    // Returns from three values: thousands of scenarios share each P&L, also at the VaR rank and
+    // at the ends of the component-VaR window, and the split puts equal P&L in different tasks.
+    let mut s = historical_spec(Mode::BuyAndHold, 6_000);
+    s.horizon = 1;
+    s.scenarios = 6_000;
+    s.returns = (0..6_000 * 3)
+        .map(|i| [-0.01, 0.0, 0.01][(i * 7 + i / 5) % 3])
+        .collect();
+    for confidence in [0.6, 0.95, 0.99] {
+        s.confidence = confidence;
+        assert_split_invariant(&s);
+    }
+}
+
+#[test]
+fn a_worst_list_that_disagrees_with_its_pnl_is_refused() {
+    let mut f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 4_000);
+    f.confidence = 0.9;
+    let spec = build(&f);
+    let half = spec.blocks() / 2;
+    let split = |alter: &dyn Fn(&mut ScenarioTail)| {
+        let mut partials: Vec<Partial> = [(0, half), (half, spec.blocks())]
+            .iter()
+            .map(|&(first, end)| {
+                simulate(&spec, BlockRange { first, end }, &Deadline::none()).expect("valid")
+            })
+            .collect();
+        alter(&mut partials[1].books[0].worst);
+        finalize(&FinalizeParams::of(&spec), &mut partials)
+    };
+    assert!(split(&|_| {}).is_ok());
+    let altered: [&dyn Fn(&mut ScenarioTail); 3] = [
+        // A key that is not its scenario's P&L.
+        &|w| w.keys[0] ^= 1,
+        // A tail scenario missing (with its asset P&L): the task's worst, in any tail.
+        &|w| {
+            let p = (0..w.keys.len()).min_by_key(|&p| w.keys[p]).unwrap();
+            w.keys.remove(p);
+            w.indices.remove(p);
+            w.asset_pnl.drain(3 * p..3 * p + 3);
+        },
+        // An index outside the partial.
+        &|w| w.indices[0] = 0,
+    ];
+    for alter in altered {
+        let err = split(alter).expect_err("an altered worst list");
+        assert!(
+            format!("{err:?}").contains("partial tails do not match"),
+            "{err:?}"
+        );
+    }
 }

@@ -1,0 +1,175 @@
+//! The estimators every merge shares: VaR and ES of a sorted tail, the batch standard errors,
+//! the histogram, component VaR's rescaling, and the rule that keeps a mean between its extremes.
+
+use crate::error::{EngineError, Result};
+use crate::metrics::{CompensatedSum, Metrics};
+use crate::select::{from_order_key, order_key, rank_of_level, smallest_sorted};
+use crate::spec::Book;
+
+/// Independent batches the standard errors come from.
+pub(crate) const SE_BATCHES: usize = 20;
+
+/// Batch VaRs and ESs of one book.
+pub(crate) type Batches = (Vec<f64>, Vec<f64>);
+
+/// Figures that left double precision are an error, never a response.
+pub(crate) fn finite(m: Metrics) -> Result<Metrics> {
+    if m.all_finite() {
+        Ok(m)
+    } else {
+        Err(EngineError::Overflow(
+            "the figures overflow double precision (exposure, leverage or horizon too large)"
+                .into(),
+        ))
+    }
+}
+
+/// Component VaR: the window's mean asset losses, scaled so that they add up to VaR. A window
+/// whose losses add up to zero (or scale past double precision) cannot be scaled: VaR is then
+/// shared in proportion to the gross exposures.
+pub(crate) fn rescaled(raw: Vec<f64>, var: f64, book: &Book) -> Vec<f64> {
+    let total: f64 = raw.iter().sum();
+    let scale = var / total;
+    if total != 0.0 && raw.iter().all(|x| (x * scale).is_finite()) {
+        return raw.iter().map(|x| x * scale).collect();
+    }
+    let gross: f64 = book.weights.iter().map(|w| w.abs()).sum();
+    if gross == 0.0 {
+        return vec![0.0; raw.len()];
+    }
+    book.weights
+        .iter()
+        .map(|w| var * (w.abs() / gross))
+        .collect()
+}
+pub(crate) struct Summary {
+    pub(crate) sum: f64,
+    pub(crate) losses: usize,
+    pub(crate) worst: f64,
+    pub(crate) best: f64,
+}
+
+/// One pass for the compensated sum, the count of losses and the extremes.
+pub(crate) fn summarize(pnl: &[f64]) -> Summary {
+    let mut sum = CompensatedSum::default();
+    let (mut losses, mut worst, mut best) = (0, f64::INFINITY, f64::NEG_INFINITY);
+    for &x in pnl {
+        sum.add(x);
+        losses += usize::from(x < 0.0);
+        worst = if x < worst { x } else { worst };
+        best = if x > best { x } else { best };
+    }
+    Summary {
+        sum: sum.total(),
+        losses,
+        worst,
+        best,
+    }
+}
+
+/// `x` brought within [lo, hi]: a mean lies between the values it averages, but its rounded sum
+/// and quotient can carry it an ulp beyond them (every scenario equal: ES past the worst loss, a
+/// mean off the common value and a volatility of rounding noise).
+pub(crate) fn between(x: f64, lo: f64, hi: f64) -> f64 {
+    debug_assert!(lo <= hi);
+    // Comparisons, not f64::max/min: a NaN stays NaN (for `finite` to refuse) and ±0 is kept.
+    if x < lo {
+        lo
+    } else if x > hi {
+        hi
+    } else {
+        x
+    }
+}
+
+/// VaR = −x_(k); ES = −(x_(1) + … + x_(k)) / k of the k smallest keys (reorders `keys`).
+pub(crate) fn var_es(keys: &mut [u64], k: usize) -> (f64, f64) {
+    var_es_of_sorted(&smallest_sorted(keys, k))
+}
+
+/// VaR and ES of a tail given ascending, summed in that order (and ES kept between VaR and the
+/// worst loss).
+pub(crate) fn var_es_of_sorted(tail: &[u64]) -> (f64, f64) {
+    let k = tail.len();
+    let sum: f64 = tail.iter().map(|&key| from_order_key(key)).sum();
+    let var = -from_order_key(tail[k - 1]);
+    (var, between(-sum / k as f64, var, -from_order_key(tail[0])))
+}
+
+/// −mean of each asset's P&L over the scenario rows given, summed in their order.
+pub(crate) fn mean_asset_loss(n: usize, rows: &[&[f64]]) -> Vec<f64> {
+    let mut sums = vec![0.0; n];
+    for row in rows {
+        for (s, a) in sums.iter_mut().zip(row.iter()) {
+            *s += a;
+        }
+    }
+    sums.iter().map(|s| -s / rows.len() as f64).collect()
+}
+
+/// VaR and ES of each of SE_BATCHES contiguous batches of the scenarios (none below two).
+pub(crate) fn batch_figures(
+    pnl: &[f64],
+    confidence: f64,
+    keys: &mut Vec<u64>,
+) -> (Vec<f64>, Vec<f64>) {
+    let batches = SE_BATCHES.min(pnl.len());
+    if batches < 2 {
+        return (Vec::new(), Vec::new());
+    }
+    let mut vars = Vec::with_capacity(batches);
+    let mut ess = Vec::with_capacity(batches);
+    for b in 0..batches {
+        let slice = &pnl[b * pnl.len() / batches..(b + 1) * pnl.len() / batches];
+        keys.clear();
+        keys.extend(slice.iter().map(|&x| order_key(x)));
+        let (v, e) = var_es(keys, rank_of_level(1.0 - confidence, slice.len()));
+        vars.push(v);
+        ess.push(e);
+    }
+    (vars, ess)
+}
+
+/// The standard error of the mean of the batch figures `xs` (0 for fewer than two).
+pub(crate) fn standard_error(xs: &[f64]) -> f64 {
+    if xs.len() < 2 {
+        return 0.0;
+    }
+    let m = xs.iter().sum::<f64>() / xs.len() as f64;
+    let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (xs.len() as f64 - 1.0);
+    (var / xs.len() as f64).sqrt()
+}
+
+/// Equal-width bins from the worst to the best P&L; the last bin is closed.
+pub(crate) fn histogram(pnl: &[f64], lo: f64, hi: f64, bins: usize) -> (Vec<f64>, Vec<f64>) {
+    let (edges, index) = bin_edges(lo, hi, bins);
+    let mut counts = vec![0u32; bins];
+    for &x in pnl {
+        counts[index(x)] += 1;
+    }
+    let counts = counts.into_iter().map(f64::from).collect();
+    (edges, counts)
+}
+
+/// `bins` equal-width bins from `lo` to `hi` (widened by ½ on each side when equal): their edges,
+/// and the bin of a value (the last bin is closed).
+pub(crate) fn bin_edges(lo: f64, hi: f64, bins: usize) -> (Vec<f64>, impl Fn(f64) -> usize) {
+    let (lo, hi) = if hi > lo {
+        (lo, hi)
+    } else {
+        (lo - 0.5, hi + 0.5)
+    };
+    let width = hi - lo;
+    let edges = (0..=bins)
+        .map(|j| {
+            if j == bins {
+                hi
+            } else {
+                lo + width * (j as f64 / bins as f64)
+            }
+        })
+        .collect();
+    let scale = bins as f64 / width;
+    let index = move |x: f64| (((x - lo) * scale) as usize).min(bins - 1);
+    (edges, index)
+}
