@@ -1,6 +1,6 @@
 //! Column sums that do not depend on the order of their terms: every term is truncated, on its own,
-//! to a fixed-point grid of 2⁻⁸⁹ of the column's largest magnitude and the integers are added
-//! exactly; the total is rounded to a double once. A tail's component sums then need neither the
+//! to a fixed-point grid whose unit is 2^(⌊log₂ m⌋ − 89) for m the column's largest magnitude (at
+//! most 2⁻⁸⁹·m) and the integers are added exactly; the total is rounded to a double once. A tail's component sums then need neither the
 //! tail's order nor its rows gathered in that order, and no split of the scenarios moves a bit.
 
 /// Terms lie below 2^GRID_BITS grid units, so that 2³² of them stay within an i128.
@@ -10,13 +10,16 @@ const HALF_BITS: i32 = 45;
 /// Rows added in doubles between moves into the i128 totals: 2^8 integers below 2^45 stay below 2^53.
 const FLUSH: usize = 256;
 
-/// The sum of each of `n` columns over `rows` (each row holds n values).
+/// The sum of each of `n` columns over `rows` (each row holds n values); NaN for a column that
+/// holds a value that is not finite (the grid has no place for it, and NaN is refused later).
 pub fn column_sums(rows: &[&[f64]], n: usize) -> Vec<f64> {
     let mut largest = vec![0.0f64; n];
+    let mut finite = vec![true; n];
     for row in rows {
-        for (m, x) in largest.iter_mut().zip(row.iter()) {
+        for ((m, ok), x) in largest.iter_mut().zip(finite.iter_mut()).zip(row.iter()) {
             let a = x.abs();
             *m = if a > *m { a } else { *m };
+            *ok &= x.is_finite();
         }
     }
     let shifts: Vec<i32> = largest.iter().map(|&m| grid_shift(m)).collect();
@@ -52,7 +55,8 @@ pub fn column_sums(rows: &[&[f64]], n: usize) -> Vec<f64> {
     totals
         .iter()
         .zip(&shifts)
-        .map(|(&t, &s)| scaled(t as f64, -s))
+        .zip(&finite)
+        .map(|((&t, &s), &ok)| if ok { scaled(t as f64, -s) } else { f64::NAN })
         .collect()
 }
 
@@ -81,7 +85,7 @@ fn scaled(x: f64, s: i32) -> f64 {
     x * power_of_two(first) * power_of_two(s - first)
 }
 
-/// 2^e for |e| ≤ 1023 (what `scaled` asks for).
+/// 2^e for −1022 ≤ e ≤ 1023 (`scaled` asks for |e| ≤ 582).
 fn power_of_two(e: i32) -> f64 {
     f64::from_bits(((1023 + e) as u64) << 52)
 }
@@ -135,6 +139,46 @@ mod tests {
         // Within a few units of the largest term's 2^-89 of the compensated sum.
         let reference = crate::metrics::compensated_sum(values.iter().copied());
         assert!((forward - reference).abs() <= 1e-9 * reference.abs().max(1.0));
+    }
+
+    /// The correctly rounded sum of multiples of 2^-52 below 4 (integers m·2^-52, m < 2^54).
+    fn exact(values: &[f64]) -> f64 {
+        let units: i128 = values.iter().map(|x| (x * 2f64.powi(52)) as i128).sum();
+        units as f64 * 2f64.powi(-52)
+    }
+
+    #[test]
+    fn bit_exact_across_the_flush_boundary() {
+        // Mantissas all ones: every chunk's double sums sit just under 2^53.
+        let x = f64::from_bits(0x3FFF_FFFF_FFFF_FFFF);
+        for count in [255, 256, 257, 511, 512, 513, 1_000] {
+            let mut values = vec![x; count];
+            assert_eq!(sums(&values).to_bits(), exact(&values).to_bits(), "{count}");
+            values.extend(vec![-x; count - 1]);
+            assert_eq!(sums(&values), x, "{count} and {} negated", count - 1);
+            let mixed: Vec<f64> = (0..count)
+                .map(|i| {
+                    f64::from_bits(
+                        0x3FF0_0000_0000_0000 | (i as u64 * 0x9E37_79B9) & ((1 << 52) - 1),
+                    )
+                })
+                .map(|v| if count % 3 == 0 { -v } else { v })
+                .collect();
+            assert_eq!(
+                sums(&mixed).to_bits(),
+                exact(&mixed).to_bits(),
+                "mixed {count}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_value_that_is_not_finite_poisons_its_column_only() {
+        let rows_data = [[1.0, f64::NAN], [2.0, 3.0], [4.0, f64::INFINITY]];
+        let rows: Vec<&[f64]> = rows_data.iter().map(|r| &r[..]).collect();
+        let got = column_sums(&rows, 2);
+        assert_eq!(got[0], 7.0);
+        assert!(got[1].is_nan());
     }
 
     #[test]

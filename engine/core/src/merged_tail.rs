@@ -82,8 +82,11 @@ pub struct MergedTail<'a> {
 }
 
 /// The rows of book `b`'s prefix `tail`, and those of `end` beyond `start` (both within `end`);
-/// `pnl` is the book's P&L in scenario order. A partial whose worst list disagrees with its P&L
-/// (possible only for a decoded one) is an error.
+/// `pnl` is the book's P&L in scenario order. A decoded partial's worst list is checked entry by
+/// entry against the P&L (its key, that its index lies in the partial, index order) and each
+/// prefix for its count and the count below its boundary; a list that fails is an error. (A list
+/// missing a scenario whose P&L equals a boundary's would pass with its twin's row: the same P&L,
+/// and checking the twins' indices would cost a pass over all P&L.)
 pub fn merged_tail<'a>(
     partials: &'a [Partial],
     b: usize,

@@ -1,6 +1,7 @@
 //! Bounded trackers of the k smallest values seen so far. Memory stays O(k) whatever the number of
-//! scenarios: once the buffer fills, it is cut back to its k smallest and a threshold rejects
-//! anything that can no longer enter.
+//! scenarios: once the buffer fills, it is cut back (at a sampled key that keeps at least k, or to
+//! exactly the k smallest) and a threshold rejects anything that can no longer enter; the final cut
+//! keeps exactly k.
 
 use crate::select::order_key;
 
@@ -16,7 +17,7 @@ const SAMPLE: usize = 1024;
 /// evenly spaced sample three standard deviations beyond the k-th's estimated place. None when the
 /// buffer is small, when the sample misjudges, or when the cut would free too little room; the
 /// caller then selects exactly. Only a final cut must keep exactly k.
-fn sampled_cut(keys: &[u64], k: usize) -> Option<u64> {
+pub(crate) fn sampled_cut(keys: &[u64], k: usize) -> Option<u64> {
     let len = keys.len();
     if k == 0 || len < 4 * SAMPLE {
         return None;
@@ -51,7 +52,11 @@ impl ValueTail {
             k,
             // k = 0 keeps nothing: every key is refused.
             threshold: if k == 0 { 0 } else { u64::MAX },
-            keys: Vec::with_capacity(capacity(k).min(count) + STAGE),
+            keys: Vec::with_capacity(if k == 0 {
+                0
+            } else {
+                capacity(k).min(count) + STAGE
+            }),
         }
     }
 
@@ -69,6 +74,9 @@ impl ValueTail {
 
     #[inline(always)]
     fn push_mapped(&mut self, xs: &[f64], map: impl Fn(f64) -> f64) {
+        if self.k == 0 {
+            return;
+        }
         for chunk in xs.chunks(STAGE) {
             let mut stage = [0u64; STAGE];
             let mut staged = 0;
@@ -245,33 +253,21 @@ impl ScenarioTail {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::select::from_order_key;
 
     #[test]
-    fn value_tail_keeps_the_k_smallest() {
-        let mut t = ValueTail::new(3, 5000);
-        let xs: Vec<f64> = (0..5000)
-            .map(|i| ((i * 7919) % 5003) as f64 - 2500.0)
-            .collect();
-        t.push_all(&xs);
-        let mut got: Vec<f64> = t.finish().into_iter().map(from_order_key).collect();
-        got.sort_by(f64::total_cmp);
-        let mut sorted = xs.clone();
-        sorted.sort_by(f64::total_cmp);
-        assert_eq!(got, sorted[..3].to_vec());
-    }
-
-    #[test]
-    fn scenario_tail_breaks_ties_by_index() {
-        let mut t = ScenarioTail::new(2, 1);
-        for i in 0..2000u64 {
-            let pnl = if i % 500 == 7 { -5.0 } else { i as f64 };
-            if t.admits(pnl) {
-                t.push(pnl, i, std::iter::once(pnl * 2.0));
-            }
+    fn a_sampled_cut_keeps_at_least_k_and_frees_room_or_declines() {
+        let keys: Vec<u64> = (0..10_000u64).map(|i| (i * 7919) % 10_007).collect();
+        for k in [1, 100, 4_000, 9_000] {
+            let cut = sampled_cut(&keys, k).expect("a spread sample finds a cut");
+            let kept = keys.iter().filter(|&&x| x <= cut).count();
+            assert!(
+                kept >= k && kept - k <= (keys.len() - k) / 2,
+                "k {k}: {kept}"
+            );
         }
-        let t = t.finish();
-        assert_eq!(t.indices, vec![7, 507]);
-        assert_eq!(t.asset_pnl, vec![-10.0, -10.0]);
+        // All equal: no cut frees room; too few keys or k = 0: no sample is taken.
+        assert_eq!(sampled_cut(&[5; 10_000], 100), None);
+        assert_eq!(sampled_cut(&keys[..4_000], 100), None);
+        assert_eq!(sampled_cut(&keys, 0), None);
     }
 }

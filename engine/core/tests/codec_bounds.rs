@@ -245,6 +245,12 @@ fn partials_round_trip_and_reject_indices_beyond_32_bits() {
             "index + {shift}"
         );
     }
+    // An asset P&L of a tail scenario that is not finite (after its indices and its P&L).
+    for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let mut bad = encoded.clone();
+        bad[index_at + 2 * k] = x;
+        assert!(decode_partial(&mut Reader::new(&bad)).is_err(), "{x}");
+    }
     // A first scenario near 2^32 whose end would overflow 32 bits.
     let mut bad = encoded;
     bad[8] = TWO_32 - 1.0;

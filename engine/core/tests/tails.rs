@@ -1,6 +1,6 @@
 //! The bounded tail trackers against brute force, over streams that stress them: long runs of
-//! ties, both zeros, subnormals and extremes, every k from 1 to the whole stream, pushes of every
-//! length, and more values than a tracker was told to expect.
+//! ties, both zeros, subnormals and extremes, k from 0 (nothing kept) and 1 to the whole stream,
+//! pushes of every length, and more values than a tracker was told to expect.
 
 use risk_engine_core::select::{from_order_key, order_key};
 use risk_engine_core::tail::{ScenarioTail, ValueTail};
@@ -115,4 +115,36 @@ fn scenario_tail_keeps_the_k_worst_by_value_then_index() {
             }
         }
     }
+}
+
+#[test]
+fn scenario_tail_breaks_ties_by_index() {
+    let mut t = ScenarioTail::new(2, 1);
+    for i in 0..2000u64 {
+        let pnl = if i % 500 == 7 { -5.0 } else { i as f64 };
+        if t.admits(pnl) {
+            t.push(pnl, i, std::iter::once(pnl * 2.0));
+        }
+    }
+    let t = t.finish();
+    assert_eq!(t.indices, vec![7, 507]);
+    assert_eq!(t.asset_pnl, vec![-10.0, -10.0]);
+}
+
+#[test]
+fn a_tail_of_no_values_keeps_none() {
+    let xs = stream(4, 9_000, 3);
+    let mut values = ValueTail::new(0, xs.len());
+    values.push_all(&xs);
+    values.push_all_negated(&xs);
+    assert!(values.finish().is_empty());
+    let mut scenarios = ScenarioTail::new(0, 1);
+    for (i, &x) in xs.iter().enumerate() {
+        if scenarios.admits(x) {
+            scenarios.push(x, i as u64, std::iter::once(x));
+        }
+    }
+    let scenarios = scenarios.finish();
+    assert!(scenarios.indices.is_empty() && scenarios.keys.is_empty());
+    assert!(scenarios.asset_pnl.is_empty());
 }

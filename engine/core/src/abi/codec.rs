@@ -319,6 +319,10 @@ pub fn decode_partial(r: &mut Reader) -> Result<(FinalizeParams, Partial)> {
         worst.keys = r.take(worst_count)?.iter().map(|&x| order_key(x)).collect();
         worst.asset_pnl = r.take(product(worst_count, n)?)?.to_vec();
         ensure(
+            worst.asset_pnl.iter().all(|x| x.is_finite()),
+            "partial asset P&L must be finite",
+        )?;
+        ensure(
             worst.indices.windows(2).all(|w| w[0] < w[1])
                 && worst
                     .indices
