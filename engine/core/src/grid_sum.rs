@@ -23,11 +23,7 @@ pub fn column_sums(rows: &[&[f64]], n: usize) -> Vec<f64> {
         }
     }
     let shifts: Vec<i32> = largest.iter().map(|&m| grid_shift(m)).collect();
-    // x·2^s as two exact factors per column (2^s alone can leave double range).
-    let halves: Vec<(f64, f64)> = shifts
-        .iter()
-        .map(|&s| (power_of_two(s / 2), power_of_two(s - s / 2)))
-        .collect();
+    let halves: Vec<(f64, f64)> = shifts.iter().map(|&s| factors(s)).collect();
     // Grid integers are below 2^(GRID_BITS − HALF_BITS) and 2^HALF_BITS: a double adds FLUSH of
     // them exactly (below 2^53) before they move to the i128 totals.
     let mut totals = vec![0i128; n];
@@ -79,13 +75,18 @@ fn binary_exponent(x: f64) -> i32 {
     biased - 1023
 }
 
-/// x·2^s in two exact halves (2^s alone can leave double range).
+/// x·2^s, through `factors`.
 fn scaled(x: f64, s: i32) -> f64 {
-    let first = s / 2;
-    x * power_of_two(first) * power_of_two(s - first)
+    let (a, b) = factors(s);
+    x * a * b
 }
 
-/// 2^e for −1022 ≤ e ≤ 1023 (`scaled` asks for |e| ≤ 582).
+/// 2^s as two factors, each exact (2^s alone can leave double range).
+fn factors(s: i32) -> (f64, f64) {
+    (power_of_two(s / 2), power_of_two(s - s / 2))
+}
+
+/// 2^e for −1022 ≤ e ≤ 1023 (`factors` asks for |e| ≤ 582).
 fn power_of_two(e: i32) -> f64 {
     f64::from_bits(((1023 + e) as u64) << 52)
 }

@@ -50,9 +50,9 @@ const DIGIT_BITS: usize = 8;
 const DIGITS: usize = 1 << DIGIT_BITS;
 
 /// Sorts `keys` ascending and carries `payload` along: a least-significant-digit radix sort,
-/// stable, so entries of equal keys keep their order; a digit every key shares is skipped. Fed in scenario
-/// order it gives the order of (key, index) pairs in O(N) passes (a comparison sort of 128-bit
-/// pairs is several times slower on wasm32).
+/// stable, so entries of equal keys keep their order; a digit every key shares is skipped. Fed
+/// in scenario order it gives the order of (key, index) pairs in O(N) passes (a comparison sort
+/// of 128-bit pairs is several times slower on wasm32).
 pub fn sort_keys_stably<P: Copy + Default>(
     mut keys: Vec<u64>,
     mut payload: Vec<P>,
@@ -106,15 +106,14 @@ pub fn smallest_sorted(keys: &mut [u64], k: usize) -> Vec<u64> {
     if k < keys.len() {
         keys.select_nth_unstable(k - 1);
     }
-    let tail = keys[..k].to_vec();
+    let mut tail = keys[..k].to_vec();
     // Radix passes beat comparisons once the tail is large (a low confidence level).
     if k < RADIX_FROM {
-        let mut tail = tail;
         tail.sort_unstable();
-        return tail;
+        tail
+    } else {
+        sort_keys_stably(tail, vec![(); k]).0
     }
-    let no_payload = vec![(); k];
-    sort_keys_stably(tail, no_payload).0
 }
 
 /// Tail length from which `smallest_sorted` sorts by radix.

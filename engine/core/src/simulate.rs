@@ -21,8 +21,8 @@ pub struct BookPartial {
 }
 
 /// Per asset, the k extreme values of e^{R_i} − 1 that every buy-and-hold book's asset P&L is a
-/// multiple of: `smallest` (in no particular order), and (when some book is short) `largest` as the k smallest
-/// of −(e^{R_i} − 1). Both empty where each book keeps its own asset tails.
+/// multiple of, in no particular order: `smallest`, and (when some book is short) `largest` as the
+/// k smallest of −(e^{R_i} − 1). Both empty where each book keeps its own asset tails.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct UnitTails {
     pub smallest: Vec<Vec<u64>>,

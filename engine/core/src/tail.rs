@@ -174,12 +174,17 @@ impl ScenarioTail {
         self.indices.push(index);
         self.asset_pnl.extend(assets);
         if self.keys.len() >= capacity(self.k) {
-            match sampled_cut(&self.keys, self.k) {
-                // At least k entries lie at or below the cut, all of lower index than any entry
-                // still to come: keep them all, and a later entry equal to it ranks after them.
-                Some(cut) => self.retain(cut, usize::MAX),
-                None => self.compact(),
-            }
+            self.cut();
+        }
+    }
+
+    /// Drops entries that can no longer be among the k worst, as `ValueTail::cut` does.
+    fn cut(&mut self) {
+        match sampled_cut(&self.keys, self.k) {
+            // At least k entries lie at or below the cut, all of lower index than any entry
+            // still to come: keep them all, and a later entry equal to it ranks after them.
+            Some(cut) => self.retain(cut, usize::MAX),
+            None => self.compact(),
         }
     }
 
