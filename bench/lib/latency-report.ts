@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type LatencyFigures } from './latency-bench.js';
+import { SERIALIZE_ROUNDS } from './serialize-bench.js';
 import { lineChart } from './svg.js';
 
 /** The latency section of the report, and its latency-vs-load plot (<stamp>-latency.svg, latest-latency.svg). */
@@ -57,7 +58,7 @@ export function latencySection(f: LatencyFigures, dir: string, stamp: string): s
       ] as const
     ).map(([name, q]) => `| ${name} | ${ms(q.p50)} | ${ms(q.p99)} | ${ms(q.p999)} |`),
     '',
-    `Writing the answer (${f.serialize_us.bytes} bytes, after \`timing_ms.total\`): ${f.serialize_us.json_stringify.toFixed(1)} µs with JSON.stringify, ${f.serialize_us.compiled.toFixed(1)} µs with the serializer compiled from the response schema (what the service uses), medians of 9 interleaved rounds.`,
+    `Writing the answer (${f.serialize_us.bytes} bytes, after \`timing_ms.total\`): ${f.serialize_us.json_stringify.toFixed(1)} µs with JSON.stringify, ${f.serialize_us.compiled.toFixed(1)} µs with the serializer compiled from the response schema (what the service uses), medians of ${SERIALIZE_ROUNDS} interleaved rounds.`,
     '',
     '![latency vs load](latest-latency.svg)',
   ];

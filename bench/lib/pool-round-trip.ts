@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { absoluteNow } from '../../src/engine/ops.js';
+import { workerThreads } from '../../src/pool/engine-pool.js';
 import { tailSummary, type TailSummary } from './stats.js';
 
 const ECHO_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), '../pool-echo-worker.js');
@@ -21,7 +22,7 @@ export interface RoundTripFigures {
   back_ms: Quantiles;
 }
 
-export type Quantiles = Omit<TailSummary, 'max'>;
+type Quantiles = Omit<TailSummary, 'max'>;
 
 function quantiles(xs: number[]): Quantiles {
   const { p50, p99, p999 } = tailSummary(xs);
@@ -29,14 +30,7 @@ function quantiles(xs: number[]): Quantiles {
 }
 
 export async function benchPoolRoundTrip(tasks: number, idleGapMs = 2): Promise<RoundTripFigures> {
-  const pool = new Piscina({
-    filename: ECHO_WORKER,
-    minThreads: 2,
-    maxThreads: 2,
-    idleTimeout: 24 * 3600 * 1000,
-    concurrentTasksPerWorker: 1,
-    atomics: 'sync',
-  });
+  const pool = new Piscina({ filename: ECHO_WORKER, ...workerThreads(2) });
   try {
     const total: number[] = [];
     const there: number[] = [];

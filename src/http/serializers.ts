@@ -7,8 +7,9 @@ import build from 'fast-json-stringify';
 import { BacktestResponse } from '../contract/backtest-schemas.js';
 import { BatchResponse, CalculateResponse } from '../contract/responses.js';
 import { StressResponse } from '../contract/stress-schemas.js';
+import { openApiSchema } from '../contract/openapi.js';
 
-export type Serializer<T extends TSchema> = (value: Static<T>) => string;
+type Serializer<T extends TSchema> = (value: Static<T>) => string;
 
 type JsonSchema = { [key: string]: unknown };
 
@@ -26,9 +27,9 @@ function recordsAsAdditionalProperties(node: unknown): unknown {
   return out;
 }
 
-/** Compiles a response schema into its serializer (a plain JSON copy: TypeBox's symbols dropped). */
-export function compileSerializer<T extends TSchema>(schema: T): Serializer<T> {
-  const plain = recordsAsAdditionalProperties(JSON.parse(JSON.stringify(schema)));
+/** Compiles a response schema into its serializer, from the plain JSON Schema the OpenAPI document shows. */
+function compileSerializer<T extends TSchema>(schema: T): Serializer<T> {
+  const plain = recordsAsAdditionalProperties(openApiSchema(schema));
   return build(plain as Parameters<typeof build>[0]) as Serializer<T>;
 }
 

@@ -7,6 +7,11 @@ import { type EngineTask, type EngineWorkerData } from '../worker/messages.js';
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../worker/engine-worker.js');
 
+/** The pool's threads: a fixed count kept alive, one task at a time each, woken by Atomics.wait. */
+export function workerThreads(count: number) {
+  return { minThreads: count, maxThreads: count, idleTimeout: 24 * 3600 * 1000, concurrentTasksPerWorker: 1, atomics: 'sync' as const };
+}
+
 /** The engine on a fixed pool of worker threads, with at most `maxQueue` tasks waiting. */
 export class EnginePool implements EngineExecutor {
   private readonly pool: Piscina;
@@ -22,13 +27,9 @@ export class EnginePool implements EngineExecutor {
     const workerData: EngineWorkerData = { source };
     this.pool = new Piscina({
       filename: WORKER_FILE,
-      minThreads: threadCount,
-      maxThreads: threadCount,
-      idleTimeout: 24 * 3600 * 1000,
-      concurrentTasksPerWorker: 1,
+      ...workerThreads(threadCount),
       // Admission is ours (below); Piscina's own queue never refuses what we admitted.
       maxQueue: Infinity,
-      atomics: 'sync',
       // A runaway task ends its own thread (ERR_WORKER_OUT_OF_MEMORY), not the process.
       resourceLimits: { maxOldGenerationSizeMb: 1024 },
       workerData,
