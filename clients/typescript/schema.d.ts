@@ -438,7 +438,7 @@ export interface components {
                     drift: "sample" | "zero";
                     /** @description Most recent returns used, or null for all. */
                     lookback: number | null;
-                    /** @description Monte Carlo: the covariance factor the draws go through — cholesky (n×n, jittered if singular) or low_rank (the n×m loadings of the window, exact, chosen when its returns m < n/2); null for historical and parametric. */
+                    /** @description Monte Carlo: the covariance factor the draws go through — cholesky (n×n, jittered if singular) or low_rank (the n×m loadings of the window, exact, chosen when its returns m ≤ n, where Σ is singular); null for historical and parametric. */
                     sampling: ("cholesky" | "low_rank") | null;
                     /** @description Diagonal added to the covariance to factor it (0 when it was positive definite, and with low_rank sampling). */
                     jitter: number;
@@ -841,7 +841,7 @@ export interface components {
                     drift: "sample" | "zero";
                     /** @description Most recent returns used, or null for all. */
                     lookback: number | null;
-                    /** @description Monte Carlo: the covariance factor the draws go through — cholesky (n×n, jittered if singular) or low_rank (the n×m loadings of the window, exact, chosen when its returns m < n/2); null for historical and parametric. */
+                    /** @description Monte Carlo: the covariance factor the draws go through — cholesky (n×n, jittered if singular) or low_rank (the n×m loadings of the window, exact, chosen when its returns m ≤ n, where Σ is singular); null for historical and parametric. */
                     sampling: ("cholesky" | "low_rank") | null;
                     /** @description Diagonal added to the covariance to factor it (0 when it was positive definite, and with low_rank sampling). */
                     jitter: number;
@@ -2532,11 +2532,11 @@ export interface operations {
                      *           "marginal": "component / exposure; 0 where the exposure is 0",
                      *           "exposures": "e = quantity x last price of the estimation, or market_value; short = sum of negative exposures (<= 0); C = portfolio_value, else gross",
                      *           "importance_sampling": "z ~ N(theta, I), theta = -kappa a u / sqrt(D): u the unit direction of F^T e (e the first book’s exposures), a = phi(z_c)/(1-c), kappa = 1 (normal) or (nu-2)/nu (Student-t), D = normal draws a path adds (1, or T days); scenario s weighs w_s = exp(sum over its days of (-theta.z + |theta|^2/2)); with P&L ascending by (value, index), alpha = 1-c, the VaR scenario J is the first whose cumulative weight reaches alpha N; VaR = -x_J; ES = -(sum_{s<J} w_s x_s + f x_J)/(alpha N), f the part of w_J that fills alpha N; component ES: the same weighted tail mean of the position P&L; component VaR: the weighted mean over the scenarios ranked J-m..J+m, m=max(1,floor(sqrt(J))), rescaled to VaR; standalone VaR, percentiles, mean, volatility, probability of loss and histogram counts weigh each scenario by w_s; worst_loss and best_gain are the sample extremes",
-                     *           "sampling": "R = T mu + sqrt(T) F z, z ~ N(0, I): F = Cholesky factor of Sigma (n x n), or, when the window has m < n/2 returns, F = loadings sqrt(w_t) (r_t - mean) (n x m, Sigma = F F^T exactly)"
+                     *           "sampling": "R = T mu + sqrt(T) F z, z ~ N(0, I): F = Cholesky factor of Sigma (n x n), or, when the window has m <= n returns, F = loadings sqrt(w_t) (r_t - mean) (n x m, Sigma = F F^T exactly)"
                      *         },
                      *         "engine": {
                      *           "build": "native-avx512",
-                     *           "version": "0.5.0",
+                     *           "version": "0.6.0",
                      *           "threads": 2,
                      *           "batches": 1
                      *         },
@@ -2993,11 +2993,11 @@ export interface operations {
                      *           "marginal": "component / exposure; 0 where the exposure is 0",
                      *           "exposures": "e = quantity x last price of the estimation, or market_value; short = sum of negative exposures (<= 0); C = portfolio_value, else gross",
                      *           "importance_sampling": "z ~ N(theta, I), theta = -kappa a u / sqrt(D): u the unit direction of F^T e (e the first book’s exposures), a = phi(z_c)/(1-c), kappa = 1 (normal) or (nu-2)/nu (Student-t), D = normal draws a path adds (1, or T days); scenario s weighs w_s = exp(sum over its days of (-theta.z + |theta|^2/2)); with P&L ascending by (value, index), alpha = 1-c, the VaR scenario J is the first whose cumulative weight reaches alpha N; VaR = -x_J; ES = -(sum_{s<J} w_s x_s + f x_J)/(alpha N), f the part of w_J that fills alpha N; component ES: the same weighted tail mean of the position P&L; component VaR: the weighted mean over the scenarios ranked J-m..J+m, m=max(1,floor(sqrt(J))), rescaled to VaR; standalone VaR, percentiles, mean, volatility, probability of loss and histogram counts weigh each scenario by w_s; worst_loss and best_gain are the sample extremes",
-                     *           "sampling": "R = T mu + sqrt(T) F z, z ~ N(0, I): F = Cholesky factor of Sigma (n x n), or, when the window has m < n/2 returns, F = loadings sqrt(w_t) (r_t - mean) (n x m, Sigma = F F^T exactly)"
+                     *           "sampling": "R = T mu + sqrt(T) F z, z ~ N(0, I): F = Cholesky factor of Sigma (n x n), or, when the window has m <= n returns, F = loadings sqrt(w_t) (r_t - mean) (n x m, Sigma = F F^T exactly)"
                      *         },
                      *         "engine": {
                      *           "build": "native-avx512",
-                     *           "version": "0.5.0",
+                     *           "version": "0.6.0",
                      *           "threads": 2,
                      *           "batches": 1
                      *         },

@@ -131,7 +131,7 @@ const sharedMeta = {
       lookback: Type.Union([Type.Integer(), Type.Null()], { description: 'Most recent returns used, or null for all.' }),
       sampling: Type.Union([literals(['cholesky', 'low_rank'], 'The covariance factor of the draws.'), Type.Null()], {
         description:
-          'Monte Carlo: the covariance factor the draws go through — cholesky (n×n, jittered if singular) or low_rank (the n×m loadings of the window, exact, chosen when its returns m < n/2); null for historical and parametric.',
+          'Monte Carlo: the covariance factor the draws go through — cholesky (n×n, jittered if singular) or low_rank (the n×m loadings of the window, exact, chosen when its returns m ≤ n, where Σ is singular); null for historical and parametric.',
       }),
       jitter: Type.Number({ description: 'Diagonal added to the covariance to factor it (0 when it was positive definite, and with low_rank sampling).' }),
       covariance_repaired: Type.Boolean({ description: 'True when jitter > 0.' }),

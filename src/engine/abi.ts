@@ -14,6 +14,8 @@ export const ABI = {
   /** Benchmark builds only (cargo feature bench-ops). */
   OP_NORMALS: 6,
   OP_ABI: 7,
+  /** Some rows of Σ, for an estimation split over workers. */
+  OP_COVARIANCE_PART: 8,
   BLOCK: 256,
   /** `factor columns` of an n×n lower-triangular (Cholesky) covariance factor; else m loadings. */
   FACTOR_TRIANGULAR: 0,
@@ -22,7 +24,9 @@ export const ABI = {
   METHOD_HISTORICAL: 2,
   MODE_BUY_AND_HOLD: 0,
   MODE_REBALANCED: 1,
-  ESTIMATION_HEADER_LEN: 6,
+  ESTIMATION_HEADER_LEN: 7,
+  COVARIANCE_PART_HEADER_LEN: 2,
+  COVARIANCE_PART_RESULT_HEADER_LEN: 4,
   ESTIMATION_RESULT_HEADER_LEN: 6,
   SPEC_HEADER_LEN: 16,
   PARTIAL_HEADER_LEN: 13,

@@ -40,12 +40,27 @@ export interface EstimationRequest {
   ewmaLambda: number | null;
 }
 
-export function encodeEstimation(r: EstimationRequest): Float64Array {
+export function encodeEstimation(r: EstimationRequest, covarianceLower?: Float64Array): Float64Array {
   const head = ABI.ESTIMATION_HEADER_LEN;
-  const out = new Float64Array(head + r.prices.length);
-  out.set([r.nDates, r.nAssets, r.lookback, r.zeroDrift ? 1 : 0, r.ewmaLambda === null ? 0 : 1, r.ewmaLambda ?? 0]);
+  const out = new Float64Array(head + r.prices.length + (covarianceLower?.length ?? 0));
+  out.set([r.nDates, r.nAssets, r.lookback, r.zeroDrift ? 1 : 0, r.ewmaLambda === null ? 0 : 1, r.ewmaLambda ?? 0, covarianceLower ? 1 : 0]);
   out.set(r.prices, head);
+  if (covarianceLower) out.set(covarianceLower, head + r.prices.length);
   return out;
+}
+
+/** Part `part` of `parts` of Σ's rows for an encoded estimation input (without a covariance). */
+export function encodeCovariancePart(part: number, parts: number, estimation: Float64Array): Float64Array {
+  const out = new Float64Array(ABI.COVARIANCE_PART_HEADER_LEN + estimation.length);
+  out.set([part, parts]);
+  out.set(estimation, ABI.COVARIANCE_PART_HEADER_LEN);
+  return out;
+}
+
+/** Rows of Σ's lower triangle, or null when the window samples through loadings (no Σ). */
+export function decodeCovariancePart(out: Float64Array): Float64Array | null {
+  checkStatus(out);
+  return out[1] === 1 ? null : out.subarray(ABI.COVARIANCE_PART_RESULT_HEADER_LEN);
 }
 
 export interface Estimation {

@@ -33,8 +33,8 @@ export interface WorkShape {
 
 /** Cost units of a calculation: proportional to its engine time on one worker. */
 export function workUnits(w: WorkShape): number {
-  // The engine samples through the cheaper factor: triangular n×n, or n×m loadings when m < n/2.
-  const draw = w.correlated ? Math.min((w.assets * (w.assets + 1)) / 2, w.assets * w.window) : w.assets;
+  // The engine's factor (estimate.rs, uses_loadings): n×m loadings when m ≤ n, else triangular n×n.
+  const draw = w.correlated ? (w.window <= w.assets ? w.assets * w.window : (w.assets * (w.assets + 1)) / 2) : w.assets;
   const price = w.books * w.assets;
   return w.scenarios * (w.steps * (draw + price) + price * TAIL_WEIGHT * (1 - w.confidence));
 }

@@ -1,12 +1,10 @@
 import { type EngineResults } from '../engine/results-codec.js';
 import { type EngineBook } from '../engine/codec.js';
-import { type EngineExecutor } from '../engine/ops.js';
 import { DEFAULTS, type BatchRequest, type CalculateRequest } from '../contract/schemas.js';
 import { type BatchResponseBody, type CalculateResponseBody } from '../contract/responses.js';
 import { type DatasetStore } from '../datasets/dataset-store.js';
 import { applyTrades, priceBook, symbolsOf, unionOf, type BookRequest, type PricedBook } from './books.js';
-import { loadDataset, prepareModel, type ModelRequest, type PreparedModel, type SymbolRef } from './calculation-setup.js';
-import { type EstimateCache } from './estimate-cache.js';
+import { loadDataset, prepareModel, type ModelRequest, type PreparedModel, type SetupDeps, type SymbolRef } from './calculation-setup.js';
 import { underDeadline, type Session } from './deadline.js';
 import { requestShape, workUnits, type WorkAdmission } from './admission.js';
 import { checkBatchRequest, checkRequest } from './request-checks.js';
@@ -15,13 +13,9 @@ import { runModel } from './risk-calculation.js';
 import { runToPrecision, type Precision } from './precision.js';
 import { type Comparison } from '../engine/codec.js';
 
-export interface CalculatorDeps {
+export interface CalculatorDeps extends SetupDeps {
   datasets: DatasetStore;
-  executor: EngineExecutor;
-  estimates: EstimateCache;
   engine: EngineInfo;
-  /** Most tasks one calculation is split into (the worker count). */
-  maxBatches: number;
   /** Compute deadline per calculation (CALC_TIMEOUT_MS). */
   timeoutMs: number;
   /** Admission by estimated work against the deadline (absent: every calculation is admitted). */

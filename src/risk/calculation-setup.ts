@@ -68,6 +68,10 @@ export async function loadDataset(datasets: DatasetStore, id: string, owner: str
 export interface SetupDeps {
   executor: EngineExecutor;
   estimates: EstimateCache;
+  /** Most tasks one calculation is split into (the worker count): a large Σ is computed in as many. */
+  maxBatches: number;
+  /** Work from which an estimation is split (see `EstimationSplit`; tests lower it). */
+  minSplitEstimationWork?: number;
 }
 
 /** Estimates the model over `symbols` (shared between concurrent requests through the cache). */
@@ -83,6 +87,7 @@ export async function prepareModel(req: ModelRequest, dataset: Dataset, symbols:
         symbols.length,
         { lookback: opts.lookback ?? 0, zeroDrift: opts.drift === 'zero', ewmaLambda: opts.ewmaLambda },
         signal,
+        { parts: deps.maxBatches, minWork: deps.minSplitEstimationWork },
       ),
     );
   // A shared estimate started by another request dies with that request's abort: then this one

@@ -1,8 +1,10 @@
 import { decodeResults, type EngineResults } from '../engine/results-codec.js';
 import {
   checkStatus,
+  decodeCovariancePart,
   decodeEstimation,
   EngineFailure,
+  encodeCovariancePart,
   encodeEstimation,
   encodeFinalize,
   encodeParametric,
@@ -52,7 +54,24 @@ function addPhase(timing: PhaseTiming, replies: EngineReply[]): void {
   timing.computeMs += Math.max(...replies.map((r) => r.computeMs));
 }
 
-/** Estimates μ, Σ and its factor from prices [date][asset] (NaN = missing). */
+/**
+ * Multiply-adds of Σ (assets² × dates / 2) from which an estimation is split over the workers:
+ * about 50 ms of one WASM worker, where the split's copies and hand-offs cost a few per cent.
+ */
+export const MIN_SPLIT_ESTIMATION_WORK = 2 ** 27;
+
+export interface EstimationSplit {
+  /** Most tasks computing Σ at once (the worker count). */
+  parts: number;
+  /** Work from which to split (default MIN_SPLIT_ESTIMATION_WORK; tests lower it to force splits). */
+  minWork?: number;
+}
+
+/**
+ * Estimates μ, Σ and its factor from prices [date][asset] (NaN = missing). With `split.parts` > 1
+ * and enough work, the rows of Σ are computed by that many tasks at once and the estimation factors
+ * their concatenation: the same bits as one task (the engine's tests show it for any split).
+ */
 export async function estimateModel(
   exec: EngineExecutor,
   prices: Float64Array,
@@ -60,9 +79,28 @@ export async function estimateModel(
   nAssets: number,
   options: EstimationOptions,
   signal?: AbortSignal,
+  split: EstimationSplit = { parts: 1 },
 ): Promise<Estimation> {
-  const input = encodeEstimation({ prices, nDates, nAssets, ...options });
+  const request = { prices, nDates, nAssets, ...options };
+  let input = encodeEstimation(request);
+  const parts = Math.floor(split.parts);
+  if (parts > 1 && (nAssets * nAssets * nDates) / 2 >= (split.minWork ?? MIN_SPLIT_ESTIMATION_WORK)) {
+    const rows = await Promise.all(Array.from({ length: parts }, (_, k) => exec.run(ABI.OP_COVARIANCE_PART, encodeCovariancePart(k, parts, input), signal)));
+    const lower = rows.map((r) => decodeCovariancePart(r.output));
+    // null: the window samples through loadings, and the estimation forms no Σ.
+    if (lower.every((l): l is Float64Array => l !== null)) input = encodeEstimation(request, concatenate(lower));
+  }
   return decodeEstimation((await exec.run(ABI.OP_ESTIMATE, input, signal)).output, nAssets);
+}
+
+function concatenate(parts: Float64Array[]): Float64Array {
+  const out = new Float64Array(parts.reduce((a, p) => a + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
 /** Scenarios the method draws: simulations, or the number of overlapping T-day windows. */

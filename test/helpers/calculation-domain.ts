@@ -124,6 +124,9 @@ export function fourBuilds(store: FileDatasetStore): Build[] {
       estimates: new EstimateCache(),
       engine: { build: engine.build, version: engine.version, threads: maxBatches },
       maxBatches,
+      // Every estimation of a build with several tasks is split over them: the builds that do
+      // must agree bit for bit with those that do not.
+      minSplitEstimationWork: 0,
       timeoutMs: 3_600_000,
     },
   }));
@@ -327,8 +330,8 @@ export function edgeRequests(datasetId: string, symbols: string[], maxAssets: nu
   out.push({ ...shifted, simulations: DOMAIN.simulations.min }, { ...shifted, portfolio: many.map((symbol) => ({ symbol, weight: 1 / many.length })) });
   out.push({ ...opts({ variance_reduction: 'importance_sampling', antithetic: true, target_relative_error: 0.01 }), simulations: 40_000 });
   for (const lookback of [DOMAIN.lookback.min, DOMAIN.lookback.max]) for (const method of METHODS) out.push({ ...opts({ lookback }), method });
-  // The sampling rule's edges: loadings while 2·lookback < assets, a Cholesky factor from there.
-  const rule = Math.floor((many.length - 1) / 2);
+  // The sampling rule's edges: loadings while lookback ≤ assets (Σ singular), a Cholesky factor above.
+  const rule = many.length;
   for (const lookback of [DOMAIN.lookback.min, rule, rule + 1].filter((l) => l >= DOMAIN.lookback.min))
     for (const method of ['monte_carlo_normal', 'monte_carlo_student_t'] as const)
       for (const portfolio_mode of ['buy_and_hold', 'rebalanced'] as const)

@@ -1,5 +1,5 @@
-// A book wider than twice its estimation window samples through the window's loadings (the exact
-// low-rank path), a narrower one through the Cholesky factor. Through the real service, on the
+// A book with no fewer assets than returns in its estimation window (a singular Σ) samples through
+// the window's loadings (the exact low-rank path), a narrower one through the Cholesky factor. Through the real service, on the
 // generated 461-symbol file: the response names the path, and each path's 99 % VaR agrees with a
 // figure computed here straight from the CSV — the sample variance of the book's own daily P&L
 // over the window, with no covariance matrix at all — within its standard error.
@@ -41,11 +41,11 @@ t.test('the sampling path follows the rule, and each path has the variance of th
   const up = await uploadFile(s.base, s.key, file);
   t.equal(up.status, 200);
   const datasetId = (up.body as { dataset_id: string }).dataset_id;
-  // 461 assets: loadings while 2·lookback < 461, i.e. up to lookback 230.
+  // 461 assets: loadings while lookback ≤ 461 (Σ singular), the Cholesky factor from 462.
   for (const [lookback, sampling] of [
     [200, 'low_rank'],
-    [230, 'low_rank'],
-    [231, 'cholesky'],
+    [461, 'low_rank'],
+    [462, 'cholesky'],
   ] as const) {
     const body = {
       dataset_id: datasetId,
@@ -64,7 +64,7 @@ t.test('the sampling path follows the rule, and each path has the variance of th
     t.equal(meta.estimation.observations, lookback);
     t.equal(meta.estimation.sampling, sampling, `lookback ${lookback}: ${sampling}`);
     if (sampling === 'low_rank') t.same([meta.estimation.jitter, meta.estimation.covariance_repaired], [0, false], 'exact: no jitter');
-    else t.ok(meta.estimation.jitter > 0, 'a singular covariance (rank < 461) is jittered to factor it');
+    else t.same([meta.estimation.jitter, meta.estimation.covariance_repaired], [0, false], 'a full-rank Σ (462 returns, 461 assets) factors without jitter');
     // The P&L Σ e_i (e^{R_i} − 1) lies above the linear book's Σ e_i R_i by the convexity
     // Σ e_i R_i² / 2, which trims the 99 % loss by 1–2 % here: 3 % of slack for it (a factor
     // with a wrong scale or a missing column moves VaR by far more).

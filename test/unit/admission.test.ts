@@ -68,9 +68,12 @@ t.test('work units: zero for the closed form, the tail weighs by 1 − c, finite
   t.ok(Math.abs(tail(0.5) / tail(0.99) - 50) < 1e-9, 'the tail term is proportional to 1 − c');
   t.equal(workUnits(shape({ confidence: 1, correlated: false })), 1_000_000 * 20, 'historical: each asset read once, priced once');
   t.ok(Math.abs(tail(0.99) / (1_000_000 * 10 * TAIL_WEIGHT * (1 - 0.99)) - 1) < 1e-12, 'per scenario, book and asset');
-  // Drawing costs the cheaper factor's work: n(n + 1)/2 triangular, n·m through loadings.
+  // Drawing costs the engine's factor's work: n·m through loadings while m ≤ n, else n(n + 1)/2.
   const draw = (assets: number, window: number) => workUnits(shape({ assets, window, books: 0, confidence: 1 })) / 1_000_000;
-  t.same([draw(5000, 250), draw(5000, 4000), draw(10, 1000)], [5000 * 250, (5000 * 5001) / 2, 55]);
+  t.same(
+    [draw(5000, 250), draw(5000, 4000), draw(5000, 5000), draw(5000, 5001), draw(10, 1000)],
+    [5000 * 250, 5000 * 4000, 5000 * 5000, (5000 * 5001) / 2, 55],
+  );
   const bounds = fc.record({
     scenarios: fc.constantFrom(0, 1, 100, 2 ** 31, 2 ** 32, 100_000_000),
     assets: fc.integer({ min: 1, max: 5000 }),

@@ -1,5 +1,8 @@
 //! Estimation: daily log returns on common dates, mean, covariance (sample or EWMA), Cholesky.
 
+use std::ops::Range;
+
+use crate::covariance::{covariance, covariance_rows, symmetric_from_lower};
 use crate::error::{ensure, EngineError, Result};
 use crate::limits::MIN_OBSERVATIONS;
 use crate::linalg::cholesky_with_jitter;
@@ -23,6 +26,17 @@ pub struct EstimationInput<'a> {
     pub lookback: usize,
     pub zero_drift: bool,
     pub covariance: Covariance,
+    /// Σ's lower triangle row by row (n(n+1)/2 values), as the parts of `covariance_part` give it
+    /// for this very input: the estimation then factors it instead of computing it.
+    pub covariance_lower: Option<&'a [f64]>,
+}
+
+/// Rows of Σ's lower triangle computed by one part of a split estimation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CovariancePart {
+    pub rows: Range<usize>,
+    /// Row i's entries j ≤ i, row after row.
+    pub lower: Vec<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -38,7 +52,7 @@ pub struct Estimation {
     /// Σ, n×n; empty when the model samples through loadings (Σ = F·Fᵀ: n²·m work saved).
     pub covariance: Vec<f64>,
     /// The factor F the Monte Carlo models sample through, Σ = F·Fᵀ (see `SpecFields::factor`):
-    /// with fewer returns than half the assets (m < n/2) the n×m loadings √w_t·(r_t − r̄) of the
+    /// with no more returns than assets (m ≤ n) the n×m loadings √w_t·(r_t − r̄) of the
     /// window, exact at n·m work per draw; else the Cholesky factor of Σ (jittered if singular).
     pub factor: Vec<f64>,
     pub factor_columns: usize,
@@ -70,20 +84,99 @@ fn validate(input: &EstimationInput) -> Result<()> {
     Ok(())
 }
 
-/// Log returns between consecutive dates on which every asset has a price.
-fn common_returns(input: &EstimationInput) -> (Vec<f64>, Vec<usize>) {
+/// The returns an estimation uses: between consecutive dates on which every asset has a price,
+/// the most recent `lookback` of them.
+struct Window {
+    complete: Vec<usize>,
+    /// Index into `complete` of the window's first price.
+    first: usize,
+    observations: usize,
+}
+
+fn window(input: &EstimationInput) -> Result<Window> {
+    validate(input)?;
     let n = input.n_assets;
     let complete: Vec<usize> = (0..input.n_dates)
         .filter(|&d| input.prices[d * n..(d + 1) * n].iter().all(|p| !p.is_nan()))
         .collect();
-    let mut returns = Vec::with_capacity(complete.len().saturating_sub(1) * n);
-    for pair in complete.windows(2) {
+    let all = complete.len().saturating_sub(1);
+    let first = if input.lookback > 0 && all > input.lookback {
+        all - input.lookback
+    } else {
+        0
+    };
+    let observations = all - first;
+    if observations < MIN_OBSERVATIONS {
+        return Err(EngineError::InsufficientData {
+            observations,
+            required: MIN_OBSERVATIONS,
+        });
+    }
+    Ok(Window {
+        complete,
+        first,
+        observations,
+    })
+}
+
+/// The window's log returns [t][asset] oldest first, their sample mean and the estimator's weights.
+fn returns_of(input: &EstimationInput, w: &Window) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let n = input.n_assets;
+    let obs = w.observations;
+    let mut returns = Vec::with_capacity(obs * n);
+    for pair in w.complete[w.first..=w.first + obs].windows(2) {
         let (prev, cur) = (pair[0] * n, pair[1] * n);
         for i in 0..n {
             returns.push(ln(input.prices[cur + i] / input.prices[prev + i]));
         }
     }
-    (returns, complete)
+    let mut sample_mean = vec![0.0; n];
+    for row in returns.chunks_exact(n) {
+        for (m, r) in sample_mean.iter_mut().zip(row) {
+            *m += r;
+        }
+    }
+    sample_mean.iter_mut().for_each(|m| *m /= obs as f64);
+    let weights = match input.covariance {
+        Covariance::Sample => vec![1.0 / (obs as f64 - 1.0); obs],
+        Covariance::Ewma(lambda) => ewma_weights(obs, lambda),
+    };
+    (returns, sample_mean, weights)
+}
+
+/// The rows of part `part` of `parts`: cut where the lower triangle's entries (∝ i²) are equal.
+pub fn part_rows(n: usize, part: usize, parts: usize) -> Range<usize> {
+    let boundary = |k: usize| {
+        if k >= parts {
+            n
+        } else {
+            (n as f64 * (k as f64 / parts as f64).sqrt()) as usize
+        }
+    };
+    boundary(part)..boundary(part + 1)
+}
+
+/// Part `part` of `parts` of Σ's lower triangle for `input`, or None when the window samples
+/// through loadings (Σ is never formed). Concatenated in part order, the parts are the
+/// `covariance_lower` of the same input, bit for bit what the estimation alone computes.
+pub fn covariance_part(
+    input: &EstimationInput,
+    part: usize,
+    parts: usize,
+) -> Result<Option<CovariancePart>> {
+    ensure(part < parts, "part must be below parts")?;
+    ensure(
+        input.covariance_lower.is_none(),
+        "a covariance part computes Σ: none may be given",
+    )?;
+    let w = window(input)?;
+    if uses_loadings(w.observations, input.n_assets) {
+        return Ok(None);
+    }
+    let (returns, sample_mean, weights) = returns_of(input, &w);
+    let rows = part_rows(input.n_assets, part, parts);
+    let lower = covariance_rows(&returns, &sample_mean, &weights, rows.clone());
+    Ok(Some(CovariancePart { rows, lower }))
 }
 
 fn ewma_weights(obs: usize, lambda: f64) -> Vec<f64> {
@@ -100,35 +193,12 @@ fn ewma_weights(obs: usize, lambda: f64) -> Vec<f64> {
 }
 
 /// The rule choosing the sampling path, a function of the shape alone (so every build and request
-/// agree): loadings when the window has fewer returns than half the assets, where n·m work per
-/// draw is less than the triangular factor's n²/2 and Σ is singular anyway (rank ≤ m − 1).
+/// agree): loadings when the window has no more returns than assets. Σ then has rank ≤ m − 1 < n:
+/// its Cholesky factor would need jitter (a changed model) and n³/3 work per attempt, while the
+/// loadings are exact, cost nothing to form and n·m ≤ n² per draw (measured faster than the
+/// triangular factor's n²/2 up to m ≈ 0.75n).
 pub fn uses_loadings(observations: usize, assets: usize) -> bool {
-    2 * observations < assets
-}
-
-/// Σ = Σ_t w_t (r_t − r̄)(r_t − r̄)ᵀ, n×n row-major, accumulated over t in order.
-fn covariance_of(returns: &[f64], sample_mean: &[f64], weights: &[f64]) -> Vec<f64> {
-    let n = sample_mean.len();
-    let mut covariance = vec![0.0; n * n];
-    let mut centred = vec![0.0; n];
-    for (row, w) in returns.chunks_exact(n).zip(weights) {
-        for i in 0..n {
-            centred[i] = row[i] - sample_mean[i];
-        }
-        for i in 0..n {
-            let wi = w * centred[i];
-            let out = &mut covariance[i * n..i * n + i + 1];
-            for (c, x) in out.iter_mut().zip(&centred[..=i]) {
-                *c += wi * x;
-            }
-        }
-    }
-    for i in 0..n {
-        for j in 0..i {
-            covariance[j * n + i] = covariance[i * n + j];
-        }
-    }
-    covariance
+    observations <= assets
 }
 
 /// F[i][t] = √w_t·(r_ti − r̄_i), row-major n×m: Σ_t w_t (r_t − r̄)(r_t − r̄)ᵀ = F·Fᵀ exactly.
@@ -145,35 +215,23 @@ fn loadings(returns: &[f64], sample_mean: &[f64], weights: &[f64]) -> Vec<f64> {
 }
 
 pub fn estimate(input: &EstimationInput) -> Result<Estimation> {
-    validate(input)?;
-    let n = input.n_assets;
-    let (mut returns, complete) = common_returns(input);
-    let mut obs = returns.len() / n;
-    let mut first = 0;
-    if input.lookback > 0 && obs > input.lookback {
-        first = obs - input.lookback;
-        returns.drain(..first * n);
-        obs = input.lookback;
+    let w = window(input)?;
+    let (n, obs) = (input.n_assets, w.observations);
+    let (returns, sample_mean, weights) = returns_of(input, &w);
+    if let Some(lower) = input.covariance_lower {
+        ensure(
+            !uses_loadings(obs, n),
+            "a covariance was given for a window that samples through loadings",
+        )?;
+        ensure(
+            n.checked_mul(n + 1).map(|x| x / 2) == Some(lower.len()),
+            "a given covariance holds n(n + 1)/2 values",
+        )?;
+        ensure(
+            lower.iter().all(|x| x.is_finite()),
+            "a given covariance must be finite",
+        )?;
     }
-    if obs < MIN_OBSERVATIONS {
-        return Err(EngineError::InsufficientData {
-            observations: obs,
-            required: MIN_OBSERVATIONS,
-        });
-    }
-
-    let mut sample_mean = vec![0.0; n];
-    for row in returns.chunks_exact(n) {
-        for (m, r) in sample_mean.iter_mut().zip(row) {
-            *m += r;
-        }
-    }
-    sample_mean.iter_mut().for_each(|m| *m /= obs as f64);
-
-    let weights = match input.covariance {
-        Covariance::Sample => vec![1.0 / (obs as f64 - 1.0); obs],
-        Covariance::Ewma(lambda) => ewma_weights(obs, lambda),
-    };
     let (covariance, factor, factor_columns, jitter, volatility) = if uses_loadings(obs, n) {
         let f = loadings(&returns, &sample_mean, &weights);
         let volatility = f
@@ -182,7 +240,10 @@ pub fn estimate(input: &EstimationInput) -> Result<Estimation> {
             .collect();
         (Vec::new(), f, obs, 0.0, volatility)
     } else {
-        let covariance = covariance_of(&returns, &sample_mean, &weights);
+        let covariance = match input.covariance_lower {
+            Some(lower) => symmetric_from_lower(lower, n),
+            None => covariance(&returns, &sample_mean, &weights),
+        };
         let (l, jitter) = cholesky_with_jitter(&covariance, n)?;
         let volatility = (0..n).map(|i| covariance[i * n + i].sqrt()).collect();
         (covariance, l, FACTOR_TRIANGULAR, jitter, volatility)
@@ -194,8 +255,8 @@ pub fn estimate(input: &EstimationInput) -> Result<Estimation> {
     };
     Ok(Estimation {
         observations: obs,
-        first_date: complete[first],
-        last_date: complete[first + obs],
+        first_date: w.complete[w.first],
+        last_date: w.complete[w.first + obs],
         mean,
         sample_mean,
         covariance,
@@ -219,6 +280,7 @@ mod tests {
             lookback: 0,
             zero_drift: false,
             covariance: Covariance::Sample,
+            covariance_lower: None,
         }
     }
 
@@ -288,7 +350,7 @@ mod tests {
     }
 
     #[test]
-    fn fewer_returns_than_half_the_assets_sample_through_exact_loadings() {
+    fn no_more_returns_than_assets_sample_through_exact_loadings() {
         for covariance in [Covariance::Sample, Covariance::Ewma(0.94)] {
             // 30 returns, 61 assets: loadings F (61×30) with F·Fᵀ = Σ, no jitter.
             let p = wide(61, 31);
@@ -329,14 +391,16 @@ mod tests {
                     assert!((fft - c).abs() <= 1e-12 * scale, "{a},{b}: {fft} vs {c}");
                 }
             }
-            // 60 assets: the rule keeps the Cholesky factor (of a singular Σ, jittered).
-            let p = wide(60, 31);
-            let e = estimate(&input(&p, 31, 60)).unwrap();
+            // 30 assets: still loadings (Σ has rank 29); 29 assets: the Cholesky factor of a
+            // full-rank Σ, no jitter.
+            let p = wide(30, 31);
+            assert_eq!(estimate(&input(&p, 31, 30)).unwrap().factor_columns, 30);
+            let p = wide(29, 31);
+            let e = estimate(&input(&p, 31, 29)).unwrap();
             assert_eq!(
-                (e.factor_columns, e.factor.len()),
-                (FACTOR_TRIANGULAR, 3600)
+                (e.factor_columns, e.factor.len(), e.jitter),
+                (FACTOR_TRIANGULAR, 29 * 29, 0.0)
             );
-            assert!(e.jitter > 0.0);
         }
     }
 

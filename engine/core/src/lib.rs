@@ -5,6 +5,7 @@
 #![deny(unsafe_code)] // except in `abi::wasm`, the raw exports
 
 pub mod abi;
+pub mod covariance;
 pub mod deadline;
 pub mod error;
 pub mod estimate;

@@ -5,7 +5,8 @@ mod common;
 use common::*;
 use risk_engine_core::abi::call;
 use risk_engine_core::abi::codec::{
-    decode_estimation_input, decode_parametric, decode_spec, encode_results,
+    decode_covariance_part_input, decode_estimation_input, decode_parametric, decode_spec,
+    encode_results,
 };
 use risk_engine_core::abi::constants::*;
 use risk_engine_core::spec::{Method, Mode};
@@ -21,6 +22,7 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("OP_RUN", f64::from(OP_RUN)),
         ("OP_NORMALS", f64::from(OP_NORMALS)),
         ("OP_ABI", f64::from(OP_ABI)),
+        ("OP_COVARIANCE_PART", f64::from(OP_COVARIANCE_PART)),
         ("BLOCK", BLOCK as f64),
         ("FACTOR_TRIANGULAR", FACTOR_TRIANGULAR as f64),
         (
@@ -35,6 +37,14 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("MODE_BUY_AND_HOLD", MODE_BUY_AND_HOLD as f64),
         ("MODE_REBALANCED", MODE_REBALANCED as f64),
         ("ESTIMATION_HEADER_LEN", ESTIMATION_HEADER_LEN as f64),
+        (
+            "COVARIANCE_PART_HEADER_LEN",
+            COVARIANCE_PART_HEADER_LEN as f64,
+        ),
+        (
+            "COVARIANCE_PART_RESULT_HEADER_LEN",
+            COVARIANCE_PART_RESULT_HEADER_LEN as f64,
+        ),
         ("SPEC_HEADER_LEN", SPEC_HEADER_LEN as f64),
         ("PARTIAL_HEADER_LEN", PARTIAL_HEADER_LEN as f64),
         (
@@ -150,11 +160,30 @@ fn headers_are_as_long_as_their_constants() {
     assert!(decode_spec(&encoded).is_ok());
 
     let prices = [100.0, 101.0, 102.0];
-    let mut estimation = vec![3.0, 1.0, 0.0, 0.0, 0.0, 0.0];
+    let mut estimation = vec![3.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0];
     assert_eq!(estimation.len(), ESTIMATION_HEADER_LEN);
     estimation.extend(prices);
     assert!(decode_estimation_input(&estimation).is_ok());
     assert!(decode_estimation_input(&estimation[1..]).is_err());
+    // A given covariance: one asset's lower triangle is one value.
+    let mut given = estimation.clone();
+    given[ESTIMATION_HEADER_LEN - 1] = 1.0;
+    assert!(
+        decode_estimation_input(&given).is_err(),
+        "its value missing"
+    );
+    given.push(1e-4);
+    assert!(decode_estimation_input(&given).is_ok());
+    given.push(1e-4);
+    assert!(
+        decode_estimation_input(&given).is_err(),
+        "one value too many"
+    );
+    let mut part = vec![0.0, 2.0];
+    assert_eq!(part.len(), COVARIANCE_PART_HEADER_LEN);
+    part.extend(&estimation);
+    assert!(decode_covariance_part_input(&part).is_ok());
+    assert!(decode_covariance_part_input(&part[1..]).is_err());
 
     let mut parametric = vec![1.0, 1.0, 10.0, 0.99, 0.0];
     assert_eq!(parametric.len(), PARAMETRIC_HEADER_LEN);

@@ -191,11 +191,18 @@ fn asset_counts_at_the_edges_are_refused_without_overflow() {
         // Three assets' worth of data follow: any other count is refused, never read past the end.
         assert_eq!(decode_spec(&encoded).is_ok(), n == 3.0, "assets = {n}");
         // Two prices follow two dates: only one asset fits them.
-        let estimation = [2.0, n, 0.0, 0.0, 0.0, 0.0, 100.0, 101.0];
+        let estimation = [2.0, n, 0.0, 0.0, 0.0, 0.0, 0.0, 100.0, 101.0];
         assert_eq!(
             decode_estimation_input(&estimation).is_ok(),
             n == 1.0,
             "estimation assets = {n}"
+        );
+        // With a given covariance, one value more: n(n + 1)/2 is 1 for one asset only.
+        let given = [2.0, n, 0.0, 0.0, 0.0, 0.0, 1.0, 100.0, 101.0, 1e-4];
+        assert_eq!(
+            decode_estimation_input(&given).is_ok(),
+            n == 1.0,
+            "estimation assets = {n} with a covariance"
         );
     }
 }

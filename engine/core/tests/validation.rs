@@ -105,7 +105,7 @@ fn historical_scenarios_must_match_the_windows() {
 #[test]
 fn estimation_input_is_checked() {
     let ok = |prices: Vec<f64>, dates: usize| {
-        let mut v = vec![dates as f64, 1.0, 0.0, 0.0, 0.0, 0.0];
+        let mut v = vec![dates as f64, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0];
         v.extend(prices);
         v
     };

@@ -4,7 +4,8 @@
 //! (0 = success, else the `EngineError` code, then detail, message length and message bytes).
 
 use super::constants::{
-    COMPARISON_NONE, COMPARISON_WHAT_IF, ESTIMATION_HEADER_LEN, ESTIMATION_RESULT_HEADER_LEN,
+    COMPARISON_NONE, COMPARISON_WHAT_IF, COVARIANCE_PART_HEADER_LEN,
+    COVARIANCE_PART_RESULT_HEADER_LEN, ESTIMATION_HEADER_LEN, ESTIMATION_RESULT_HEADER_LEN,
     METHOD_HISTORICAL, METHOD_MONTE_CARLO_NORMAL, METHOD_MONTE_CARLO_STUDENT_T, METRICS_SCALARS,
     MODE_BUY_AND_HOLD, PARAMETRIC_HEADER_LEN, PARTIAL_HEADER_LEN, SPEC_HEADER_LEN,
     VARIANCE_REDUCTION_IMPORTANCE_SAMPLING, VARIANCE_REDUCTION_NONE,
@@ -12,7 +13,7 @@ use super::constants::{
 use super::reader::{product, Reader};
 use crate::deadline::Deadline;
 use crate::error::{ensure, EngineError, Result};
-use crate::estimate::{Covariance, Estimation, EstimationInput};
+use crate::estimate::{Covariance, CovariancePart, Estimation, EstimationInput};
 use crate::finalize::FinalizeParams;
 use crate::limits::{check_assets, check_books};
 use crate::metrics::{Metrics, Results};
@@ -38,18 +39,31 @@ pub fn encode_error(e: &EngineError) -> Vec<f64> {
     out
 }
 
-/// Estimation input layout: [dates, assets, lookback, zero drift, ewma, λ, prices(dates·assets)].
+/// Estimation input layout: [dates, assets, lookback, zero drift, ewma, λ, covariance given,
+/// prices(dates·assets)], then when given Σ's lower triangle row by row (assets·(assets + 1)/2).
 pub fn decode_estimation_input(data: &[f64]) -> Result<EstimationInput<'_>> {
     let mut r = Reader::new(data);
+    let input = read_estimation_input(&mut r)?;
+    r.end()?;
+    Ok(input)
+}
+
+fn read_estimation_input<'a>(r: &mut Reader<'a>) -> Result<EstimationInput<'a>> {
     let n_dates = r.count()?;
     let n_assets = r.count()?;
     let lookback = r.count()?;
     let zero_drift = r.flag()?;
     let ewma = r.flag()?;
     let lambda = r.scalar()?;
+    let covariance_given = r.flag()?;
     debug_assert_eq!(r.position(), ESTIMATION_HEADER_LEN);
     let prices = r.take(product(n_dates, n_assets)?)?;
-    r.end()?;
+    let covariance_lower = if covariance_given {
+        let entries = product(n_assets, n_assets.saturating_add(1))? / 2;
+        Some(r.take(entries)?)
+    } else {
+        None
+    };
     Ok(EstimationInput {
         prices,
         n_dates,
@@ -61,7 +75,34 @@ pub fn decode_estimation_input(data: &[f64]) -> Result<EstimationInput<'_>> {
         } else {
             Covariance::Sample
         },
+        covariance_lower,
     })
+}
+
+/// Covariance part input: [part, parts, estimation input without a covariance].
+pub fn decode_covariance_part_input(data: &[f64]) -> Result<(EstimationInput<'_>, usize, usize)> {
+    let mut r = Reader::new(data);
+    let part = r.count()?;
+    let parts = r.count()?;
+    debug_assert_eq!(r.position(), COVARIANCE_PART_HEADER_LEN);
+    let input = read_estimation_input(&mut r)?;
+    r.end()?;
+    Ok((input, part, parts))
+}
+
+/// Covariance part result: [0, loadings, first row, end row, lower-triangle rows…]; loadings 1
+/// (and no rows) when the window samples through loadings, so Σ is not needed.
+pub fn encode_covariance_part(part: &Option<CovariancePart>) -> Vec<f64> {
+    match part {
+        None => vec![0.0, 1.0, 0.0, 0.0],
+        Some(p) => {
+            let header: [f64; COVARIANCE_PART_RESULT_HEADER_LEN] =
+                [0.0, 0.0, p.rows.start as f64, p.rows.end as f64];
+            let mut out = header.to_vec();
+            out.extend_from_slice(&p.lower);
+            out
+        }
+    }
 }
 
 /// Estimation result layout: [0, observations, first date, last date, jitter, factor columns,

@@ -20,6 +20,8 @@ pub const OP_RUN: u32 = 5;
 pub const OP_NORMALS: u32 = 6;
 /// This table: [0, count, then per constant: name length, name bytes, value].
 pub const OP_ABI: u32 = 7;
+/// Some rows of Σ for an estimation split over workers (see `estimate::covariance_part`).
+pub const OP_COVARIANCE_PART: u32 = 8;
 
 // Method codes, the first word of a spec.
 pub const METHOD_MONTE_CARLO_NORMAL: usize = 0;
@@ -30,8 +32,13 @@ pub const METHOD_HISTORICAL: usize = 2;
 pub const MODE_BUY_AND_HOLD: usize = 0;
 pub const MODE_REBALANCED: usize = 1;
 
-/// Estimation input: [dates, assets, lookback, zero drift, ewma, λ] before the prices.
-pub const ESTIMATION_HEADER_LEN: usize = 6;
+/// Estimation input: [dates, assets, lookback, zero drift, ewma, λ, covariance given] before the
+/// prices (and the given covariance's lower triangle).
+pub const ESTIMATION_HEADER_LEN: usize = 7;
+/// Covariance part input: [part, parts] before an estimation input.
+pub const COVARIANCE_PART_HEADER_LEN: usize = 2;
+/// Covariance part result, status word included: [0, loadings, first row, end row].
+pub const COVARIANCE_PART_RESULT_HEADER_LEN: usize = 4;
 /// Spec: [method, mode, n, books, T, ν, seed, antithetic, N, c, bins, first, end, budget ms,
 /// comparison, variance reduction]; per book [capital, weights(n)] follow.
 pub const SPEC_HEADER_LEN: usize = 16;
@@ -101,6 +108,7 @@ pub const TABLE: &[(&str, f64)] = table![
     OP_RUN,
     OP_NORMALS,
     OP_ABI,
+    OP_COVARIANCE_PART,
     BLOCK,
     FACTOR_TRIANGULAR,
     METHOD_MONTE_CARLO_NORMAL,
@@ -109,6 +117,8 @@ pub const TABLE: &[(&str, f64)] = table![
     MODE_BUY_AND_HOLD,
     MODE_REBALANCED,
     ESTIMATION_HEADER_LEN,
+    COVARIANCE_PART_HEADER_LEN,
+    COVARIANCE_PART_RESULT_HEADER_LEN,
     SPEC_HEADER_LEN,
     PARTIAL_HEADER_LEN,
     ESTIMATION_RESULT_HEADER_LEN,

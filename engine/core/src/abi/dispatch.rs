@@ -1,15 +1,17 @@
 //! The engine's one entry point over flat f64 buffers, shared by the WASM ABI and the napi binding.
 
 use super::codec::{
-    decode_estimation_input, decode_parametric, decode_partial, decode_spec, encode_error,
-    encode_estimation, encode_partial, encode_results,
+    decode_covariance_part_input, decode_estimation_input, decode_parametric, decode_partial,
+    decode_spec, encode_covariance_part, encode_error, encode_estimation, encode_partial,
+    encode_results,
 };
 use super::constants::{
-    encode_table, OP_ABI, OP_ESTIMATE, OP_FINALIZE, OP_PARAMETRIC, OP_RUN, OP_SIMULATE,
+    encode_table, OP_ABI, OP_COVARIANCE_PART, OP_ESTIMATE, OP_FINALIZE, OP_PARAMETRIC, OP_RUN,
+    OP_SIMULATE,
 };
 use super::reader::Reader;
 use crate::error::{ensure, EngineError, Result};
-use crate::estimate::estimate;
+use crate::estimate::{covariance_part, estimate};
 use crate::finalize::{finalize, FinalizeParams};
 use crate::parametric::parametric;
 use crate::simulate::simulate;
@@ -35,6 +37,9 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
         #[cfg(feature = "bench-ops")]
         super::constants::OP_NORMALS => super::bench::normals_encoded(input),
         OP_ABI => Reader::new(input).end().map(|()| encode_table()),
+        OP_COVARIANCE_PART => decode_covariance_part_input(input)
+            .and_then(|(i, part, parts)| covariance_part(&i, part, parts))
+            .map(|p| encode_covariance_part(&p)),
         _ => Err(EngineError::invalid("unknown operation")),
     })
 }
