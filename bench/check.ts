@@ -17,6 +17,7 @@ import { benchReplicaOverhead } from './lib/replica-bench.js';
 import { prepare, workloads } from './lib/workloads.js';
 import { benchWideBook } from './lib/wide-book-bench.js';
 import { benchPrecision } from './lib/precision-bench.js';
+import { benchEstimationSplit } from './lib/estimation-bench.js';
 
 const ORACLE_TOLERANCE = 0.1;
 
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     c99_over_c60_tail_time: null,
     numpy_over_service_wide_book: null,
     plain_over_importance_to_target: null,
+    whole_over_split_estimation: null,
   };
   // A large tail (c = 0.6) against the usual one (c = 0.99), 10 assets × 10⁶ simulations, one task.
   const tail = await benchTailLevels(1_000_000, 3);
@@ -87,6 +89,10 @@ async function main(): Promise<void> {
   console.log(
     `to 0.2 %: plain ${precision.simulations_used} simulations, ${precision.rounds_ms.toFixed(0)} ms; importance sampling ${precision.weighted.simulations_used}, ${precision.weighted.rounds_ms.toFixed(1)} ms`,
   );
+  // 1,500 assets × 2,520 returns (the Cholesky path): Σ on one worker / split over two.
+  const est = await benchEstimationSplit(1_500, 2_521, 5);
+  measured.whole_over_split_estimation = est.whole_over_split;
+  console.log(`estimation ${est.assets} × ${est.returns} returns on 2 WASM workers: whole ${est.whole_ms.toFixed(0)} ms, split ${est.split_ms.toFixed(0)} ms`);
   let failed = 0;
   for (const [name, floor] of Object.entries(floors)) {
     if (name.startsWith('_')) continue;

@@ -46,9 +46,9 @@ def run(job, rng):
     return -tail[-1], -tail.sum() / k
 
 
-def wide(job, rng):
+def wide(job, rng, prices=None):
     """From prices to 99 % VaR the way a desk writes it; Σ is singular when n ≥ returns."""
-    r = np.diff(np.log(np.asarray(job["wide"])), axis=0)
+    r = np.diff(np.log(np.asarray(job["wide"]) if prices is None else prices), axis=0)
     mu = r.mean(axis=0)
     sigma = np.cov(r, rowvar=False)
     n = sigma.shape[0]
@@ -66,6 +66,21 @@ def wide(job, rng):
     pnl = 1e6 * (np.expm1(R) @ w)
     k = max(1, int(np.ceil((1 - c) * N - 1e-9)))
     return -np.partition(pnl, k - 1)[k - 1]
+
+
+def scaling(job, rng):
+    """`wide` on the first n columns of a raw float64 prices file [date][asset], for each n."""
+    prices = np.fromfile(job["scaling"], dtype="<f8").reshape(job["dates"], -1)
+    points = []
+    for n in job["assets"]:
+        columns = np.ascontiguousarray(prices[:, :n])
+        times, var = [], None
+        for _ in range(job["repeats"] if n < 2000 else 1):
+            start = time.perf_counter()
+            var = wide(job, rng, columns)
+            times.append((time.perf_counter() - start) * 1000)
+        points.append({"assets": n, "median_ms": float(np.median(times)), "var": float(var)})
+    return points
 
 
 def blas():
@@ -95,6 +110,9 @@ def main():
         print(json.dumps({"normal_ns": normal_ns(job["normals_only"], 3), "numpy": np.__version__}))
         return
     rng = np.random.default_rng(12345)
+    if "scaling" in job:
+        print(json.dumps({"points": scaling(job, rng), "blas": blas(), "numpy": np.__version__}))
+        return
     if "wide" in job:
         times, var = [], None
         for _ in range(job.get("repeats", 3)):

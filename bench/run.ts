@@ -16,6 +16,8 @@ import { benchPrecision } from './lib/precision-bench.js';
 import { progress } from './lib/stats.js';
 import { prepare, workloads } from './lib/workloads.js';
 import { benchWideBook } from './lib/wide-book-bench.js';
+import { benchAssetScaling } from './lib/asset-scaling-bench.js';
+import { benchEstimationSplit } from './lib/estimation-bench.js';
 
 /** A build's VaR and an independent one agree within this (different random numbers). */
 const ORACLE_TOLERANCE = 0.1;
@@ -130,6 +132,18 @@ async function main(): Promise<void> {
       `wide book ${assets} × ${dates} dates × 10,000 × 1 d (${b.sampling}): first calculate ${b.first_ms.toFixed(0)} ms, cached ${b.cached_ms.toFixed(0)} ms; NumPy from prices ${b.numpy?.median_ms.toFixed(0) ?? '—'} ms`,
     );
   }
+
+  results.asset_scaling = await benchAssetScaling(quick ? [100, 250, 500, 1000] : [100, 250, 500, 1000, 2000, 5000], 10_000, quick ? 1 : 3, numpy);
+  for (const p of results.asset_scaling)
+    progress(
+      `assets (${p.path}, ${p.returns} returns, 10,000 × 1 d, one thread): ${p.points.map((q) => `${q.assets}: ${q.total_ms.toFixed(0)} ms (NumPy ${q.numpy_ms?.toFixed(0) ?? '—'})`).join(', ')}`,
+    );
+
+  results.estimation_split = await benchEstimationSplit(quick ? 1_000 : 2_000, quick ? 1_261 : 2_521, quick ? 3 : 5);
+  const es2 = results.estimation_split;
+  progress(
+    `estimation ${es2.assets} × ${es2.returns} returns on 2 WASM workers: whole ${es2.whole_ms.toFixed(0)} ms, split ${es2.split_ms.toFixed(0)} ms (${es2.whole_over_split.toFixed(2)}×)`,
+  );
 
   const dir = path.join(ROOT, 'bench/results');
   mkdirSync(dir, { recursive: true });

@@ -13,12 +13,15 @@ export interface NumpyResult {
   numpy: string;
 }
 
-/** Whether `python3` has NumPy; tries pip, then Debian's python3-numpy, once. */
+/** Whether `python3` has NumPy; tries pip, then Debian's python3-numpy, once (and threadpoolctl by pip). */
 export function ensureNumpy(): boolean {
   const has = () => spawnSync('python3', ['-c', 'import numpy'], { stdio: 'ignore' }).status === 0;
   if (has()) return true;
   spawnSync('python3', ['-m', 'pip', 'install', '--quiet', 'numpy'], { stdio: 'ignore' });
   if (!has()) spawnSync('bash', ['-c', 'apt-get install -y -qq python3-numpy'], { stdio: 'ignore' });
+  // threadpoolctl names the BLAS and the kernel NumPy runs (the report records it); optional.
+  if (spawnSync('python3', ['-c', 'import threadpoolctl'], { stdio: 'ignore' }).status !== 0)
+    spawnSync('python3', ['-m', 'pip', 'install', '--quiet', 'threadpoolctl'], { stdio: 'ignore' });
   return has();
 }
 
@@ -77,6 +80,21 @@ export interface NumpyWideResult {
  */
 export function runNumpyWide(prices: number[][], simulations: number, repeats: number, threads: number): NumpyWideResult {
   return runBaseline({ wide: prices, simulations, confidence: 0.99, repeats }, threads) as NumpyWideResult;
+}
+
+export interface NumpyScalingResult {
+  points: { assets: number; median_ms: number; var: number }[];
+  blas: unknown;
+  numpy: string;
+}
+
+/**
+ * `runNumpyWide` on the first n columns of a raw little-endian float64 file of prices
+ * [date][asset], for each n of `assets`, on one BLAS thread (the engine's single-thread figures):
+ * the median of `repeats` (one run from 2,000 assets).
+ */
+export function runNumpyScaling(file: string, dates: number, assets: number[], simulations: number, repeats: number): NumpyScalingResult {
+  return runBaseline({ scaling: file, dates, assets, simulations, confidence: 0.99, repeats }) as NumpyScalingResult;
 }
 
 function runBaseline(job: object, threads = 1): unknown {

@@ -10,6 +10,8 @@ import { type LatencyFigures } from './latency-bench.js';
 import { latencySection } from './latency-report.js';
 import { type ServiceFigures } from './service-bench.js';
 import { type WideBookFigures } from './wide-book-bench.js';
+import { assetScalingSection, type PathScaling } from './asset-scaling-report.js';
+import { type EstimationSplitFigures } from './estimation-bench.js';
 import { lineChart } from './svg.js';
 
 export interface Results {
@@ -28,6 +30,8 @@ export interface Results {
   tail?: TailLevels;
   precision?: PrecisionFigures;
   wide_books?: WideBookFigures[];
+  asset_scaling?: PathScaling[];
+  estimation_split?: EstimationSplitFigures;
 }
 
 interface Ratio {
@@ -204,6 +208,14 @@ export function writeReport(r: Results, dir: string, stamp: string): string {
       );
     const blas = r.wide_books.find((b) => b.numpy)?.numpy?.blas;
     if (blas) lines.push('', `NumPy's BLAS (threadpoolctl): \`${JSON.stringify(blas)}\``);
+  }
+  if (r.asset_scaling?.length) lines.push(...assetScalingSection(r.asset_scaling, dir, stamp));
+  if (r.estimation_split) {
+    const e = r.estimation_split;
+    lines.push(
+      '',
+      `Estimation split over 2 WASM workers (${e.assets} assets × ${e.returns} returns, the Cholesky path): whole ${e.whole_ms.toFixed(0)} ms, split ${e.split_ms.toFixed(0)} ms (${e.whole_over_split.toFixed(2)}×; the Cholesky factor stays on one worker).`,
+    );
   }
   if (r.scaling) {
     lines.push('', '## Scaling (WASM simd, one thread)', '');

@@ -2,7 +2,7 @@
 // idiosyncratic noise), uploaded to the real service (2 workers), then the first calculate — the
 // estimation included — and a second on the cached estimate, timed from the client; NumPy doing the
 // same from the same prices the way a desk writes it (np.cov, Cholesky with jitter, z @ Lᵀ) on the
-// same two cores. With fewer returns than half the assets the service samples through the window's
+// same two cores. With no more returns than assets the service samples through the window's
 // loadings (`meta.estimation.sampling` says so); NumPy factors the singular n×n covariance.
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

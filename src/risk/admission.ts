@@ -1,4 +1,5 @@
 import { MONTE_CARLO, type CalculateRequest } from '../contract/schemas.js';
+import { samplesThroughLoadings } from '../engine/sampling-rule.js';
 
 /**
  * Extra cost of a scenario in the tail, per book and asset, against drawing and pricing it once:
@@ -33,8 +34,8 @@ export interface WorkShape {
 
 /** Cost units of a calculation: proportional to its engine time on one worker. */
 export function workUnits(w: WorkShape): number {
-  // The engine's factor (estimate.rs, uses_loadings): n×m loadings when m ≤ n, else triangular n×n.
-  const draw = w.correlated ? (w.window <= w.assets ? w.assets * w.window : (w.assets * (w.assets + 1)) / 2) : w.assets;
+  // The engine's factor: n×m loadings, or triangular n×n.
+  const draw = w.correlated ? (samplesThroughLoadings(w.window, w.assets) ? w.assets * w.window : (w.assets * (w.assets + 1)) / 2) : w.assets;
   const price = w.books * w.assets;
   return w.scenarios * (w.steps * (draw + price) + price * TAIL_WEIGHT * (1 - w.confidence));
 }

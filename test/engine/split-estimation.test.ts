@@ -72,28 +72,37 @@ for (const choice of ['wasm', 'wasm-scalar', 'native'] as EngineChoice[]) {
 
 t.test('a window that samples through loadings is estimated whole', async (t) => {
   const direct = new DirectExecutor(instantiateEngine(resolveEngineSource('wasm')));
+  // 61 assets, 30 returns: loadings even at the window's longest, so no part is asked.
   const prices = pricesOf(61, 31);
   const whole = await estimateModel(direct, prices, 31, 61, SAMPLE);
   t.equal(whole.factorColumns, 30, 'loadings: 30 returns, 61 assets');
   const counting = new Counting(direct);
   sameBits(t, await estimateModel(counting, prices, 31, 61, SAMPLE, undefined, { parts: 2, minWork: 0 }), whole, 'asked in 2 parts');
-  t.equal(counting.ops.get(ABI.OP_COVARIANCE_PART), 2, 'the parts answered that no Σ is needed');
-  t.equal(counting.ops.get(ABI.OP_ESTIMATE), 1, 'then one estimation without a covariance');
+  t.same([counting.ops.get(ABI.OP_COVARIANCE_PART), counting.ops.get(ABI.OP_ESTIMATE)], [undefined, 1], 'no part: one estimation');
+  // 40 assets, 44 returns at most, but missing prices leave 39: the parts find loadings and answer
+  // that no Σ is needed; the estimation then runs whole.
+  const gappy = pricesOf(40, 45);
+  for (const d of [3, 9, 17, 28, 40]) gappy[d * 40 + 7] = NaN;
+  const alone = await estimateModel(direct, gappy, 45, 40, SAMPLE);
+  t.equal(alone.factorColumns, 39, 'loadings: 39 complete returns');
+  const asked = new Counting(direct);
+  sameBits(t, await estimateModel(asked, gappy, 45, 40, SAMPLE, undefined, { parts: 2, minWork: 0 }), alone, 'asked in 2 parts');
+  t.same([asked.ops.get(ABI.OP_COVARIANCE_PART), asked.ops.get(ABI.OP_ESTIMATE)], [2, 1], 'the parts answered; then one estimation');
 });
 
 t.test('only an estimation worth it is split, by default', async (t) => {
   const direct = new DirectExecutor(instantiateEngine(resolveEngineSource('native')));
-  // assets² × dates / 2 just below and at the threshold.
+  // assets² × returns / 2 just below and at the threshold.
   const dates = 3_000;
-  const below = Math.floor(Math.sqrt((2 * MIN_SPLIT_ESTIMATION_WORK) / dates));
+  const below = Math.floor(Math.sqrt((2 * MIN_SPLIT_ESTIMATION_WORK) / (dates - 1)));
   for (const [n, split] of [
     [below, false],
     [below + 1, true],
   ] as const) {
     const counting = new Counting(direct);
     await estimateModel(counting, pricesOf(n, dates), dates, n, SAMPLE, undefined, { parts: 2 });
-    t.equal(counting.ops.get(ABI.OP_COVARIANCE_PART) ?? 0, split ? 2 : 0, `${n} assets × ${dates} dates: ${split ? '' : 'not '}split`);
-    t.equal((n * n * dates) / 2 >= MIN_SPLIT_ESTIMATION_WORK, split, 'the threshold is what decides');
+    t.equal(counting.ops.get(ABI.OP_COVARIANCE_PART) ?? 0, split ? 2 : 0, `${n} assets × ${dates - 1} returns: ${split ? '' : 'not '}split`);
+    t.equal((n * n * (dates - 1)) / 2 >= MIN_SPLIT_ESTIMATION_WORK, split, 'the threshold is what decides');
   }
 });
 

@@ -194,9 +194,9 @@ fn ewma_weights(obs: usize, lambda: f64) -> Vec<f64> {
 
 /// The rule choosing the sampling path, a function of the shape alone (so every build and request
 /// agree): loadings when the window has no more returns than assets. Σ then has rank ≤ m − 1 < n:
-/// its Cholesky factor would need jitter (a changed model) and n³/3 work per attempt, while the
-/// loadings are exact, cost nothing to form and n·m ≤ n² per draw (measured faster than the
-/// triangular factor's n²/2 up to m ≈ 0.75n).
+/// its Cholesky factor would need jitter (a changed model), n²·m/2 work to form Σ and n³/6 per
+/// factoring attempt, while the loadings are exact and cost nothing to form; their n·m work per
+/// draw is at most twice the triangular factor's n²/2 (at m = n).
 pub fn uses_loadings(observations: usize, assets: usize) -> bool {
     observations <= assets
 }
