@@ -76,7 +76,7 @@ async function main(): Promise<void> {
   console.log(
     `small request: sequential p50 ${latency.sequential.latency_ms.p50.toFixed(2)} ms (server ${latency.sequential.server_total_ms!.p50.toFixed(2)} ms), capacity ${latency.capacity.requests_per_s.toFixed(0)} req/s, open-loop p99 ${latency.open.map((o) => `${o.fraction * 100} %: ${o.figures.latency_ms.p99.toFixed(1)} ms (server ${o.figures.server_total_ms?.p99.toFixed(1)}, queue ${o.figures.server_queue_ms?.p99.toFixed(1)}, send lag ${o.figures.send_lag_ms?.p99.toFixed(1)})`).join(', ')}; empty pool round trip p50 ${latency.pool_round_trip.round_trip_ms.p50.toFixed(2)} ms, p99 ${latency.pool_round_trip.round_trip_ms.p99.toFixed(2)} ms; half load in ${latency.half_load_p99_ms.length} runs: ${latency.half_load_p99_ms.map((x) => x.toFixed(1)).join(', ')} ms`,
   );
-  // 2,000 assets × 300 dates (fewer returns than half the assets): the first calculate after the
+  // 2,000 assets × 300 dates (fewer returns than assets: the loadings path): the first calculate after the
   // upload, against NumPy from the same prices on the same two cores.
   const wide = await benchWideBook(2000, 300, 10_000, 1);
   measured.numpy_over_service_wide_book = wide.numpy_over_first;

@@ -9,7 +9,7 @@ import { ensureNumpy, runNumpy, type NumpyResult } from './lib/numpy.js';
 import { writeReport, type Results } from './lib/report.js';
 import { benchBatch } from './lib/batch-bench.js';
 import { profileBatchEngine } from './lib/batch-profile.js';
-import { benchService } from './lib/service-bench.js';
+import { benchService, benchW5EndToEnd } from './lib/service-bench.js';
 import { benchLatency } from './lib/latency-bench.js';
 import { benchTailLevels } from './lib/tail-bench.js';
 import { benchPrecision } from './lib/precision-bench.js';
@@ -88,6 +88,15 @@ async function main(): Promise<void> {
     `load (50 connections, small request): ${s.load.requests_per_s.toFixed(0)} req/s, p50 ${s.load.p50_ms} ms, p99 ${s.load.p99_ms} ms, errors ${s.load.errors}, non-2xx ${s.load.non_2xx}`,
   );
 
+  const w5 = workloads(quick)[4]!;
+  results.service_w5 = {
+    native: await benchW5EndToEnd('native', w5.simulations, quick ? 3 : 7),
+    wasm: await benchW5EndToEnd('wasm', w5.simulations, quick ? 3 : 7),
+  };
+  progress(
+    `service W5 (${w5.title.replace('20k', String(w5.simulations))}) end to end, 2 workers: native ${results.service_w5.native.toFixed(1)} ms, ENGINE=wasm ${results.service_w5.wasm.toFixed(1)} ms; NumPy one thread ${results.numpy.W5?.median_ms.toFixed(1) ?? '—'} ms`,
+  );
+
   results.latency = await benchLatency(quick);
   const lat = results.latency;
   progress(
@@ -139,7 +148,7 @@ async function main(): Promise<void> {
       `assets (${p.path}, ${p.returns} returns, 10,000 × 1 d, one thread): ${p.points.map((q) => `${q.assets}: ${q.total_ms.toFixed(0)} ms (NumPy ${q.numpy_ms?.toFixed(0) ?? '—'})`).join(', ')}`,
     );
 
-  results.estimation_split = await benchEstimationSplit(quick ? 1_000 : 2_000, quick ? 1_261 : 2_521, quick ? 3 : 5);
+  results.estimation_split = await benchEstimationSplit(quick ? 1_500 : 2_000, 2_521, quick ? 3 : 5);
   const es2 = results.estimation_split;
   progress(
     `estimation ${es2.assets} × ${es2.returns} returns on 2 WASM workers: whole ${es2.whole_ms.toFixed(0)} ms, split ${es2.split_ms.toFixed(0)} ms (${es2.whole_over_split.toFixed(2)}×)`,

@@ -24,6 +24,8 @@ export interface Results {
   scaling?: Record<'simulations' | 'horizon' | 'assets', [number, number][]>;
   workers?: Record<string, number>;
   service?: ServiceFigures;
+  /** W5 end to end on a 2-worker service, ms, by engine. */
+  service_w5?: Record<'native' | 'wasm', number>;
   batch?: BatchFigures;
   batch_profile?: BatchProfile;
   latency?: LatencyFigures;
@@ -49,6 +51,8 @@ export function ratios(r: Results): Ratio[] {
   };
   return [
     ratio('NumPy W2 / service W2 end to end', r.numpy.W2?.median_ms, r.service?.latency_ms.W2, 3),
+    ratio('NumPy W5 / service W5 end to end (native)', r.numpy.W5?.median_ms, r.service_w5?.native, 4),
+    ratio('NumPy W5 / service W5 end to end (ENGINE=wasm)', r.numpy.W5?.median_ms, r.service_w5?.wasm, 2),
     ratio('WASM simd / native x86-64, the same code (W2)', w.W2?.ms['wasm-simd128'], w.W2?.ms['native-x86-64'], 1.3, false),
     ratio('WASM scalar / WASM simd (W1)', w.W1?.ms['wasm-scalar'], w.W1?.ms['wasm-simd128'], 1.5),
     ratio('plain TS / WASM simd (W1)', w.W1?.oracle?.ms, w.W1?.ms['wasm-simd128'], 5),

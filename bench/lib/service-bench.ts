@@ -23,8 +23,8 @@ interface Meta {
 /** The sample's ten symbols: the benchmarks' 10-asset book. */
 export const SAMPLE_SYMBOLS = ['AAPL', 'MSFT', 'AMZN', 'GOOGL', 'JPM', 'XOM', 'JNJ', 'PG', 'KO', 'KHC'];
 
-/** A seeded equal-weight Monte Carlo request (99 %, 10 days) over `symbols`, as JSON. */
-export function calculateBody(datasetId: string, symbols: string[], simulations: number): string {
+/** A seeded equal-weight Monte Carlo request (99 %, `horizon` days) over `symbols`, as JSON. */
+export function calculateBody(datasetId: string, symbols: string[], simulations: number, horizon = 10): string {
   return JSON.stringify({
     dataset_id: datasetId,
     method: 'monte_carlo_normal',
@@ -33,7 +33,7 @@ export function calculateBody(datasetId: string, symbols: string[], simulations:
     currency: 'USD',
     portfolio: symbols.map((symbol) => ({ symbol, weight: 1 / symbols.length })),
     confidence_level: 0.99,
-    time_horizon: 10,
+    time_horizon: horizon,
     simulations,
   });
 }
@@ -156,6 +156,36 @@ export async function benchService(quick: boolean, workers = 2): Promise<Service
       },
       overhead_ms: median(overheads),
     };
+  } finally {
+    await svc.stop();
+  }
+}
+
+/**
+ * W5 (all 461 symbols of the wide file × `simulations` × 1 day, 99 %) end to end on a service of
+ * 2 workers running `engine`: client-measured, the median of `repeats` after a warm call (the
+ * estimate cached, the workers tiered up).
+ */
+export async function benchW5EndToEnd(engine: 'native' | 'wasm', simulations: number, repeats: number): Promise<number> {
+  const svc = await startBenchService({ WORKERS: '2', ENGINE: engine, RATE_LIMIT_CALCULATE_PER_MIN: '100000' });
+  try {
+    const id = await svc.upload(generateWide461());
+    const symbols = readFileSync(generateWide461(), 'utf8').slice(0, 20_000).split('\n')[0]!.split(',').slice(1);
+    const body = calculateBody(id, symbols, simulations, 1);
+    const times: number[] = [];
+    for (let i = 0; i <= repeats; i++) {
+      const start = performance.now();
+      const r = await fetch(`${svc.base}/api/v1/risk/calculate`, {
+        method: 'POST',
+        headers: { 'X-API-Key': svc.keys[0]!, 'Content-Type': 'application/json' },
+        body,
+      });
+      const json = (await r.json()) as Meta & { meta: { engine: { build: string } } };
+      if (r.status !== 200) throw new Error(`W5 on ${engine}: ${r.status} ${JSON.stringify(json).slice(0, 300)}`);
+      if (!json.meta.engine.build.startsWith(engine)) throw new Error(`W5: asked for ${engine}, the service ran ${json.meta.engine.build}`);
+      if (i > 0) times.push(performance.now() - start);
+    }
+    return median(times);
   } finally {
     await svc.stop();
   }

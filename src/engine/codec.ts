@@ -57,10 +57,21 @@ export function encodeCovariancePart(part: number, parts: number, estimation: Fl
   return out;
 }
 
-/** Rows of Σ's lower triangle, or null when the window samples through loadings (no Σ). */
-export function decodeCovariancePart(out: Float64Array): Float64Array | null {
+export interface CovariancePart {
+  /** Rows [first, end) of Σ's lower triangle, row i holding its entries j ≤ i. */
+  first: number;
+  end: number;
+  lower: Float64Array;
+}
+
+/** Some rows of Σ's lower triangle, or null when the window samples through loadings (no Σ). */
+export function decodeCovariancePart(out: Float64Array): CovariancePart | null {
   checkStatus(out);
-  return out[1] === 1 ? null : out.subarray(ABI.COVARIANCE_PART_RESULT_HEADER_LEN);
+  if (out[1] === 1) return null;
+  const [first = 0, end = 0] = out.subarray(2, ABI.COVARIANCE_PART_RESULT_HEADER_LEN);
+  const lower = out.subarray(ABI.COVARIANCE_PART_RESULT_HEADER_LEN);
+  if (lower.length !== (end * (end + 1) - first * (first + 1)) / 2) throw new Error(`a covariance part of rows ${first}..${end} holds ${lower.length} values`);
+  return { first, end, lower };
 }
 
 export interface Estimation {

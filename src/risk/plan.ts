@@ -1,7 +1,24 @@
 import { ABI } from '../engine/abi.js';
+import { workUnits } from './admission.js';
 
 /** Fewest blocks worth a task of their own (64k simulations): below that dispatch costs more. */
 export const MIN_BLOCKS_PER_BATCH = 256;
+
+/**
+ * Work units of one scenario of the book MIN_BLOCKS_PER_BATCH was set for: 10 assets bought and
+ * held at 99 %, drawn through a triangular factor and priced once.
+ */
+const REFERENCE_SCENARIO_UNITS = workUnits({ scenarios: 1, assets: 10, books: 1, steps: 1, correlated: true, window: 1_000, confidence: 0.99 });
+
+/**
+ * Fewest blocks worth a task of their own when one scenario costs `scenarioUnits`: as much work as
+ * MIN_BLOCKS_PER_BATCH blocks of the reference book, so a wide book (461 assets: 1,600 times the
+ * work per scenario) is split from 2 blocks, never more blocks than MIN_BLOCKS_PER_BATCH.
+ */
+export function minBlocksFor(scenarioUnits: number): number {
+  const blocks = Math.ceil((MIN_BLOCKS_PER_BATCH * REFERENCE_SCENARIO_UNITS) / Math.max(scenarioUnits, 1e-9));
+  return Math.min(MIN_BLOCKS_PER_BATCH, Math.max(1, blocks));
+}
 
 export interface Batch {
   first: number;

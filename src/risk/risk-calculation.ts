@@ -1,6 +1,7 @@
 import { decodeResults, type EngineResults } from '../engine/results-codec.js';
 import {
   checkStatus,
+  type CovariancePart,
   decodeCovariancePart,
   decodeEstimation,
   EngineFailure,
@@ -19,13 +20,14 @@ import {
 import { ABI } from '../engine/abi.js';
 import { samplesThroughLoadings } from '../engine/sampling-rule.js';
 import { type EngineExecutor, type EngineReply } from '../engine/ops.js';
-import { MIN_BLOCKS_PER_BATCH, planBatches } from './plan.js';
+import { minBlocksFor, planBatches } from './plan.js';
+import { workUnits } from './admission.js';
 
 export interface BatchPolicy {
   maxBatches: number;
   /** Date.now() by which the engine must stop (native builds stop themselves; see deadline.rs). */
   deadline?: number;
-  /** Fewest 256-simulation blocks per batch (tests lower it to force splits). */
+  /** Fewest 256-simulation blocks per batch (default: `minBlocksFor` the model; tests lower it to force splits). */
   minBlocksPerBatch?: number;
 }
 
@@ -90,21 +92,36 @@ export async function estimateModel(
   const mostReturns = Math.max(0, options.lookback > 0 ? Math.min(options.lookback, nDates - 1) : nDates - 1);
   const sigmaWork = samplesThroughLoadings(mostReturns, nAssets) ? 0 : (nAssets * nAssets * mostReturns) / 2;
   if (parts > 1 && sigmaWork > 0 && sigmaWork >= (split.minWork ?? MIN_SPLIT_ESTIMATION_WORK)) {
-    const rows = await Promise.all(Array.from({ length: parts }, (_, k) => exec.run(ABI.OP_COVARIANCE_PART, encodeCovariancePart(k, parts, input), signal)));
-    const lower = rows.map((r) => decodeCovariancePart(r.output));
+    // One part refused or failed: the others stop too (their rows would be of no use).
+    const siblings = new AbortController();
+    const abort = () => siblings.abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    if (signal?.aborted) abort();
+    const run = (k: number) =>
+      exec.run(ABI.OP_COVARIANCE_PART, encodeCovariancePart(k, parts, input), siblings.signal).then(
+        (r) => decodeCovariancePart(r.output),
+        (e: unknown) => {
+          siblings.abort();
+          throw e;
+        },
+      );
+    const rows = await Promise.all(Array.from({ length: parts }, (_, k) => run(k))).finally(() => signal?.removeEventListener('abort', abort));
     // null: the window samples through loadings, and the estimation forms no Σ.
-    if (lower.every((l): l is Float64Array => l !== null)) input = encodeEstimation(request, concatenate(lower));
+    if (rows.every((r): r is CovariancePart => r !== null)) input = encodeEstimation(request, joinedRows(rows, nAssets));
   }
   return decodeEstimation((await exec.run(ABI.OP_ESTIMATE, input, signal)).output, nAssets);
 }
 
-function concatenate(parts: Float64Array[]): Float64Array {
-  const out = new Float64Array(parts.reduce((a, p) => a + p.length, 0));
-  let at = 0;
+/** The parts' rows in order, checked to follow each other from row 0 to the last. */
+function joinedRows(parts: CovariancePart[], nAssets: number): Float64Array {
+  const out = new Float64Array((nAssets * (nAssets + 1)) / 2);
+  let [row, at] = [0, 0];
   for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
+    if (p.first !== row) throw new Error(`covariance parts out of order: rows ${p.first}..${p.end} after row ${row}`);
+    out.set(p.lower, at);
+    [row, at] = [p.end, at + p.lower.length];
   }
+  if (row !== nAssets) throw new Error(`covariance parts end at row ${row} of ${nAssets}`);
   return out;
 }
 
@@ -137,6 +154,20 @@ export function simulationSpec(model: ModelInput, est: Estimation): SimulationSp
     factorColumns: est.factorColumns,
     returns: historical ? est.returns : new Float64Array(0),
   };
+}
+
+/** Work units of one scenario of `model` (admission's cost model), which sets how finely its blocks split. */
+export function scenarioUnits(model: ModelInput, est: Estimation): number {
+  const simulated = model.method !== 'historical';
+  return workUnits({
+    scenarios: 1,
+    assets: est.mean.length,
+    books: model.books.length,
+    steps: simulated && (model.rebalanced || model.method === 'monte_carlo_student_t') ? model.horizon : 1,
+    correlated: simulated,
+    window: est.observations,
+    confidence: model.importanceSampling ? 0 : model.confidence,
+  });
 }
 
 /** Fewest books worth splitting a batch by books: below, sharing the draws in one task is cheaper. */
@@ -204,7 +235,7 @@ export async function runModel(
     return runBookGroups(exec, model, groups, est, policy, signal, timing);
   }
   const spec = simulationSpec(model, est);
-  const batches = planBatches(spec.scenarios, policy.maxBatches, policy.minBlocksPerBatch ?? MIN_BLOCKS_PER_BATCH);
+  const batches = planBatches(spec.scenarios, policy.maxBatches, policy.minBlocksPerBatch ?? minBlocksFor(scenarioUnits(model, est)));
   const budget = () => (policy.deadline === undefined ? 0 : Math.max(1, policy.deadline - Date.now()));
   timing.batches = batches.length;
   if (batches.length === 1) {

@@ -26,7 +26,7 @@ import { sameContent } from '../helpers/same-json.js';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
 const SEED = Number(process.env.PROPERTY_SEED ?? 20261122);
-/** Largest book drawn at random (the dataset's symbols): over twice the shortest lookback, so
+/** Largest book drawn at random (the dataset's symbols): more than the shortest lookback, so
  * books sample through loadings as well as Cholesky factors; the contract's 5,000 is its own case. */
 const MAX_ASSETS = Number(process.env.PROPERTY_MAX_ASSETS ?? 72);
 /** Work per case and build, in multiply-adds: bounds the simulation count of an expensive draw. */

@@ -4,7 +4,8 @@ import t, { type Test } from 'tap';
 import { ABI } from '../../src/engine/abi.js';
 
 const BLOCK = ABI.BLOCK;
-import { MIN_BLOCKS_PER_BATCH, blockCount, planBatches, type Batch } from '../../src/risk/plan.js';
+import { MIN_BLOCKS_PER_BATCH, blockCount, minBlocksFor, planBatches, type Batch } from '../../src/risk/plan.js';
+import { workUnits } from '../../src/risk/admission.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 
 /** Every invariant of a plan, checked once per call and reported as a single assertion on failure. */
@@ -139,4 +140,17 @@ t.test('property: every (scenarios, maxBatches, minBlocks) triple gives a valid 
     if (planBatches(s, m, b).length !== expected) failures.push(`(${s}, ${m}, ${b}): count ${planBatches(s, m, b).length} != ${expected}`);
   }
   t.same(failures.slice(0, 10), [], `${cases.length} cases`);
+});
+
+t.test('the fewest blocks per batch follow the work of a scenario', async (t) => {
+  const small = workUnits({ scenarios: 1, assets: 10, books: 1, steps: 1, correlated: true, window: 1_000, confidence: 0.99 });
+  t.equal(minBlocksFor(small), MIN_BLOCKS_PER_BATCH, 'the reference book: 64k simulations a task');
+  t.equal(minBlocksFor(small / 100), MIN_BLOCKS_PER_BATCH, 'never more blocks than that');
+  t.equal(minBlocksFor(small * 4), MIN_BLOCKS_PER_BATCH / 4, 'four times the work: a quarter of the blocks');
+  const wide = workUnits({ scenarios: 1, assets: 461, books: 1, steps: 1, correlated: true, window: 1_259, confidence: 0.99 });
+  t.equal(minBlocksFor(wide), 1, '461 assets: every block is worth a task');
+  for (const units of [0, 1e-300, Number.MIN_VALUE, 1, 2 ** 31, 2 ** 53 - 1, Number.MAX_VALUE]) {
+    const blocks = minBlocksFor(units);
+    t.ok(Number.isInteger(blocks) && blocks >= 1 && blocks <= MIN_BLOCKS_PER_BATCH, `${units} units: ${blocks} blocks`);
+  }
 });

@@ -64,13 +64,15 @@ fn lower_rows_in_tiles<const R: usize>(
 ) -> Vec<f64> {
     let n = sample_mean.len();
     let m = weights.len();
-    // Centred (x) and weighted centred (wx) returns, rows padded with zeros to whole tiles.
-    let stride = (n + R - 1) / R * R;
+    // Centred (x) and weighted centred (wx) returns of the assets these rows reach (j ≤ i <
+    // rows.end), padded with zeros to whole tiles.
+    let width = rows.end.min(n);
+    let stride = (width + R - 1) / R * R;
     let mut x = vec![0.0; m * stride];
     let mut wx = vec![0.0; m * stride];
     for (t, (row, w)) in returns.chunks_exact(n).zip(weights).enumerate() {
         let (xr, wxr) = (&mut x[t * stride..], &mut wx[t * stride..]);
-        for i in 0..n {
+        for i in 0..width {
             xr[i] = row[i] - sample_mean[i];
             wxr[i] = w * xr[i];
         }

@@ -6,6 +6,7 @@
 
 pub mod abi;
 pub mod covariance;
+pub mod covariance_part;
 pub mod deadline;
 pub mod error;
 pub mod estimate;

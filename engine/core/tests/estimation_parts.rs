@@ -5,7 +5,7 @@ use risk_engine_core::abi::constants::{
     COVARIANCE_PART_RESULT_HEADER_LEN, ERR_INSUFFICIENT_DATA, ERR_INVALID_INPUT,
     ESTIMATION_HEADER_LEN, OP_COVARIANCE_PART, OP_ESTIMATE,
 };
-use risk_engine_core::estimate::part_rows;
+use risk_engine_core::covariance_part::part_rows;
 
 /// Prices [date][asset] from a SplitMix stream, with a few missing (NaN) when asked.
 fn prices(n: usize, dates: usize, missing: bool) -> Vec<f64> {
@@ -95,7 +95,7 @@ fn parts_rebuild_the_estimation_bit_for_bit() {
 
 #[test]
 fn a_window_of_loadings_needs_no_rows() {
-    // 61 assets, 30 returns: the window samples through loadings (2·30 < 61).
+    // 61 assets, 30 returns: the window samples through loadings (30 ≤ 61).
     let p = prices(61, 31, false);
     let estimation = input(61, 31, 0, false, &p);
     assert_eq!(part(0, 2, &estimation), vec![0.0, 1.0, 0.0, 0.0]);
@@ -142,13 +142,16 @@ fn part_rows_split_the_triangle_evenly() {
             for w in rows.windows(2) {
                 assert_eq!(w[0].end, w[1].start);
             }
-            // Entries per part within one row's worth of the even share.
-            let entries =
-                |r: &std::ops::Range<usize>| (r.end * (r.end + 1) - r.start * (r.start + 1)) / 2;
-            let share = n * (n + 1) / 2 / parts;
+            // Entries per part within one row's worth of the even share (in u64: 100,000 rows
+            // hold more entries than a 32-bit usize counts).
+            let entries = |r: &std::ops::Range<usize>| {
+                let (a, b) = (r.start as u64, r.end as u64);
+                (b * (b + 1) - a * (a + 1)) / 2
+            };
+            let share = n as u64 * (n as u64 + 1) / 2 / parts as u64;
             for r in &rows {
                 assert!(
-                    entries(r).abs_diff(share) <= 2 * n + 2,
+                    entries(r).abs_diff(share) <= 2 * n as u64 + 2,
                     "{n}, {parts}: {r:?}"
                 );
             }

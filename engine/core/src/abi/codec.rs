@@ -11,9 +11,10 @@ use super::constants::{
     VARIANCE_REDUCTION_IMPORTANCE_SAMPLING, VARIANCE_REDUCTION_NONE,
 };
 use super::reader::{product, Reader};
+use crate::covariance_part::CovariancePart;
 use crate::deadline::Deadline;
 use crate::error::{ensure, EngineError, Result};
-use crate::estimate::{Covariance, CovariancePart, Estimation, EstimationInput};
+use crate::estimate::{Covariance, Estimation, EstimationInput};
 use crate::finalize::FinalizeParams;
 use crate::limits::{check_assets, check_books};
 use crate::metrics::{Metrics, Results};

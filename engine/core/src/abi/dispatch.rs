@@ -10,8 +10,9 @@ use super::constants::{
     OP_SIMULATE,
 };
 use super::reader::Reader;
+use crate::covariance_part::covariance_part;
 use crate::error::{ensure, EngineError, Result};
-use crate::estimate::{covariance_part, estimate};
+use crate::estimate::estimate;
 use crate::finalize::{finalize, FinalizeParams};
 use crate::parametric::parametric;
 use crate::simulate::simulate;
