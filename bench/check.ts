@@ -89,8 +89,8 @@ async function main(): Promise<void> {
   console.log(
     `to 0.2 %: plain ${precision.simulations_used} simulations, ${precision.rounds_ms.toFixed(0)} ms; importance sampling ${precision.weighted.simulations_used}, ${precision.weighted.rounds_ms.toFixed(1)} ms`,
   );
-  // 1,500 assets × 2,520 returns (the Cholesky path): Σ on one worker / split over two.
-  const est = await benchEstimationSplit(1_500, 2_521, 5);
+  // 2,000 assets × 2,520 returns (the Cholesky path): Σ on one worker / split over two.
+  const est = await benchEstimationSplit(2_000, 2_521, 5);
   measured.whole_over_split_estimation = est.whole_over_split;
   console.log(`estimation ${est.assets} × ${est.returns} returns on 2 WASM workers: whole ${est.whole_ms.toFixed(0)} ms, split ${est.split_ms.toFixed(0)} ms`);
   let failed = 0;
