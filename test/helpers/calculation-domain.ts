@@ -168,6 +168,9 @@ export function withinBudget(r: CalculateRequest, budget: number): CalculateRequ
   return fit >= r.simulations ? r : { ...r, simulations: fit };
 }
 
+/** Positions of a drawn book that may take amounts outside the domain (the rest are clamped into it). */
+const POSITIONS_WITH_EDGES = 10;
+
 const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 3 });
 const double = (min: number, max: number) => fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 
@@ -267,7 +270,10 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       if (d.kind === 'portfolio') return withinBudget(request, budget);
       // The same symbols as a long/short book; a book of zeros gets one unit of its first symbol.
       const p = d.positions;
-      const amounts: number[] = idx.map((_, k) => p.amounts[k]!);
+      // Past the first positions of a wide book, amounts stay inside the domain: one amount outside
+      // it refuses the whole book, so a wide book would almost never be answered.
+      const inDomain = (a: number) => Math.min(DOMAIN.position.max, Math.max(DOMAIN.position.min, a));
+      const amounts: number[] = idx.map((_, k) => (k < POSITIONS_WITH_EDGES ? p.amounts[k]! : inDomain(p.amounts[k]!)));
       if (!amounts.some((a) => a !== 0)) amounts[0] = 1;
       const positionsRequest: CalculateRequest = {
         ...without(request, 'portfolio'),
