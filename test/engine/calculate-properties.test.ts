@@ -98,10 +98,14 @@ async function property(request: CalculateRequest): Promise<void> {
     const seed = request.method_options!.seed!;
     const other = { ...request, method_options: { ...request.method_options, seed: seed === 2 ** 53 - 1 ? seed - 1 : seed + 1 } };
     const neighbour = await outcomeOf(other, reference.deps);
+    // Other draws of a long leveraged path may leave double precision where these did not: refused
+    // as an overflow, that seed still drew other scenarios.
+    const overflowed = !neighbour.ok && neighbour.code === 'VALIDATION_ERROR' && neighbour.message.includes('do not fit double precision');
     check(
-      neighbour.ok && JSON.stringify(neighbour.body.meta.metrics) !== JSON.stringify(first.body.meta.metrics),
+      overflowed || (neighbour.ok && JSON.stringify(neighbour.body.meta.metrics) !== JSON.stringify(first.body.meta.metrics)),
       'the next seed drew the same scenarios',
       request,
+      neighbour.ok ? '' : JSON.stringify(neighbour),
     );
   }
 }
