@@ -40,18 +40,22 @@ export function workUnits(w: WorkShape): number {
   return w.scenarios * (w.steps * (draw + price) + price * TAIL_WEIGHT * (1 - w.confidence));
 }
 
+/** Days simulated one by one: the horizon for rebalanced paths and Student-t (one mixing draw a day), else 1. */
+export function steppedDays(method: string, rebalanced: boolean, horizon: number): number {
+  return rebalanced || method === 'monte_carlo_student_t' ? horizon : 1;
+}
+
 type ShapeRequest = Pick<CalculateRequest, 'method' | 'simulations' | 'time_horizon' | 'portfolio_mode' | 'confidence_level' | 'method_options'>;
 
 /** The shape of a calculate or batch request over `assets` symbols of a dataset of `dates` dates. */
 export function requestShape(req: ShapeRequest, assets: number, books: number, dates: number): WorkShape {
   const simulated = MONTE_CARLO.has(req.method);
-  const stepwise = req.portfolio_mode === 'rebalanced' || req.method === 'monte_carlo_student_t';
   return {
     // Historical windows: at most one per date (the estimation window only shortens it).
     scenarios: simulated ? (req.simulations ?? 0) : req.method === 'historical' ? Math.max(0, dates - req.time_horizon) : 0,
     assets,
     books,
-    steps: stepwise ? req.time_horizon : 1,
+    steps: steppedDays(req.method, req.portfolio_mode === 'rebalanced', req.time_horizon),
     correlated: simulated,
     window: Math.max(1, Math.min(req.method_options?.lookback ?? Infinity, dates - 1)),
     // Importance sampling keeps every scenario with its asset P&L: the whole sample is the tail.

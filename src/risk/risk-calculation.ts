@@ -21,7 +21,7 @@ import { ABI } from '../engine/abi.js';
 import { samplesThroughLoadings } from '../engine/sampling-rule.js';
 import { type EngineExecutor, type EngineReply } from '../engine/ops.js';
 import { minBlocksFor, planBatches } from './plan.js';
-import { workUnits } from './admission.js';
+import { steppedDays, workUnits } from './admission.js';
 
 export interface BatchPolicy {
   maxBatches: number;
@@ -163,7 +163,7 @@ export function scenarioUnits(model: ModelInput, est: Estimation): number {
     scenarios: 1,
     assets: est.mean.length,
     books: model.books.length,
-    steps: simulated && (model.rebalanced || model.method === 'monte_carlo_student_t') ? model.horizon : 1,
+    steps: simulated ? steppedDays(model.method, model.rebalanced, model.horizon) : 1,
     correlated: simulated,
     window: est.observations,
     confidence: model.importanceSampling ? 0 : model.confidence,
