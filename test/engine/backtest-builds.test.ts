@@ -4,7 +4,8 @@ import t from 'tap';
 import { backtestRequestSchema } from '../../src/contract/backtest-schemas.js';
 import { compileValidator } from '../../src/http/validator.js';
 import { backtest } from '../../src/risk/backtest.js';
-import { fourBuilds, MAX_SIMULATIONS, OWNER, storeSyntheticDataset } from '../helpers/calculation-domain.js';
+import { MAX_SIMULATIONS } from '../helpers/calculation-domain.js';
+import { fourBuilds, OWNER, storeSyntheticDataset } from '../helpers/four-builds.js';
 
 const validate = compileValidator(backtestRequestSchema(MAX_SIMULATIONS));
 const { store, id, symbols } = await storeSyntheticDataset(6, 400);

@@ -13,7 +13,7 @@ import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js
 import { ROOT } from '../../src/paths.js';
 import { readCsv } from '../../src/datasets/csv-reader.js';
 import { FileDatasetStore } from '../../src/datasets/dataset-store.js';
-import { fourBuilds, outcomeOf, OWNER } from '../helpers/calculation-domain.js';
+import { fourBuilds, outcomeOf, OWNER } from '../helpers/four-builds.js';
 import { WIDE_SAMPLE } from '../helpers/service.js';
 import { allowedMisses } from '../helpers/allowed-misses.js';
 

@@ -8,7 +8,9 @@ import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { ABI } from '../../src/engine/abi.js';
 import { type EngineExecutor, type EngineReply, type OpCode } from '../../src/engine/ops.js';
-import { baseRequest, fourBuilds, OWNER, storeSyntheticDataset, validateRequest } from '../helpers/calculation-domain.js';
+import { validateRequest } from '../helpers/calculation-domain.js';
+import { baseRequest } from '../helpers/edge-requests.js';
+import { fourBuilds, OWNER, storeSyntheticDataset } from '../helpers/four-builds.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** The service's estimate cache, counting who asks it. */

@@ -1,26 +1,11 @@
 // The declared domain of a calculate request (api.md §5), read from the TypeBox schema that
 // validates requests, as fast-check arbitraries: every field over its whole range, with its edges.
 import fc from 'fast-check';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Readable } from 'node:stream';
-import { EstimateCache } from '../../src/risk/estimate-cache.js';
-import { calculate, type CalculatorDeps } from '../../src/risk/calculate.js';
 import { choicesOf } from '../../src/risk/request-checks.js';
-import { readCsv } from '../../src/datasets/csv-reader.js';
-import { DirectExecutor } from '../../src/engine/direct-executor.js';
-import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
-import { NativeEngine } from '../../src/engine/native-engine.js';
-import { type Engine } from '../../src/engine/ops.js';
 import { ISO_4217 } from '../../src/contract/currencies.js';
-import { ApiError } from '../../src/contract/errors.js';
 import { calculateRequestSchema, DEFAULTS, METHODS, MONTE_CARLO, VARIANCE_REDUCTIONS, type CalculateRequest } from '../../src/contract/schemas.js';
 import { ABI } from '../../src/engine/abi.js';
-import { type CalculateResponseBody } from '../../src/contract/responses.js';
 import { compileValidator } from '../../src/http/validator.js';
-import { FileDatasetStore } from '../../src/datasets/dataset-store.js';
-import { mulberry32 } from './mulberry32.js';
 import { without } from './without.js';
 
 export const MAX_SIMULATIONS = 10_000_000; // the configuration's default (api.md §5)
@@ -65,91 +50,6 @@ if (DOMAIN.confidence.max !== 1 - 2 ** -53 || bound(props.confidence_level, 'exc
 /** Seeds every run includes: the ends of the range and both sides of 2^31 and 2^32. */
 export const SEED_EDGES = [0, 1, 2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1, 2 ** 40 + 7, 2 ** 53 - 2, 2 ** 53 - 1];
 
-// --- the dataset every generated request names -----------------------------------------------
-
-/** Synthetic daily prices: one market factor plus noise, a late starter and scattered gaps. */
-export function syntheticWideCsv(symbols: number, dates: number, seed = 7): string {
-  const rand = mulberry32(seed);
-  const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
-  const names = Array.from({ length: symbols }, (_, i) => `S${String(i).padStart(4, '0')}`);
-  const vol = names.map((_, i) => 0.006 + (0.02 * ((i * 7919) % 101)) / 100);
-  const price = names.map(() => 50 + 100 * rand());
-  const lines = ['date,' + names.join(',')];
-  const day = new Date(Date.UTC(2018, 0, 1));
-  for (let d = 0; d < dates; d++) {
-    do day.setUTCDate(day.getUTCDate() + 1);
-    while (day.getUTCDay() === 0 || day.getUTCDay() === 6);
-    const market = normal();
-    const cells = price.map((p, i) => {
-      price[i] = p * Math.exp(0.0002 + vol[i]! * (0.6 * market + 0.8 * normal()));
-      const missing = (i === 1 && d < 50) || (i === 2 && d % 97 === 5);
-      return missing ? '' : price[i]!.toPrecision(10);
-    });
-    lines.push(`${day.toISOString().slice(0, 10)},${cells.join(',')}`);
-  }
-  return lines.join('\n') + '\n';
-}
-
-export const OWNER = 'property';
-
-/** A dataset stored through the real file store, and its symbols. */
-export async function storeSyntheticDataset(symbols: number, dates: number): Promise<{ store: FileDatasetStore; id: string; symbols: string[] }> {
-  const store = new FileDatasetStore(mkdtempSync(path.join(os.tmpdir(), 'risk-property-')));
-  await store.open();
-  const dataset = await readCsv(Readable.from([Buffer.from(syntheticWideCsv(symbols, dates))]), { maxSymbols: 5000 });
-  const saved = await store.save(OWNER, dataset);
-  return { store, id: saved.id, symbols: dataset.symbols };
-}
-
-// --- the four builds ---------------------------------------------------------------------------
-
-export interface Build {
-  name: string;
-  deps: CalculatorDeps;
-}
-
-/** WASM simd128, WASM scalar, native for this CPU and native x86-64, each with its own task split. */
-export function fourBuilds(store: FileDatasetStore): Build[] {
-  const engines: [string, Engine, number][] = [
-    ['wasm-simd128', instantiateEngine(resolveEngineSource('wasm')), 1],
-    ['wasm-scalar', instantiateEngine(resolveEngineSource('wasm-scalar')), 3],
-    ['native', instantiateEngine(resolveEngineSource('native')), 2],
-    ['native-x86-64', NativeEngine.baseline(), 1],
-  ];
-  return engines.map(([name, engine, maxBatches]) => ({
-    name,
-    deps: {
-      datasets: store,
-      executor: new DirectExecutor(engine),
-      estimates: new EstimateCache(),
-      engine: { build: engine.build, version: engine.version, threads: maxBatches },
-      maxBatches,
-      // Every estimation of a build with several tasks is split over them: the builds that do
-      // must agree bit for bit with those that do not.
-      minSplitEstimationWork: 0,
-      timeoutMs: 3_600_000,
-    },
-  }));
-}
-
-export type Outcome = { ok: true; body: CalculateResponseBody } | { ok: false; status: number; code: string; message: string };
-
-/** One calculation through validation and the risk layer; a non-contract failure throws. */
-export async function outcomeOf(request: unknown, deps: CalculatorDeps): Promise<Outcome> {
-  try {
-    return { ok: true, body: await calculate(validateRequest(request), OWNER, deps) };
-  } catch (e) {
-    if (!(e instanceof ApiError)) throw e;
-    return { ok: false, status: e.status, code: e.code, message: e.message };
-  }
-}
-
-/** What must be identical between builds: the response without its id, timings and engine name. */
-export function comparable(o: Outcome): string {
-  if (!o.ok) return JSON.stringify(o);
-  return JSON.stringify({ ...o.body.meta, calculation_id: null, timing_ms: null, engine: null });
-}
-
 // --- requests ----------------------------------------------------------------------------------
 
 /** Work units of one simulation (a rough count of multiply-adds), to keep a case within a budget. */
@@ -168,6 +68,9 @@ export function withinBudget(r: CalculateRequest, budget: number): CalculateRequ
   return fit >= r.simulations ? r : { ...r, simulations: fit };
 }
 
+/** Positions of a drawn book that may take amounts outside the domain (the rest are clamped into it). */
+const POSITIONS_WITH_EDGES = 10;
+
 const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 3 });
 const double = (min: number, max: number) => fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 
@@ -177,9 +80,13 @@ const double = (min: number, max: number) => fc.double({ min, max, noNaN: true, 
  * case's work by lowering its simulation count only.
  */
 export function calculateRequests(datasetId: string, symbols: string[], maxAssets: number, budget: number): fc.Arbitrary<CalculateRequest> {
-  const book = fc
-    .uniqueArray(fc.integer({ min: 0, max: symbols.length - 1 }), { minLength: 1, maxLength: Math.min(maxAssets, symbols.length) })
-    .chain((idx) => fc.tuple(fc.constant(idx), fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: idx.length, maxLength: idx.length })));
+  const most = Math.min(maxAssets, symbols.length);
+  const indices = (minLength: number) => fc.uniqueArray(fc.integer({ min: 0, max: symbols.length - 1 }), { minLength, maxLength: most });
+  // Books of any size (fast-check favours small ones), and books at least as wide as the shortest
+  // window, which sample through loadings when the window drawn is no longer than the book.
+  const book = (most >= DOMAIN.lookback.min ? fc.oneof(indices(1), indices(DOMAIN.lookback.min)) : indices(1)).chain((idx) =>
+    fc.tuple(fc.constant(idx), fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: idx.length, maxLength: idx.length })),
+  );
   // Positions: any sign, every magnitude up to the bound and its edges, by quantity or by value.
   const amount = fc.oneof(
     fc.constantFrom<number>(0, -0, 1, -1, Number.MIN_VALUE, -DOMAIN.position.max, DOMAIN.position.max, 2 ** 31, 2 ** 32, 2 ** 53 - 1),
@@ -204,7 +111,13 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       seed: fc.oneof(fc.constantFrom(...SEED_EDGES), fc.integer({ min: DOMAIN.seed.min, max: DOMAIN.seed.max })),
       antithetic: optional(fc.boolean()),
       drift: optional(fc.constantFrom('sample' as const, 'zero' as const)),
-      lookback: optional(fc.integer({ min: DOMAIN.lookback.min, max: DOMAIN.lookback.max })),
+      // The whole range, and windows near the book sizes, where both sampling paths come up.
+      lookback: optional(
+        fc.oneof(
+          fc.integer({ min: DOMAIN.lookback.min, max: DOMAIN.lookback.max }),
+          fc.integer({ min: DOMAIN.lookback.min, max: Math.max(DOMAIN.lookback.min, 2 * maxAssets) }),
+        ),
+      ),
       covariance: optional(fc.constantFrom('sample' as const, 'ewma' as const)),
       ewma_lambda: optional(double(DOMAIN.lambda.min, DOMAIN.lambda.max)),
       histogram_bins: optional(fc.integer({ min: DOMAIN.bins.min, max: DOMAIN.bins.max })),
@@ -257,7 +170,10 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       if (d.kind === 'portfolio') return withinBudget(request, budget);
       // The same symbols as a long/short book; a book of zeros gets one unit of its first symbol.
       const p = d.positions;
-      const amounts: number[] = idx.map((_, k) => p.amounts[k]!);
+      // Past the first positions of a wide book, amounts stay inside the domain: one amount outside
+      // it refuses the whole book, so a wide book would almost never be answered.
+      const inDomain = (a: number) => Math.min(DOMAIN.position.max, Math.max(DOMAIN.position.min, a));
+      const amounts: number[] = idx.map((_, k) => (k < POSITIONS_WITH_EDGES ? p.amounts[k]! : inDomain(p.amounts[k]!)));
       if (!amounts.some((a) => a !== 0)) amounts[0] = 1;
       const positionsRequest: CalculateRequest = {
         ...without(request, 'portfolio'),
@@ -272,113 +188,4 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       }
       return withinBudget(positionsRequest, budget);
     });
-}
-
-/** A plain request to derive edge cases from: one field changed at a time. */
-export function baseRequest(datasetId: string, symbols: string[]): CalculateRequest {
-  return {
-    dataset_id: datasetId,
-    method: 'monte_carlo_normal',
-    method_options: { seed: 1 },
-    portfolio_value: 1_000_000,
-    currency: 'USD',
-    portfolio: [
-      { symbol: symbols[0]!, weight: 0.5 },
-      { symbol: symbols[3]!, weight: 0.5 },
-    ],
-    confidence_level: 0.99,
-    time_horizon: 10,
-    simulations: 1_000,
-  };
-}
-
-/** The edges of every field, each in a request of its own (run before the random cases). */
-export function edgeRequests(datasetId: string, symbols: string[], maxAssets: number): CalculateRequest[] {
-  const base = baseRequest(datasetId, symbols);
-  const opts = (o: NonNullable<CalculateRequest['method_options']>) => ({ ...base, method_options: { ...base.method_options, ...o } });
-  const one = (symbol: string) => [{ symbol, weight: 1 }];
-  const out: CalculateRequest[] = [];
-  for (const seed of SEED_EDGES) for (const method of ['monte_carlo_normal', 'monte_carlo_student_t'] as const) out.push({ ...opts({ seed }), method });
-  out.push({ ...base, simulations: DOMAIN.simulations.min }, { ...base, simulations: DOMAIN.simulations.min + 1 });
-  out.push({ ...base, portfolio: one(symbols[0]!), simulations: DOMAIN.simulations.max, confidence_level: 0.999 });
-  const many = symbols.slice(0, maxAssets);
-  out.push({ ...base, portfolio: many.map((symbol) => ({ symbol, weight: 1 / many.length })) });
-  out.push({ ...base, portfolio: many.map((symbol, i) => ({ symbol, weight: i === many.length - 1 ? 1 : 0 })) });
-  for (const time_horizon of [DOMAIN.horizon.min, DOMAIN.horizon.max]) {
-    for (const method of METHODS) {
-      for (const portfolio_mode of ['buy_and_hold', 'rebalanced'] as const) {
-        if (portfolio_mode === 'rebalanced' && !choicesOf(method).rebalanced) continue;
-        out.push({ ...base, method, portfolio_mode, time_horizon, simulations: DOMAIN.simulations.min, portfolio: one(symbols[0]!) });
-      }
-    }
-  }
-  for (const confidence_level of [DOMAIN.confidence.min, DOMAIN.confidence.max]) {
-    for (const method of METHODS) out.push({ ...base, method, confidence_level });
-  }
-  for (const degrees_of_freedom of [DOMAIN.dof.min, DOMAIN.dof.max]) out.push({ ...base, method: 'monte_carlo_student_t', degrees_of_freedom });
-  for (const histogram_bins of [DOMAIN.bins.min, DOMAIN.bins.max]) out.push(opts({ histogram_bins }));
-  for (const target_relative_error of [DOMAIN.target.min, DOMAIN.target.max])
-    for (const method of ['monte_carlo_normal', 'monte_carlo_student_t'] as const)
-      out.push({ ...opts({ target_relative_error }), method, simulations: 40_000 });
-  // Importance sampling on every model it applies to, at the confidence bounds, with the least ν.
-  const shifted = opts({ variance_reduction: 'importance_sampling' });
-  for (const portfolio_mode of ['buy_and_hold', 'rebalanced'] as const)
-    for (const confidence_level of [DOMAIN.confidence.min, 0.99, DOMAIN.confidence.max]) {
-      out.push({ ...shifted, portfolio_mode, confidence_level });
-      out.push({ ...shifted, method: 'monte_carlo_student_t', degrees_of_freedom: ABI.MIN_IMPORTANCE_DEGREES_OF_FREEDOM, portfolio_mode, confidence_level });
-    }
-  out.push({ ...shifted, simulations: DOMAIN.simulations.min }, { ...shifted, portfolio: many.map((symbol) => ({ symbol, weight: 1 / many.length })) });
-  out.push({ ...opts({ variance_reduction: 'importance_sampling', antithetic: true, target_relative_error: 0.01 }), simulations: 40_000 });
-  for (const lookback of [DOMAIN.lookback.min, DOMAIN.lookback.max]) for (const method of METHODS) out.push({ ...opts({ lookback }), method });
-  // The sampling rule's edges: loadings while lookback ≤ assets (Σ singular), a Cholesky factor above.
-  const rule = many.length;
-  for (const lookback of [DOMAIN.lookback.min, rule, rule + 1].filter((l) => l >= DOMAIN.lookback.min))
-    for (const method of ['monte_carlo_normal', 'monte_carlo_student_t'] as const)
-      for (const portfolio_mode of ['buy_and_hold', 'rebalanced'] as const)
-        out.push({ ...opts({ lookback }), method, portfolio_mode, portfolio: many.map((symbol) => ({ symbol, weight: 1 / many.length })) });
-  for (const ewma_lambda of [DOMAIN.lambda.min, 0.5, DOMAIN.lambda.max])
-    for (const method of METHODS.filter((m) => choicesOf(m).ewma)) out.push({ ...opts({ covariance: 'ewma', ewma_lambda }), method });
-  for (const portfolio_value of [DOMAIN.value.min, 1, DOMAIN.value.max]) for (const method of METHODS) out.push({ ...base, method, portfolio_value });
-  for (const drift of ['sample', 'zero'] as const) for (const method of METHODS) out.push({ ...opts({ drift, antithetic: true }), method });
-  // Long/short books at the edges of the position domain, in both modes, with and without a what-if.
-  const noBook = without(base, 'portfolio', 'portfolio_value');
-  const max = DOMAIN.position.max;
-  const books: NonNullable<CalculateRequest['positions']>[] = [
-    [
-      { symbol: symbols[0]!, market_value: 1.5e6 },
-      { symbol: symbols[3]!, quantity: -2_000 },
-    ],
-    [
-      { symbol: symbols[0]!, market_value: 1e6 },
-      { symbol: symbols[3]!, market_value: -1e6 },
-    ],
-    [
-      { symbol: symbols[0]!, quantity: -max },
-      { symbol: symbols[3]!, market_value: -max },
-    ],
-    [
-      { symbol: symbols[0]!, quantity: max },
-      { symbol: symbols[3]!, quantity: 0 },
-    ],
-    [{ symbol: symbols[0]!, quantity: Number.MIN_VALUE }],
-    many.map((symbol, i) => ({ symbol, market_value: i % 2 === 0 ? 1e6 : -1e6 })),
-  ];
-  for (const positions of books) {
-    for (const method of METHODS) {
-      for (const portfolio_mode of ['buy_and_hold', 'rebalanced'] as const) out.push({ ...noBook, method, portfolio_mode, positions });
-      out.push({ ...noBook, method, positions, portfolio_value: DOMAIN.value.min });
-      out.push({
-        ...noBook,
-        method,
-        positions,
-        what_if: {
-          trades: [
-            { symbol: symbols[5]!, market_value: -1e5 },
-            { symbol: symbols[0]!, quantity: 10 },
-          ],
-        },
-      });
-    }
-  }
-  return out;
 }

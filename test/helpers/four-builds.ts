@@ -1,0 +1,99 @@
+// The four engine builds a differential test runs, each with its own task split, and the synthetic
+// dataset their requests name, stored through the real file store.
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { EstimateCache } from '../../src/risk/estimate-cache.js';
+import { calculate, type CalculatorDeps } from '../../src/risk/calculate.js';
+import { readCsv } from '../../src/datasets/csv-reader.js';
+import { DirectExecutor } from '../../src/engine/direct-executor.js';
+import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
+import { NativeEngine } from '../../src/engine/native-engine.js';
+import { type Engine } from '../../src/engine/ops.js';
+import { ApiError } from '../../src/contract/errors.js';
+import { type CalculateResponseBody } from '../../src/contract/responses.js';
+import { FileDatasetStore } from '../../src/datasets/dataset-store.js';
+import { validateRequest } from './calculation-domain.js';
+import { mulberry32 } from './mulberry32.js';
+
+/** Synthetic daily prices: one market factor plus noise, a late starter and scattered gaps. */
+export function syntheticWideCsv(symbols: number, dates: number, seed = 7): string {
+  const rand = mulberry32(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+  const names = Array.from({ length: symbols }, (_, i) => `S${String(i).padStart(4, '0')}`);
+  const vol = names.map((_, i) => 0.006 + (0.02 * ((i * 7919) % 101)) / 100);
+  const price = names.map(() => 50 + 100 * rand());
+  const lines = ['date,' + names.join(',')];
+  const day = new Date(Date.UTC(2018, 0, 1));
+  for (let d = 0; d < dates; d++) {
+    do day.setUTCDate(day.getUTCDate() + 1);
+    while (day.getUTCDay() === 0 || day.getUTCDay() === 6);
+    const market = normal();
+    const cells = price.map((p, i) => {
+      price[i] = p * Math.exp(0.0002 + vol[i]! * (0.6 * market + 0.8 * normal()));
+      const missing = (i === 1 && d < 50) || (i === 2 && d % 97 === 5);
+      return missing ? '' : price[i]!.toPrecision(10);
+    });
+    lines.push(`${day.toISOString().slice(0, 10)},${cells.join(',')}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export const OWNER = 'property';
+
+/** A dataset stored through the real file store, and its symbols. */
+export async function storeSyntheticDataset(symbols: number, dates: number): Promise<{ store: FileDatasetStore; id: string; symbols: string[] }> {
+  const store = new FileDatasetStore(mkdtempSync(path.join(os.tmpdir(), 'risk-property-')));
+  await store.open();
+  const dataset = await readCsv(Readable.from([Buffer.from(syntheticWideCsv(symbols, dates))]), { maxSymbols: 5000 });
+  const saved = await store.save(OWNER, dataset);
+  return { store, id: saved.id, symbols: dataset.symbols };
+}
+
+export interface Build {
+  name: string;
+  deps: CalculatorDeps;
+}
+
+/** WASM simd128, WASM scalar, native for this CPU and native x86-64, each with its own task split. */
+export function fourBuilds(store: FileDatasetStore): Build[] {
+  const engines: [string, Engine, number][] = [
+    ['wasm-simd128', instantiateEngine(resolveEngineSource('wasm')), 1],
+    ['wasm-scalar', instantiateEngine(resolveEngineSource('wasm-scalar')), 3],
+    ['native', instantiateEngine(resolveEngineSource('native')), 2],
+    ['native-x86-64', NativeEngine.baseline(), 1],
+  ];
+  return engines.map(([name, engine, maxBatches]) => ({
+    name,
+    deps: {
+      datasets: store,
+      executor: new DirectExecutor(engine),
+      estimates: new EstimateCache(),
+      engine: { build: engine.build, version: engine.version, threads: maxBatches },
+      maxBatches,
+      // Every estimation of a build with several tasks is split over them: the builds that do
+      // must agree bit for bit with those that do not.
+      minSplitEstimationWork: 0,
+      timeoutMs: 3_600_000,
+    },
+  }));
+}
+
+export type Outcome = { ok: true; body: CalculateResponseBody } | { ok: false; status: number; code: string; message: string };
+
+/** One calculation through validation and the risk layer; a non-contract failure throws. */
+export async function outcomeOf(request: unknown, deps: CalculatorDeps): Promise<Outcome> {
+  try {
+    return { ok: true, body: await calculate(validateRequest(request), OWNER, deps) };
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    return { ok: false, status: e.status, code: e.code, message: e.message };
+  }
+}
+
+/** What must be identical between builds: the response without its id, timings and engine name. */
+export function comparable(o: Outcome): string {
+  if (!o.ok) return JSON.stringify(o);
+  return JSON.stringify({ ...o.body.meta, calculation_id: null, timing_ms: null, engine: null });
+}
