@@ -50,7 +50,7 @@ export function ratios(r: Results): Ratio[] {
     return { name, value, target: `${higher ? '≥' : '≤'} ${target}`, met: value === null ? null : higher ? value >= target : value <= target };
   };
   return [
-    ratio('NumPy W2 / service W2 end to end', r.numpy.W2?.median_ms, r.service?.latency_ms.W2, 3),
+    ratio('NumPy W2 / service W2 end to end', r.numpy.W2?.median_ms, r.service?.latency_ms.W2, 5),
     ratio('NumPy W5 / service W5 end to end (native)', r.numpy.W5?.median_ms, r.service_w5?.native, 4),
     ratio('NumPy W5 / service W5 end to end (ENGINE=wasm)', r.numpy.W5?.median_ms, r.service_w5?.wasm, 2),
     ratio('WASM simd / native x86-64, the same code (W2)', w.W2?.ms['wasm-simd128'], w.W2?.ms['native-x86-64'], 1.3, false),
