@@ -89,10 +89,7 @@ async function main(): Promise<void> {
   );
 
   const w5 = workloads(quick)[4]!;
-  results.service_w5 = {
-    native: await benchW5EndToEnd('native', w5.simulations, quick ? 3 : 7),
-    wasm: await benchW5EndToEnd('wasm', w5.simulations, quick ? 3 : 7),
-  };
+  results.service_w5 = await benchW5EndToEnd(w5.simulations, quick ? 3 : 7);
   progress(
     `service W5 (${w5.title.replace('20k', String(w5.simulations))}) end to end, 2 workers: native ${results.service_w5.native.toFixed(1)} ms, ENGINE=wasm ${results.service_w5.wasm.toFixed(1)} ms; NumPy one thread ${results.numpy.W5?.median_ms.toFixed(1) ?? '—'} ms`,
   );

@@ -162,31 +162,40 @@ export async function benchService(quick: boolean, workers = 2): Promise<Service
 }
 
 /**
- * W5 (all 461 symbols of the wide file × `simulations` × 1 day, 99 %) end to end on a service of
- * 2 workers running `engine`: client-measured, the median of `repeats` after a warm call (the
+ * W5 (all 461 symbols of the wide file × `simulations` × 1 day, 99 %) end to end on two services of
+ * 2 workers each, one per engine, called in alternation so that a busy moment of this shared machine
+ * lands on both: client-measured, the median of `repeats` per engine after a warm call each (the
  * estimate cached, the workers tiered up).
  */
-export async function benchW5EndToEnd(engine: 'native' | 'wasm', simulations: number, repeats: number): Promise<number> {
-  const svc = await startBenchService({ WORKERS: '2', ENGINE: engine, RATE_LIMIT_CALCULATE_PER_MIN: '100000' });
+export async function benchW5EndToEnd(simulations: number, repeats: number): Promise<Record<'native' | 'wasm', number>> {
+  const engines = ['native', 'wasm'] as const;
+  const services = [];
   try {
-    const id = await svc.upload(generateWide461());
+    for (const engine of engines) services.push(await startBenchService({ WORKERS: '2', ENGINE: engine, RATE_LIMIT_CALCULATE_PER_MIN: '100000' }));
     const symbols = readFileSync(generateWide461(), 'utf8').slice(0, 20_000).split('\n')[0]!.split(',').slice(1);
-    const body = calculateBody(id, symbols, simulations, 1);
-    const times: number[] = [];
-    for (let i = 0; i <= repeats; i++) {
-      const start = performance.now();
-      const r = await fetch(`${svc.base}/api/v1/risk/calculate`, {
-        method: 'POST',
-        headers: { 'X-API-Key': svc.keys[0]!, 'Content-Type': 'application/json' },
-        body,
-      });
-      const json = (await r.json()) as Meta & { meta: { engine: { build: string } } };
-      if (r.status !== 200) throw new Error(`W5 on ${engine}: ${r.status} ${JSON.stringify(json).slice(0, 300)}`);
-      if (!json.meta.engine.build.startsWith(engine)) throw new Error(`W5: asked for ${engine}, the service ran ${json.meta.engine.build}`);
-      if (i > 0) times.push(performance.now() - start);
-    }
-    return median(times);
+    const calls = await Promise.all(
+      services.map(async (svc, e) => {
+        const body = calculateBody(await svc.upload(generateWide461()), symbols, simulations, 1);
+        return async (): Promise<number> => {
+          const start = performance.now();
+          const r = await fetch(`${svc.base}/api/v1/risk/calculate`, {
+            method: 'POST',
+            headers: { 'X-API-Key': svc.keys[0]!, 'Content-Type': 'application/json' },
+            body,
+          });
+          const json = (await r.json()) as Meta & { meta: { engine: { build: string } } };
+          const engine = engines[e]!;
+          if (r.status !== 200) throw new Error(`W5 on ${engine}: ${r.status} ${JSON.stringify(json).slice(0, 300)}`);
+          if (!json.meta.engine.build.startsWith(engine)) throw new Error(`W5: asked for ${engine}, the service ran ${json.meta.engine.build}`);
+          return performance.now() - start;
+        };
+      }),
+    );
+    for (const call of calls) await call();
+    const times: number[][] = engines.map(() => []);
+    for (let i = 0; i < repeats; i++) for (const [e, call] of calls.entries()) times[e]!.push(await call());
+    return { native: median(times[0]!), wasm: median(times[1]!) };
   } finally {
-    await svc.stop();
+    for (const svc of services) await svc.stop();
   }
 }
