@@ -96,7 +96,7 @@ async function property(request: CalculateRequest): Promise<void> {
     const neighbour = await outcomeOf(other, reference.deps);
     // Other draws of a long leveraged path may leave double precision where these did not: refused
     // as an overflow, that seed still drew other scenarios.
-    const overflowed = !neighbour.ok && neighbour.code === 'VALIDATION_ERROR' && neighbour.message.includes('do not fit double precision');
+    const overflowed = !neighbour.ok && neighbour.code === 'VALIDATION_ERROR' && neighbour.issues.includes('overflow');
     check(
       overflowed || (neighbour.ok && JSON.stringify(neighbour.body.meta.metrics) !== JSON.stringify(first.body.meta.metrics)),
       'the next seed drew the same scenarios',

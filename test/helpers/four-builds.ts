@@ -80,7 +80,8 @@ export function fourBuilds(store: FileDatasetStore): Build[] {
   }));
 }
 
-export type Outcome = { ok: true; body: CalculateResponseBody } | { ok: false; status: number; code: string; message: string };
+/** A refusal keeps the `type` of each validation issue it lists (e.g. `overflow`). */
+export type Outcome = { ok: true; body: CalculateResponseBody } | { ok: false; status: number; code: string; message: string; issues: string[] };
 
 /** One calculation through validation and the risk layer; a non-contract failure throws. */
 export async function outcomeOf(request: unknown, deps: CalculatorDeps): Promise<Outcome> {
@@ -88,7 +89,8 @@ export async function outcomeOf(request: unknown, deps: CalculatorDeps): Promise
     return { ok: true, body: await calculate(validateRequest(request), OWNER, deps) };
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
-    return { ok: false, status: e.status, code: e.code, message: e.message };
+    const issues = Array.isArray(e.extra.errors) ? (e.extra.errors as { type?: unknown }[]).map((i) => String(i.type)) : [];
+    return { ok: false, status: e.status, code: e.code, message: e.message, issues };
   }
 }
 
