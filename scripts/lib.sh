@@ -16,6 +16,17 @@ fingerprint() {
 }
 stale() { [ ! -f "$1" ] || [ "$(cat "$1")" != "$2" ]; }
 
+# In CI (CI=true or 1, as .ci/run sets it) a check that cannot run for want of a tool fails the run:
+# CI must not pass by skipping. Elsewhere it is a warning and the run goes on.
+in_ci() { [ "${CI:-}" = true ] || [ "${CI:-}" = 1 ]; }
+tool_missing() { # tool_missing TOOL CONSEQUENCE
+  if in_ci; then
+    say "ERROR: $1 is missing, so $2; CI requires it"
+    exit 1
+  fi
+  say "WARNING: $1 is missing, so $2"
+}
+
 
 # WASM_CARGO: a cargo that builds wasm32-unknown-unknown. rustup's toolchain when it has (or can
 # add) the target; else Debian's rustc 1.63 + cargo 1.65, from apt when missing.

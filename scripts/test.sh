@@ -11,13 +11,13 @@ if cargo fmt --version >/dev/null 2>&1; then
   cargo fmt --all --check
   (cd engine/core && cargo fmt --check)
 else
-  say "WARNING: rustfmt is not installed; formatting not checked"
+  tool_missing rustfmt "formatting is not checked"
 fi
 if cargo clippy --version >/dev/null 2>&1; then
   cargo clippy --quiet --release -p risk-engine-native -- -D warnings
   (cd engine/core && CARGO_TARGET_DIR=target/clippy cargo clippy --quiet --all-targets --release -- -D warnings)
 else
-  say "WARNING: clippy is not installed; lints not checked"
+  tool_missing clippy "lints are not checked"
 fi
 
 say "Rust: engine core tests, on the toolchain that builds the WASM"
@@ -35,10 +35,13 @@ REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redoc
 rm -f "$openapi_doc"
 
 say "replica tests and bench:check need real servers: redis-server and PostgreSQL (installed from apt when missing; the tests start their own on loopback ports)"
-command -v redis-server >/dev/null || apt_install redis-server
-compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || apt_install postgresql
+command -v redis-server >/dev/null || apt_install redis-server || true
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || apt_install postgresql || true
+command -v redis-server >/dev/null || tool_missing redis-server "the replica tests fail and bench:check cannot measure the shared stores"
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || tool_missing PostgreSQL "the replica tests fail and bench:check cannot measure the shared stores"
 say "the console test drives Debian's chromium headless (installed from apt when missing)"
-command -v chromium >/dev/null || apt_install chromium
+command -v chromium >/dev/null || apt_install chromium || true
+command -v chromium >/dev/null || tool_missing chromium "the console test fails"
 
 say "bench:check: quick benchmarks against bench/floors.json"
 node dist/bench/check.js
