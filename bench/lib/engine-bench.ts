@@ -67,7 +67,7 @@ export async function benchWorkload(es: Record<BuildName, Engine>, p: PreparedWo
 type PlainResult = ReturnType<typeof plainVarEs>;
 
 /** The workload's model for the plain TypeScript engine, at `simulations`. */
-function plainModel(p: PreparedWorkload, simulations: number): Parameters<typeof plainVarEs>[0] {
+export function plainModel(p: PreparedWorkload, simulations: number): Parameters<typeof plainVarEs>[0] {
   return {
     mean: Array.from(p.estimation.mean),
     cholesky: Array.from(triangularFactor(p)),

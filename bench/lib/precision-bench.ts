@@ -3,8 +3,9 @@ import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js
 import { warmUp } from '../../src/engine/warm-up.js';
 import { roundSchedule, runToPrecision } from '../../src/risk/precision.js';
 import { runModel, type ModelInput } from '../../src/risk/risk-calculation.js';
+import { type EngineResults } from '../../src/engine/results-codec.js';
 import { runNumpy } from './numpy.js';
-import { interleaved } from './stats.js';
+import { agreeWithinErrors, interleaved } from './stats.js';
 import { prepare, workloads, type PreparedWorkload as Prepared } from './workloads.js';
 
 export interface PrecisionFigures {
@@ -27,6 +28,19 @@ export interface PrecisionFigures {
 }
 
 type Exec = DirectExecutor;
+type Book = EngineResults['books'][number];
+
+/** Weighted VaR and ES must agree with plain ones within their combined reported errors (before timing). */
+function checkWeighted(what: string, plain: Book, weighted: Book): void {
+  agreeWithinErrors(`${what}: weighted VaR`, weighted.valueAtRisk, weighted.valueAtRiskStandardError, plain.valueAtRisk, plain.valueAtRiskStandardError);
+  agreeWithinErrors(
+    `${what}: weighted ES`,
+    weighted.expectedShortfall,
+    weighted.expectedShortfallStandardError,
+    plain.expectedShortfall,
+    plain.expectedShortfallStandardError,
+  );
+}
 
 const relativeEs = (m: { expectedShortfallStandardError: number; expectedShortfall: number }) => m.expectedShortfallStandardError / m.expectedShortfall;
 
@@ -53,6 +67,7 @@ async function reductionAt(exec: Exec, p: Prepared, confidence: number, simulati
     repeats,
   );
   const [a, b] = [last.plain!.books[0]!, last.weighted!.books[0]!];
+  checkWeighted(`${simulations} simulations at ${confidence}`, a, b);
   return {
     confidence,
     simulations,
@@ -76,8 +91,11 @@ export async function benchPrecision(target: number, repeats: number, numpy: boo
   const weightedModel = { ...p.model, importanceSampling: true };
   const toTarget = (model: ModelInput) => () =>
     runToPrecision(target, model.simulations, (simulations) => runModel(exec, { ...model, simulations }, p.estimation, policy));
-  const { precision } = await toTarget(p.model)();
-  const { precision: weightedPrecision } = await toTarget(weightedModel)();
+  const { precision, results } = await toTarget(p.model)();
+  const { precision: weightedPrecision, results: weightedResults } = await toTarget(weightedModel)();
+  // An under-reported weighted error would stop the rounds early and flatter the ratio; checked
+  // here against the plain rounds' figures, each within its own reported error.
+  checkWeighted(`to ${target}`, results.books[0]!, weightedResults.books[0]!);
   const plain = { ...p.model, simulations: precision.simulations_used };
   const { ms } = await interleaved<unknown>(
     { rounds: toTarget(p.model), weighted: toTarget(weightedModel), plain: () => runModel(exec, plain, p.estimation, policy) },

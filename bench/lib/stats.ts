@@ -34,3 +34,13 @@ export async function interleaved<T>(
 export function progress(line: string): void {
   process.stdout.write(line + '\n');
 }
+
+/**
+ * Throws unless two Monte Carlo estimates of one figure (other draws or another method) differ by
+ * at most `z` of their combined standard error: a fast wrong engine fails before it is timed.
+ */
+export function agreeWithinErrors(what: string, a: number, seA: number, b: number, seB: number, z = 4): void {
+  const combined = Math.hypot(seA, seB);
+  if (!(combined > 0 && Math.abs(a - b) <= z * combined))
+    throw new Error(`${what}: ${a} against ${b}, ${(Math.abs(a - b) / combined).toFixed(1)} combined standard errors (${combined.toPrecision(3)}) apart`);
+}
