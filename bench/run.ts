@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DirectExecutor } from '../src/engine/direct-executor.js';
 import { ROOT } from '../src/paths.js';
-import { benchWorkload, engines, normalsNs, scalingCurve, workerScaling, type EngineFigures } from './lib/engine-bench.js';
+import { benchWorkload, engines, normalsNs, scalingCurve, type EngineFigures } from './lib/engine-bench.js';
 import { ensureNumpy, runNumpy, type NumpyResult } from './lib/numpy.js';
 import { writeReport, type Results } from './lib/report.js';
 import { benchBatch } from './lib/batch-bench.js';
@@ -18,6 +18,7 @@ import { prepare, workloads } from './lib/workloads.js';
 import { benchWideBook } from './lib/wide-book-bench.js';
 import { benchAssetScaling } from './lib/asset-scaling-bench.js';
 import { benchEstimationSplit } from './lib/estimation-bench.js';
+import { benchWorkerSplit } from './lib/worker-bench.js';
 
 /** A build's VaR and an independent one agree within this (different random numbers). */
 const ORACLE_TOLERANCE = 0.1;
@@ -78,8 +79,11 @@ async function main(): Promise<void> {
       .map(([k, pts]) => `${k} ${pts.map(([x, y]) => `${x}:${y.toFixed(1)}`).join(' ')}`)
       .join(' | ')}`,
   );
-  results.workers = await workerScaling(await prepare(exec, workloads(quick)[1]!), quick ? 3 : 5);
-  progress(`W2 on the worker pool: 1 worker ${results.workers['1']!.toFixed(1)} ms, 2 workers ${results.workers['2']!.toFixed(1)} ms`);
+  const split = await benchWorkerSplit(await prepare(exec, workloads(quick)[1]!), quick ? 3 : 5);
+  results.workers = { '1': split.one_ms, '2': split.two_ms };
+  progress(
+    `W2 on the worker pool, interleaved: 1 worker ${split.one_ms.toFixed(1)} ms, 2 workers ${split.two_ms.toFixed(1)} ms (halves overlapping ${(split.overlap * 100).toFixed(0)} %)`,
+  );
 
   results.service = await benchService(quick);
   const s = results.service;

@@ -8,8 +8,7 @@ import { NativeEngine } from '../../src/engine/native-engine.js';
 import { compileWasm, WasmEngine } from '../../src/engine/wasm-engine.js';
 import { warmUp } from '../../src/engine/warm-up.js';
 import { blockCount } from '../../src/risk/plan.js';
-import { runModel, simulationSpec } from '../../src/risk/risk-calculation.js';
-import { EnginePool } from '../../src/pool/engine-pool.js';
+import { simulationSpec } from '../../src/risk/risk-calculation.js';
 import { plainVarEs } from '../plain-ts-engine.js';
 import { interleaved } from './stats.js';
 import { prepare, type PreparedWorkload, type Workload, triangularFactor } from './workloads.js';
@@ -123,20 +122,4 @@ export async function scalingCurve(
     points.push([v, ms.run!]);
   }
   return points;
-}
-
-/** W2 on a real worker pool with 1 and 2 threads (batches = threads). */
-export async function workerScaling(p: PreparedWorkload, repeats: number): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  const source = resolveEngineSource('wasm');
-  for (const threads of [1, 2]) {
-    const pool = new EnginePool(source, threads, 64);
-    // Batches of ≥ 64 blocks, so that the quick run's smaller W2 still splits over two workers.
-    const policy = { maxBatches: threads, minBlocksPerBatch: 64 };
-    await runModel(pool, p.model, p.estimation, policy);
-    const { ms } = await interleaved({ run: () => runModel(pool, p.model, p.estimation, policy) }, repeats);
-    out[String(threads)] = ms.run!;
-    await pool.close();
-  }
-  return out;
 }
