@@ -39,7 +39,8 @@ async function splitUpload(base: string, between: () => void): Promise<string> {
   between(); // the request is in flight: its head and half its body are on the way
 
   socket.write(payload.subarray(payload.length >> 1));
-  await Promise.race([closed, new Promise((r) => setTimeout(r, 10_000))]);
+  // A generous cap, only so that a server that never answers fails the test instead of hanging it.
+  await Promise.race([closed, new Promise((r) => setTimeout(r, 60_000))]);
   socket.destroy();
   return response;
 }
@@ -56,7 +57,7 @@ t.test('PostgreSQL stops: in-flight and new requests that need it fail cleanly w
   t.match(inFlight, /Retry-After: \d+/i);
 
   // Cached datasets are used until DATASET_RECHECK_MS has passed, then rechecked against the database.
-  await waitFor(async () => ((await call(b, 'GET', path, { key })).status !== 200 ? true : undefined), 'cached datasets to be rechecked');
+  await waitFor(async () => ((await call(b, 'GET', path, { key })).status !== 200 ? true : undefined), 'cached datasets to be rechecked', 60_000);
   const replies = await Promise.all([
     call(a, 'GET', path, { key }),
     call(b, 'GET', path, { key }),
@@ -80,18 +81,21 @@ t.test('PostgreSQL stops: in-flight and new requests that need it fail cleanly w
 
 t.test('PostgreSQL back: later requests succeed on both replicas', async (t) => {
   replicas.postgres.start();
-  const started = performance.now();
+  // Until the replica reconnects, with a generous deadline: how soon depends on the machine.
   const statuses: number[] = [];
-  for (;;) {
-    const s = (await call(a, 'GET', path, { key })).status;
-    statuses.push(s);
-    if (s === 200 || performance.now() - started > 5_000) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  t.comment(`dataset served again ${(performance.now() - started).toFixed(0)} ms after PostgreSQL started`);
+  const { ms } = await waitFor(
+    async () => {
+      const s = (await call(a, 'GET', path, { key })).status;
+      statuses.push(s);
+      return s === 200 ? true : undefined;
+    },
+    'the dataset to be served again after PostgreSQL started',
+    60_000,
+  );
+  t.comment(`dataset served again ${ms.toFixed(0)} ms after PostgreSQL started (${statuses.length} requests)`);
   t.ok(
     statuses.every((s) => s === 200 || s === 503),
-    'nothing but 503 until it is back',
+    `nothing but 503 until it is back: ${[...new Set(statuses)].join(', ')}`,
   );
   for (const base of [a, b]) {
     t.equal((await call(base, 'GET', path, { key })).status, 200, `${base}: dataset`);
