@@ -329,7 +329,7 @@ export interface components {
                 /** @description Share of portfolio_value; the weights sum to 1. */
                 weight: number;
             }[];
-            /** @description Long/short positions (unique symbols, not all zero). Exactly one of portfolio and positions. */
+            /** @description Long/short positions, not all zero. A symbol may appear more than once: its quantities and its market values each add up (parts that add up exactly give the same figures); contributions list it once, where it first appears. Exactly one of portfolio and positions. */
             positions?: {
                 /**
                  * @description A symbol of the dataset.
@@ -475,6 +475,8 @@ export interface components {
                     sampling: string;
                     /** @description How the figures weigh the scenarios under method_options.variance_reduction "importance_sampling". */
                     importance_sampling: string;
+                    /** @description Which risk factors the scenarios are drawn over, and in which order: never the order the request lists its book in. */
+                    risk_factors: string;
                 };
                 /** @description With method_options.target_relative_error only: what the rounds reached. */
                 precision?: {
@@ -752,7 +754,7 @@ export interface components {
                     /** @description Share of portfolio_value; the weights sum to 1. */
                     weight: number;
                 }[];
-                /** @description Long/short positions (unique symbols, not all zero). Exactly one of portfolio and positions. */
+                /** @description Long/short positions, not all zero. A symbol may appear more than once: its quantities and its market values each add up (parts that add up exactly give the same figures); contributions list it once, where it first appears. Exactly one of portfolio and positions. */
                 positions?: {
                     /**
                      * @description A symbol of the dataset.
@@ -878,6 +880,8 @@ export interface components {
                     sampling: string;
                     /** @description How the figures weigh the scenarios under method_options.variance_reduction "importance_sampling". */
                     importance_sampling: string;
+                    /** @description Which risk factors the scenarios are drawn over, and in which order: never the order the request lists its book in. */
+                    risk_factors: string;
                 };
                 /** @description With method_options.target_relative_error only: what the rounds reached. */
                 precision?: {
@@ -1236,7 +1240,7 @@ export interface components {
                 /** @description Share of portfolio_value; the weights sum to 1. */
                 weight: number;
             }[];
-            /** @description Long/short positions (unique symbols, not all zero). Exactly one of portfolio and positions. */
+            /** @description Long/short positions, not all zero. A symbol may appear more than once: its quantities and its market values each add up (parts that add up exactly give the same figures); contributions list it once, where it first appears. Exactly one of portfolio and positions. */
             positions?: {
                 /**
                  * @description A symbol of the dataset.
@@ -2532,11 +2536,12 @@ export interface operations {
                      *           "marginal": "component / exposure; 0 where the exposure is 0",
                      *           "exposures": "e = quantity x last price of the estimation, or market_value; short = sum of negative exposures (<= 0); C = portfolio_value, else gross",
                      *           "importance_sampling": "z ~ N(theta, I), theta = -kappa a u / sqrt(D): u the unit direction of F^T e (e the first book’s exposures), a = phi(z_c)/(1-c), kappa = 1 (normal) or (nu-2)/nu (Student-t), D = normal draws a path adds (1, or T days); scenario s weighs w_s = exp(sum over its days of (-theta.z + |theta|^2/2)); with P&L ascending by (value, index), alpha = 1-c, the VaR scenario J is the first whose cumulative weight reaches alpha N; VaR = -x_J; ES = -(sum_{s<J} w_s x_s + f x_J)/(alpha N), f the part of w_J that fills alpha N; component ES: the same weighted tail mean of the position P&L; component VaR: the weighted mean over the scenarios ranked J-m..J+m, m=max(1,floor(sqrt(J))), rescaled to VaR; standalone VaR, percentiles, mean, volatility, probability of loss and histogram counts weigh each scenario by w_s; worst_loss and best_gain are the sample extremes",
+                     *           "risk_factors": "the set of symbols the request names (book, trades, every batch book), in the dataset's column order: the same book listed in any order gives the same figures; positions naming a symbol more than once add up (quantities and market values each); rows are listed in the request's order, each symbol once",
                      *           "sampling": "R = T mu + sqrt(T) F z, z ~ N(0, I): F = Cholesky factor of Sigma (n x n), or, when the window has m <= n returns, F = loadings sqrt(w_t) (r_t - mean) (n x m, Sigma = F F^T exactly)"
                      *         },
                      *         "engine": {
                      *           "build": "native-avx512",
-                     *           "version": "0.6.0",
+                     *           "version": "0.7.0",
                      *           "threads": 2,
                      *           "batches": 1
                      *         },
@@ -2993,11 +2998,12 @@ export interface operations {
                      *           "marginal": "component / exposure; 0 where the exposure is 0",
                      *           "exposures": "e = quantity x last price of the estimation, or market_value; short = sum of negative exposures (<= 0); C = portfolio_value, else gross",
                      *           "importance_sampling": "z ~ N(theta, I), theta = -kappa a u / sqrt(D): u the unit direction of F^T e (e the first book’s exposures), a = phi(z_c)/(1-c), kappa = 1 (normal) or (nu-2)/nu (Student-t), D = normal draws a path adds (1, or T days); scenario s weighs w_s = exp(sum over its days of (-theta.z + |theta|^2/2)); with P&L ascending by (value, index), alpha = 1-c, the VaR scenario J is the first whose cumulative weight reaches alpha N; VaR = -x_J; ES = -(sum_{s<J} w_s x_s + f x_J)/(alpha N), f the part of w_J that fills alpha N; component ES: the same weighted tail mean of the position P&L; component VaR: the weighted mean over the scenarios ranked J-m..J+m, m=max(1,floor(sqrt(J))), rescaled to VaR; standalone VaR, percentiles, mean, volatility, probability of loss and histogram counts weigh each scenario by w_s; worst_loss and best_gain are the sample extremes",
+                     *           "risk_factors": "the set of symbols the request names (book, trades, every batch book), in the dataset's column order: the same book listed in any order gives the same figures; positions naming a symbol more than once add up (quantities and market values each); rows are listed in the request's order, each symbol once",
                      *           "sampling": "R = T mu + sqrt(T) F z, z ~ N(0, I): F = Cholesky factor of Sigma (n x n), or, when the window has m <= n returns, F = loadings sqrt(w_t) (r_t - mean) (n x m, Sigma = F F^T exactly)"
                      *         },
                      *         "engine": {
                      *           "build": "native-avx512",
-                     *           "version": "0.6.0",
+                     *           "version": "0.7.0",
                      *           "threads": 2,
                      *           "batches": 1
                      *         },

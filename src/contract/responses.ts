@@ -45,6 +45,7 @@ export const Conventions = Type.Object(
     exposures: Text('How exposures and capital are defined.'),
     sampling: Text('How Monte Carlo draws correlated returns, and the rule choosing the factor.'),
     importance_sampling: Text('How the figures weigh the scenarios under method_options.variance_reduction "importance_sampling".'),
+    risk_factors: Text('Which risk factors the scenarios are drawn over, and in which order: never the order the request lists its book in.'),
   },
   { description: 'The definitions behind the figures, stated in every answer.' },
 );

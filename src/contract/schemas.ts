@@ -103,7 +103,8 @@ export const Portfolio = Type.Array(PortfolioItem, {
 export const Positions = Type.Array(PositionItem, {
   minItems: 1,
   maxItems: MAX_BOOK_ITEMS,
-  description: 'Long/short positions (unique symbols, not all zero). Exactly one of portfolio and positions.',
+  description:
+    'Long/short positions, not all zero. A symbol may appear more than once: its quantities and its market values each add up (parts that add up exactly give the same figures); contributions list it once, where it first appears. Exactly one of portfolio and positions.',
 });
 
 export const WhatIf = Type.Object(

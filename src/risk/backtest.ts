@@ -3,7 +3,7 @@ import { MONTE_CARLO } from '../contract/schemas.js';
 import { newCalculationId } from '../ids.js';
 import { forecastRows, forecasts } from './backtest-forecasts.js';
 import { backtestStatistics } from './backtest-statistics.js';
-import { priceBook, symbolsOf } from './books.js';
+import { canonicalSymbols, priceBook, symbolsOf } from './books.js';
 import { loadDataset, resolveOptions } from './calculation-setup.js';
 import { type CalculatorDeps } from './calculate.js';
 import { underDeadline } from './deadline.js';
@@ -22,14 +22,15 @@ export const Z2_SIMULATIONS = 10_000;
 export async function backtest(req: BacktestRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<BacktestResponseBody> {
   checkBacktestRequest(req);
   const options = { ...BACKTEST_DEFAULTS, ...req.backtest };
-  const symbols = symbolsOf(req);
   const field = req.portfolio ? 'portfolio' : 'positions';
   const dataset = await loadDataset(
     deps.datasets,
     req.dataset_id,
     owner,
-    symbols.map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] })),
+    symbolsOf(req).map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] })),
   );
+  // The book's risk factors in the dataset's order: the forecasts do not depend on the listing (api.md §13).
+  const symbols = canonicalSymbols(dataset, [symbolsOf(req)]);
   const history = completeHistory(dataset, symbols);
   const rows = forecastRows(history, options.window, options.estimation_window);
   const seed = resolveOptions(req).seed;

@@ -12,13 +12,15 @@ export interface BookRequest {
 }
 
 /**
- * A book in money over the calculation's symbols (the union of every book's, in order): exposure
- * e_i, capital C, and the engine's weights a_i = e_i / C. A long-only portfolio keeps its weights
- * exactly (e_i = V·w_i, C = V), so that its figures are the ones it always had.
+ * A book in money over the calculation's symbols (the canonical set, see `canonicalSymbols`):
+ * exposure e_i, capital C, and the engine's weights a_i = e_i / C. A long-only portfolio keeps its
+ * weights exactly (e_i = V·w_i, C = V).
  */
 export interface PricedBook {
   /** Which of the calculation's symbols the book itself names. */
   own: boolean[];
+  /** The book's symbols as indices into the calculation's, in the order the request first names them. */
+  listed: number[];
   capital: number;
   exposures: Float64Array;
   /** As requested, null for a market value, a weight or a symbol the book does not hold. */
@@ -36,6 +38,26 @@ export function unionOf(lists: string[][]): string[] {
   return [...new Set(lists.flat())];
 }
 
+/**
+ * The set of symbols of several lists in the dataset's column order: the risk factors of a
+ * calculation, so that its scenarios depend on the book and never on how it is listed (api.md §13).
+ */
+export function canonicalSymbols(dataset: Dataset, lists: string[][]): string[] {
+  const wanted = new Set(lists.flat());
+  return dataset.symbols.filter((s) => wanted.has(s));
+}
+
+/** `items` (one per calculation symbol) in the order of `listed` (indices into them). */
+export function inListedOrder<T>(items: readonly T[], listed: readonly number[]): T[] {
+  return listed.map((i) => items[i]!);
+}
+
+/** Indices of `names` into `symbols`, each once, in order of first appearance. */
+function listedIndices(names: string[], symbols: string[]): number[] {
+  const position = new Map(symbols.map((s, i) => [s, i]));
+  return [...new Set(names.map((s) => position.get(s)!))];
+}
+
 /** Each symbol's price on the dataset's row `row` (the estimation's last date: all are present). */
 export function pricesAt(dataset: Dataset, symbols: string[], row: number): Float64Array {
   const index = new Map(dataset.symbols.map((s, i) => [s, i]));
@@ -47,7 +69,14 @@ export function pricesAt(dataset: Dataset, symbols: string[], row: number): Floa
 const exposureOf = (p: PositionEntry, price: number) => (p.quantity !== undefined ? p.quantity * price : p.market_value!);
 
 /** Weights a = e / C; a book whose money does not fit a double is refused where it was stated. */
-function finish(own: boolean[], exposures: Float64Array, quantities: (number | null)[], portfolioValue: number | undefined, at: Loc): PricedBook {
+function finish(
+  own: boolean[],
+  listed: number[],
+  exposures: Float64Array,
+  quantities: (number | null)[],
+  portfolioValue: number | undefined,
+  at: Loc,
+): PricedBook {
   let gross = 0;
   for (const e of exposures) gross += Math.abs(e);
   if (!Number.isFinite(gross)) throw validationError([{ loc: at, msg: 'exposures (quantity × price) overflow double precision', type: 'overflow' }]);
@@ -57,13 +86,44 @@ function finish(own: boolean[], exposures: Float64Array, quantities: (number | n
   if (!weights.every(Number.isFinite)) {
     throw validationError([{ loc: at, msg: 'exposure / portfolio_value overflows double precision', type: 'overflow' }]);
   }
-  return { own, capital, exposures, quantities, engine: { capital, weights } };
+  return { own, listed, capital, exposures, quantities, engine: { capital, weights } };
 }
 
-/** Prices a book over `symbols` (a superset of its own) at `prices`. */
+/**
+ * A symbol's positions added up: the quantities, and the market values, each in the order stated.
+ * Parts that add up exactly give the amounts of one position, hence its exposure to the bit.
+ */
+interface Holding {
+  quantity?: number;
+  marketValue?: number;
+}
+
+function holdingsOf(positions: PositionEntry[], position: Map<string, number>, n: number): (Holding | undefined)[] {
+  const held: (Holding | undefined)[] = new Array<Holding | undefined>(n);
+  for (const p of positions) {
+    const i = position.get(p.symbol)!;
+    const h = (held[i] ??= {});
+    if (p.quantity !== undefined) h.quantity = h.quantity === undefined ? p.quantity : h.quantity + p.quantity;
+    if (p.market_value !== undefined) h.marketValue = h.marketValue === undefined ? p.market_value : h.marketValue + p.market_value;
+  }
+  return held;
+}
+
+/** Money exposure of a holding at `price`: quantity × price, plus the market value where both are held. */
+function holdingExposure(h: Holding, price: number): number {
+  if (h.quantity === undefined) return h.marketValue!;
+  const e = h.quantity * price;
+  return h.marketValue === undefined ? e : e + h.marketValue;
+}
+
+/**
+ * Prices a book over `symbols` (a superset of its own) at `prices`. Positions may name a symbol
+ * several times: its amounts add up (api.md §13).
+ */
 export function priceBook(book: BookRequest, symbols: string[], prices: Float64Array, portfolioValue: number | undefined, at: Loc): PricedBook {
   const position = new Map(symbols.map((s, i) => [s, i]));
   const own = symbols.map(() => false);
+  const listed = listedIndices(symbolsOf(book), symbols);
   const exposures = new Float64Array(symbols.length);
   const quantities: (number | null)[] = symbols.map(() => null);
   if (book.portfolio) {
@@ -75,15 +135,15 @@ export function priceBook(book: BookRequest, symbols: string[], prices: Float64A
       weights[i] = p.weight;
       exposures[i] = v * p.weight;
     }
-    return { own, capital: v, exposures, quantities, engine: { capital: v, weights } };
+    return { own, listed, capital: v, exposures, quantities, engine: { capital: v, weights } };
   }
-  for (const p of book.positions!) {
-    const i = position.get(p.symbol)!;
+  holdingsOf(book.positions!, position, symbols.length).forEach((h, i) => {
+    if (!h) return;
     own[i] = true;
-    exposures[i] = exposureOf(p, prices[i]!);
-    quantities[i] = p.quantity ?? null;
-  }
-  return finish(own, exposures, quantities, portfolioValue, [...at, 'positions']);
+    exposures[i] = holdingExposure(h, prices[i]!);
+    quantities[i] = h.marketValue === undefined ? h.quantity! : null;
+  });
+  return finish(own, listed, exposures, quantities, portfolioValue, [...at, 'positions']);
 }
 
 /**
@@ -110,7 +170,16 @@ export function applyTrades(
     quantities[i] = t.quantity !== undefined && (held !== null || !before.own[i]) ? (held ?? 0) + t.quantity : null;
   }
   const own = before.own.map((o, i) => o || traded[i]!);
-  const after = finish(own, exposures, quantities, portfolioValue, ['body', 'what_if', 'trades']);
+  const listed = [
+    ...new Set([
+      ...before.listed,
+      ...listedIndices(
+        trades.map((t) => t.symbol),
+        symbols,
+      ),
+    ]),
+  ];
+  const after = finish(own, listed, exposures, quantities, portfolioValue, ['body', 'what_if', 'trades']);
   if (after.capital === before.capital) {
     after.engine.weights.forEach((_, i, w) => {
       if (!traded[i]) w[i] = before.engine.weights[i]!;
@@ -127,17 +196,19 @@ export interface ExposureSummary {
   items: { symbol: string; quantity: number | null; price: number; exposure: number }[];
 }
 
-/** meta.exposures of a book: its own symbols, and totals over them (short ≤ 0, net = long + short). */
+/**
+ * meta.exposures of a book: its own symbols in the request's order, and totals over them (short ≤ 0,
+ * net = long + short) summed in the calculation's order, so that they do not depend on the listing.
+ */
 export function exposureSummary(book: PricedBook, symbols: string[], prices: Float64Array): ExposureSummary {
   let long = 0;
   let short = 0;
-  const items: ExposureSummary['items'] = [];
-  symbols.forEach((symbol, i) => {
+  symbols.forEach((_, i) => {
     if (!book.own[i]) return;
     const e = book.exposures[i]!;
     if (e > 0) long += e;
     else short += e;
-    items.push({ symbol, quantity: book.quantities[i]!, price: prices[i]!, exposure: e });
   });
+  const items = book.listed.map((i) => ({ symbol: symbols[i]!, quantity: book.quantities[i]!, price: prices[i]!, exposure: book.exposures[i]! }));
   return { gross: long - short, net: long + short, long, short, items };
 }

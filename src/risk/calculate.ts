@@ -3,7 +3,7 @@ import { type EngineBook } from '../engine/codec.js';
 import { DEFAULTS, type BatchRequest, type CalculateRequest } from '../contract/schemas.js';
 import { type BatchResponseBody, type CalculateResponseBody } from '../contract/responses.js';
 import { type DatasetStore } from '../datasets/dataset-store.js';
-import { applyTrades, priceBook, symbolsOf, unionOf, type BookRequest, type PricedBook } from './books.js';
+import { applyTrades, canonicalSymbols, priceBook, symbolsOf, unionOf, type BookRequest, type PricedBook } from './books.js';
 import { loadDataset, prepareModel, type ModelRequest, type PreparedModel, type SetupDeps, type SymbolRef } from './calculation-setup.js';
 import { underDeadline, type Session } from './deadline.js';
 import { requestShape, workUnits, type WorkAdmission } from './admission.js';
@@ -72,12 +72,15 @@ async function priceBooks(
   return runToPrecision(o.target_relative_error, req.simulations ?? 0, run);
 }
 
-function calculationOf(req: ModelRequest, model: PreparedModel, deps: CalculatorDeps, s: Session, precision: Precision | null): Calculation {
+/** `listed` (the request's symbols in order of first appearance) as indices into the model's. */
+function calculationOf(req: ModelRequest, model: PreparedModel, listed: string[], deps: CalculatorDeps, s: Session, precision: Precision | null): Calculation {
   const { symbols, prices, dataset, est, opts } = model;
+  const position = new Map(symbols.map((sym, i) => [sym, i]));
   return {
     precision,
     request: req,
     symbols,
+    listing: listed.map((sym) => position.get(sym)!),
     prices,
     dates: dataset.dates,
     est,
@@ -89,14 +92,15 @@ function calculationOf(req: ModelRequest, model: PreparedModel, deps: Calculator
 
 /**
  * One book, and with `what_if` the same book after the trades, priced on the same scenarios over
- * the union of their symbols (the book's, then the trades' new ones).
+ * the set of their symbols in the dataset's order (api.md §13); the answer lists them as requested.
  */
 export async function calculate(req: CalculateRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<CalculateResponseBody> {
   checkRequest(req);
   const trades = req.what_if?.trades ?? [];
   const refs = [...refsOf(req, ['body']), ...trades.map((t, i) => ({ symbol: t.symbol, loc: ['body', 'what_if', 'trades', i, 'symbol'] }))];
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
-  const symbols = unionOf([symbolsOf(req), trades.map((t) => t.symbol)]);
+  const listed = unionOf([symbolsOf(req), trades.map((t) => t.symbol)]);
+  const symbols = canonicalSymbols(dataset, [listed]);
   const units = workUnits(requestShape(req, symbols.length, req.what_if ? 2 : 1, dataset.dates.length));
   return underDeadline(
     deps,
@@ -113,18 +117,19 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
         deps,
         s,
       );
-      return buildResponse(calculationOf(req, model, deps, s, precision), books, results);
+      return buildResponse(calculationOf(req, model, listed, deps, s, precision), books, results);
     },
     { units, teaches: !targetsPrecision(req) },
   );
 }
 
-/** Up to 200 books on one scenario set over the union of their symbols (first appearance order). */
+/** Up to 200 books on one scenario set over the set of their symbols (the dataset's order, api.md §13). */
 export async function calculateBatch(req: BatchRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<BatchResponseBody> {
   checkBatchRequest(req);
   const refs = req.books.flatMap((book, b) => refsOf(book, ['body', 'books', b]));
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
-  const symbols = unionOf(req.books.map(symbolsOf));
+  const listed = unionOf(req.books.map(symbolsOf));
+  const symbols = canonicalSymbols(dataset, [listed]);
   const units = workUnits(requestShape(req, symbols.length, req.books.length, dataset.dates.length));
   return underDeadline(
     deps,
@@ -141,7 +146,7 @@ export async function calculateBatch(req: BatchRequest, owner: string, deps: Cal
         s,
       );
       return buildBatchResponse(
-        calculationOf(req, model, deps, s, precision),
+        calculationOf(req, model, listed, deps, s, precision),
         req.books.map((b) => b.id),
         books,
         results,

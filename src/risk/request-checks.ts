@@ -85,15 +85,15 @@ function checkPortfolio(items: PortfolioEntry[], at: Loc, portfolioValue: number
   }
 }
 
-/** Positions or trades: exactly one of quantity and market_value each, unique symbols. */
+/** Positions or trades: exactly one of quantity and market_value each. */
 function checkPositionItems(items: PositionEntry[], at: Loc): void {
   items.forEach((item, i) => {
     const given = Number(item.quantity !== undefined) + Number(item.market_value !== undefined);
     if (given !== 1) throw invalid([...at, i], 'exactly one of quantity or market_value', given === 0 ? 'missing' : 'value_error');
   });
-  checkUnique(items, at);
 }
 
+/** Positions may name a symbol several times: its amounts add up (api.md §13). */
 function checkPositions(items: PositionEntry[], at: Loc): void {
   checkPositionItems(items, at);
   if (items.every((p) => (p.quantity ?? p.market_value) === 0)) throw invalid(at, 'every position is zero: the book is empty');
@@ -111,7 +111,10 @@ export function checkBook(book: { portfolio?: PortfolioEntry[]; positions?: Posi
 export function checkRequest(req: CalculateRequest): void {
   checkCalculation(req);
   checkBook(req, ['body'], req.portfolio_value);
-  if (req.what_if) checkPositionItems(req.what_if.trades, ['body', 'what_if', 'trades']);
+  if (req.what_if) {
+    checkPositionItems(req.what_if.trades, ['body', 'what_if', 'trades']);
+    checkUnique(req.what_if.trades, ['body', 'what_if', 'trades']);
+  }
 }
 
 /** Rules of the batch request that span fields, checked after the schema. */

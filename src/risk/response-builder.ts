@@ -26,8 +26,10 @@ export interface EngineInfo {
 /** What every response of one calculation shares, whatever its book(s). */
 export interface Calculation {
   request: Pick<CalculateRequest, 'dataset_id' | 'method' | 'portfolio_mode' | 'currency' | 'confidence_level' | 'time_horizon' | 'method_options'>;
-  /** The scenarios' symbols (the union of the books'), the estimation's order. */
+  /** The scenarios' symbols (the set of the books'), the dataset's order, which the estimation keeps. */
   symbols: string[];
+  /** Every symbol of the request as an index into `symbols`, in the order the request first names it. */
+  listing: number[];
   /** Each symbol's price on the estimation's last date. */
   prices: Float64Array;
   dates: string[];
@@ -52,6 +54,8 @@ export const CONVENTIONS = {
   exposures: 'e = quantity x last price of the estimation, or market_value; short = sum of negative exposures (<= 0); C = portfolio_value, else gross',
   importance_sampling:
     'z ~ N(theta, I), theta = -kappa a u / sqrt(D): u the unit direction of F^T e (e the first book’s exposures), a = phi(z_c)/(1-c), kappa = 1 (normal) or (nu-2)/nu (Student-t), D = normal draws a path adds (1, or T days); scenario s weighs w_s = exp(sum over its days of (-theta.z + |theta|^2/2)); with P&L ascending by (value, index), alpha = 1-c, the VaR scenario J is the first whose cumulative weight reaches alpha N; VaR = -x_J; ES = -(sum_{s<J} w_s x_s + f x_J)/(alpha N), f the part of w_J that fills alpha N; component ES: the same weighted tail mean of the position P&L; component VaR: the weighted mean over the scenarios ranked J-m..J+m, m=max(1,floor(sqrt(J))), rescaled to VaR; standalone VaR, percentiles, mean, volatility, probability of loss and histogram counts weigh each scenario by w_s; worst_loss and best_gain are the sample extremes',
+  risk_factors:
+    "the set of symbols the request names (book, trades, every batch book), in the dataset's column order: the same book listed in any order gives the same figures; positions naming a symbol more than once add up (quantities and market values each); rows are listed in the request's order, each symbol once",
   sampling:
     'R = T mu + sqrt(T) F z, z ~ N(0, I): F = Cholesky factor of Sigma (n x n), or, when the window has m <= n returns, F = loadings sqrt(w_t) (r_t - mean) (n x m, Sigma = F F^T exactly)',
 } as const;
@@ -76,24 +80,21 @@ function metricsBlock(m: EngineMetrics, capital: number) {
   };
 }
 
-/** One row per symbol the book names, in the scenarios' order. */
+/** One row per symbol the book names, in the order the request first names it. */
 function contributions(c: Calculation, book: PricedBook, m: EngineMetrics) {
-  return c.symbols.flatMap((symbol, i) => {
-    if (!book.own[i]) return [];
+  return book.listed.map((i) => {
     const exposure = book.exposures[i]!;
-    return [
-      {
-        symbol,
-        weight: book.engine.weights[i]!,
-        exposure,
-        component_es: m.componentEs[i]!,
-        component_es_pct: m.componentEs[i]! / book.capital,
-        component_var: m.componentVar[i]!,
-        marginal_es: ratio(m.componentEs[i]!, exposure),
-        marginal_var: ratio(m.componentVar[i]!, exposure),
-        standalone_var: m.standaloneVar[i]!,
-      },
-    ];
+    return {
+      symbol: c.symbols[i]!,
+      weight: book.engine.weights[i]!,
+      exposure,
+      component_es: m.componentEs[i]!,
+      component_es_pct: m.componentEs[i]! / book.capital,
+      component_var: m.componentVar[i]!,
+      marginal_es: ratio(m.componentEs[i]!, exposure),
+      marginal_var: ratio(m.componentVar[i]!, exposure),
+      standalone_var: m.standaloneVar[i]!,
+    };
   });
 }
 
@@ -109,7 +110,7 @@ function bookFigures(c: Calculation, book: PricedBook, m: EngineMetrics) {
 }
 
 function sharedMeta(c: Calculation, scenarios: number) {
-  const perSymbol = (xs: Float64Array) => Object.fromEntries(c.symbols.map((s, i) => [s, xs[i]!]));
+  const perSymbol = (xs: Float64Array) => Object.fromEntries(c.listing.map((i) => [c.symbols[i]!, xs[i]!]));
   const { request: r, est, opts } = c;
   return {
     calculation_id: newCalculationId(),
@@ -175,7 +176,7 @@ export function buildBatchResponse(c: Calculation, ids: string[], books: PricedB
     status: 'success',
     meta: {
       ...sharedMeta(c, results.books[0]!.scenarios),
-      symbols: c.symbols,
+      symbols: c.listing.map((i) => c.symbols[i]!),
       books: books.map((book, b) => ({ id: ids[b]!, ...bookFigures(c, book, results.books[b]!) })),
     },
   };

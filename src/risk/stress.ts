@@ -1,7 +1,7 @@
 import { validationError } from '../contract/errors.js';
 import { type StressRequestBody, type StressResponseBody } from '../contract/stress-schemas.js';
 import { newCalculationId } from '../ids.js';
-import { exposureSummary, priceBook, symbolsOf, unionOf } from './books.js';
+import { canonicalSymbols, exposureSummary, inListedOrder, priceBook, symbolsOf } from './books.js';
 import { loadDataset, prepareModel, type SymbolRef } from './calculation-setup.js';
 import { type CalculatorDeps } from './calculate.js';
 import { underDeadline } from './deadline.js';
@@ -34,18 +34,23 @@ function shockRefs(req: StressRequestBody): SymbolRef[] {
 export async function stress(req: StressRequestBody, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<StressResponseBody> {
   checkStress(req);
   const field = req.portfolio ? 'portfolio' : 'positions';
-  const own = symbolsOf(req);
-  const refs: SymbolRef[] = [...own.map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] })), ...shockRefs(req)];
+  const refs: SymbolRef[] = [...symbolsOf(req).map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] })), ...shockRefs(req)];
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
+  // The book's symbols, then the conditional scenarios' others, each set in the dataset's order (api.md §13).
+  const own = canonicalSymbols(dataset, [symbolsOf(req)]);
+  const ownSet = new Set(own);
   const conditionalSymbols = req.scenarios.flatMap((s) => (s.type === 'conditional' ? Object.keys(s.shocks) : []));
-  const symbols = unionOf([own, conditionalSymbols]);
+  const symbols = [...own, ...canonicalSymbols(dataset, [conditionalSymbols.filter((s) => !ownSet.has(s))])];
   return underDeadline(deps, clientSignal, async ({ signal }) => {
     const modelRequest = { dataset_id: req.dataset_id, method: 'parametric_normal' as const, time_horizon: 1, currency: req.currency, confidence_level: 0.99 };
     const model = await prepareModel(modelRequest, dataset, symbols, deps, signal);
     const book = priceBook(req, symbols, model.prices, req.portfolio_value, ['body']);
     const ownBook = { symbols: own, book: { ...book, exposures: book.exposures.subarray(0, own.length) } };
     const history = completeHistory(dataset, own);
-    const results = req.scenarios.map((scenario) => ({ scenario, ...runScenario(scenario, ownBook, history, { est: model.est, symbols }) }));
+    const results = req.scenarios.map((scenario) => {
+      const outcome = runScenario(scenario, ownBook, history, { est: model.est, symbols });
+      return { scenario, ...outcome, items: inListedOrder(outcome.items, book.listed) };
+    });
     return {
       status: 'success',
       meta: {

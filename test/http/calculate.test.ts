@@ -82,6 +82,8 @@ t.test('calculate', async (t) => {
           exposures: 'e = quantity x last price of the estimation, or market_value; short = sum of negative exposures (<= 0); C = portfolio_value, else gross',
           sampling:
             'R = T mu + sqrt(T) F z, z ~ N(0, I): F = Cholesky factor of Sigma (n x n), or, when the window has m <= n returns, F = loadings sqrt(w_t) (r_t - mean) (n x m, Sigma = F F^T exactly)',
+          risk_factors:
+            "the set of symbols the request names (book, trades, every batch book), in the dataset's column order: the same book listed in any order gives the same figures; positions naming a symbol more than once add up (quantities and market values each); rows are listed in the request's order, each symbol once",
         });
         if (method !== 'parametric_normal') {
           t.equal(
