@@ -1,18 +1,24 @@
-// Differential property test over the whole declared request domain (api.md §5): random valid
+// Differential property test over the whole declared request domain (api.md §5, §13): random valid
 // requests, every field's edges always included, run on the four engine builds (WASM simd128, WASM
 // scalar, native for this CPU, native x86-64) through the real validation and risk layer. The
-// builds must answer byte for byte the same, every number must be finite, a 4xx must come from the
-// contract's table, another seed must draw other scenarios, and the answer's compiled serializer
-// must write what JSON.stringify would. A failure shrinks to a minimal
-// request and prints it as JSON. `npm test` runs PROPERTY_RUNS (default 200) cases on a fixed
-// seed; `npm run test:stress` 5,000 on a fresh one (PROPERTY_SEED to replay a run).
+// builds must answer byte for byte the same, and the same book listed otherwise (shuffled, one
+// position split into parts that add up exactly) must give the same bytes on every build; every
+// number must be finite; a valid request may be refused only for a documented reason (overflow, a
+// limit, too little data) and at most 2 % of them; another seed must draw other scenarios; the
+// answer's compiled serializer must write what JSON.stringify would. Invalid requests, drawn apart,
+// each meet their exact error. A failure shrinks to a minimal request and prints it as JSON.
+// `npm test` runs PROPERTY_RUNS (default 200) cases on a fixed seed; `npm run test:stress` 5,000 on
+// a fresh one (PROPERTY_SEED to replay a run).
 import t from 'tap';
 import fc from 'fast-check';
 import { calculateRequests } from '../helpers/calculation-domain.js';
+import { invalidRequests, type InvalidCase } from '../helpers/invalid-requests.js';
+import { listingFree, relisted } from '../helpers/listing-variants.js';
 import { baseRequest, edgeRequests } from '../helpers/edge-requests.js';
 import { comparable, fourBuilds, outcomeOf, storeSyntheticDataset, type Build, type Outcome } from '../helpers/four-builds.js';
 import { allFinite } from '../../src/risk/response-builder.js';
-import { type CalculateRequest } from '../../src/contract/schemas.js';
+import { METHODS, type CalculateRequest } from '../../src/contract/schemas.js';
+import { choicesOf } from '../../src/risk/request-checks.js';
 import { serializeCalculate } from '../../src/http/serializers.js';
 import { sameContent } from '../helpers/same-json.js';
 
@@ -23,13 +29,33 @@ const SEED = Number(process.env.PROPERTY_SEED ?? 20261122);
 const MAX_ASSETS = Number(process.env.PROPERTY_MAX_ASSETS ?? 72);
 /** Work per case and build, in multiply-adds: bounds the simulation count of an expensive draw. */
 const BUDGET = Number(process.env.PROPERTY_BUDGET ?? 2e7);
-/** Errors a valid request may meet: data too short for it, or an exact tail beyond the memory bound. */
-const EXPECTED_REFUSALS = new Set(['INSUFFICIENT_DATA', 'VALIDATION_ERROR']);
+/** Invalid requests drawn (cheap: refused before the engine). */
+const INVALID_RUNS = Math.max(200, Math.floor(RUNS / 5));
+/** Issue types of a valid request's VALIDATION_ERROR: figures beyond double precision, a bound of the engine's. */
+const DOCUMENTED_ISSUES = new Set(['overflow', 'limit_exceeded']);
+/** Least share of valid requests answered. */
+const ANSWERED_SHARE = 0.98;
 
 const { store, id, symbols } = await storeSyntheticDataset(MAX_ASSETS, 1_100);
 const builds = fourBuilds(store);
 const [reference, ...others] = builds as [Build, ...Build[]];
-const tally = { cases: 0, answered: 0, refused: new Map<string, number>(), methods: new Map<string, number>(), sampling: new Map<string, number>(), weighted: 0 };
+const tally = {
+  cases: 0,
+  answered: 0,
+  relisted: 0,
+  refused: new Map<string, number>(),
+  methods: new Map<string, number>(),
+  answeredShapes: new Map<string, number>(),
+  sampling: new Map<string, number>(),
+  weighted: 0,
+};
+const count = (m: Map<string, number>, key: string) => m.set(key, (m.get(key) ?? 0) + 1);
+
+/** Method × mode × book shape: each must be answered in some drawn case. */
+function shapeOf(r: CalculateRequest): string {
+  const book = r.portfolio ? 'portfolio' : r.what_if ? 'positions+what_if' : 'positions';
+  return `${r.method}/${r.portfolio_mode ?? 'buy_and_hold'}/${book}`;
+}
 
 function isMonteCarlo(r: CalculateRequest): boolean {
   return r.method === 'monte_carlo_normal' || r.method === 'monte_carlo_student_t';
@@ -40,21 +66,37 @@ function check(ok: boolean, what: string, request: CalculateRequest, detail = ''
   if (!ok) throw new Error(`${what}${detail ? `: ${detail}` : ''}\nrequest: ${JSON.stringify(request)}`);
 }
 
-async function property(request: CalculateRequest): Promise<void> {
+/** A valid request's refusal names a documented reason: too little data, or only documented issue types. */
+function documentedRefusal(o: Extract<Outcome, { ok: false }>): boolean {
+  if (o.status !== 422) return false;
+  if (o.code === 'INSUFFICIENT_DATA') return true;
+  return o.code === 'VALIDATION_ERROR' && o.issues.length > 0 && o.issues.every((type) => DOCUMENTED_ISSUES.has(type));
+}
+
+async function property(request: CalculateRequest, listingSeed: number): Promise<void> {
   tally.cases++;
-  tally.methods.set(request.method, (tally.methods.get(request.method) ?? 0) + 1);
+  count(tally.methods, request.method);
   const first: Outcome = await outcomeOf(request, reference.deps);
   const expected = comparable(first);
   for (const build of others) {
     const got = comparable(await outcomeOf(request, build.deps));
     check(got === expected, `${build.name} differs from ${reference.name}`, request, firstDifference(expected, got));
   }
+  // The book listed otherwise: the same bytes on every build (api.md §13).
+  const variant = relisted(request, listingSeed);
+  const listed = listingFree(first);
+  for (const build of builds) {
+    const got = listingFree(await outcomeOf(variant, build.deps));
+    check(got === listed, `${build.name}: the book listed otherwise gives other figures`, request, `${firstDifference(listed, got)}\nrelisted: ${JSON.stringify(variant)}`);
+  }
+  tally.relisted++;
   if (!first.ok) {
-    check(EXPECTED_REFUSALS.has(first.code) && first.status === 422, `unexpected refusal ${first.code}`, request, first.message);
-    tally.refused.set(first.code, (tally.refused.get(first.code) ?? 0) + 1);
+    check(documentedRefusal(first), `refused without a documented reason: ${first.code} ${first.issues.join(',')}`, request, first.message);
+    count(tally.refused, `${first.code}:${first.issues.join(',')}`);
     return;
   }
   tally.answered++;
+  count(tally.answeredShapes, shapeOf(request));
   check(allFinite(first.body), 'a number in the response is not finite', request);
   const written = serializeCalculate(first.body);
   check(sameContent(written, first.body) && written.length === JSON.stringify(first.body).length, 'the compiled serializer writes other content than JSON.stringify', request);
@@ -96,7 +138,7 @@ async function property(request: CalculateRequest): Promise<void> {
     const neighbour = await outcomeOf(other, reference.deps);
     // Other draws of a long leveraged path may leave double precision where these did not: refused
     // as an overflow, that seed still drew other scenarios.
-    const overflowed = !neighbour.ok && neighbour.code === 'VALIDATION_ERROR' && neighbour.issues.includes('overflow');
+    const overflowed = !neighbour.ok && neighbour.code === 'VALIDATION_ERROR' && neighbour.issues.every((type) => type === 'overflow');
     check(
       overflowed || (neighbour.ok && JSON.stringify(neighbour.body.meta.metrics) !== JSON.stringify(first.body.meta.metrics)),
       'the next seed drew the same scenarios',
@@ -112,24 +154,48 @@ function firstDifference(a: string, b: string): string {
   return `at ${i}: …${a.slice(Math.max(0, i - 60), i + 60)}… vs …${b.slice(Math.max(0, i - 60), i + 60)}…`;
 }
 
-t.test(`${RUNS} random requests and every field's edges: four builds byte-identical, finite, seeds distinct`, async (t) => {
+t.test(`${RUNS} random requests and every field's edges: four builds byte-identical in any listing, finite, seeds distinct`, async (t) => {
   const edges = edgeRequests(id, symbols, MAX_ASSETS);
   const started = performance.now();
-  await fc.assert(fc.asyncProperty(calculateRequests(id, symbols, MAX_ASSETS, BUDGET), property), {
+  await fc.assert(fc.asyncProperty(calculateRequests(id, symbols, MAX_ASSETS, BUDGET), fc.integer({ min: 0, max: 2 ** 31 - 1 }), property), {
     numRuns: edges.length + RUNS,
     seed: SEED,
-    examples: edges.map((e) => [e]),
+    examples: edges.map((e, i) => [e, i]),
     endOnFailure: false,
   });
   const seconds = (performance.now() - started) / 1000;
+  const shapes = Object.fromEntries(tally.answeredShapes);
   t.comment(
-    `${tally.cases} cases (${edges.length} edge requests + ${RUNS} drawn, fast-check seed ${SEED}) in ${seconds.toFixed(1)} s: ` +
+    `${tally.cases} cases (${edges.length} edge requests + ${RUNS} drawn, fast-check seed ${SEED}), each also relisted, in ${seconds.toFixed(1)} s: ` +
       `${tally.answered} answered, refused ${JSON.stringify(Object.fromEntries(tally.refused))}, by method ${JSON.stringify(Object.fromEntries(tally.methods))}, ` +
-      `by sampling ${JSON.stringify(Object.fromEntries(tally.sampling))}, ${tally.weighted} with importance sampling`,
+      `answered by shape ${JSON.stringify(shapes)}, by sampling ${JSON.stringify(Object.fromEntries(tally.sampling))}, ${tally.weighted} with importance sampling`,
   );
-  t.ok(tally.answered >= 0.8 * tally.cases, `most valid requests are answered (${tally.answered} of ${tally.cases})`);
+  t.equal(tally.relisted, tally.cases, 'every case was also sent relisted, on the four builds');
+  t.ok(tally.answered >= ANSWERED_SHARE * tally.cases, `at least ${ANSWERED_SHARE * 100} % of valid requests answered (${tally.answered} of ${tally.cases})`);
+  // Every method × mode × book shape the contract allows was answered (the closed form has no rebalanced mode).
+  for (const method of METHODS)
+    for (const mode of choicesOf(method).rebalanced ? ['buy_and_hold', 'rebalanced'] : ['buy_and_hold'])
+      for (const book of ['portfolio', 'positions', 'positions+what_if'])
+        t.ok((shapes[`${method}/${mode}/${book}`] ?? 0) > 0, `${method} ${mode} ${book}: answered in some case`);
   t.ok((tally.sampling.get('low_rank') ?? 0) > 0 && (tally.sampling.get('cholesky') ?? 0) > 0, 'both sampling paths were run on the four builds');
   t.ok(tally.weighted > 0, 'importance sampling was run on the four builds');
+});
+
+t.test(`${INVALID_RUNS} invalid requests: each meets its exact error, on every build`, async (t) => {
+  const seen = new Map<string, number>();
+  await fc.assert(
+    fc.asyncProperty(invalidRequests(id, symbols), async (c: InvalidCase) => {
+      count(seen, c.what);
+      for (const build of builds) {
+        const o = await outcomeOf(c.request, build.deps);
+        const detail = `${c.what} on ${build.name}: ${JSON.stringify(o)}\nrequest: ${JSON.stringify(c.request)}`;
+        if (o.ok || o.status !== c.status || o.code !== c.code || (c.loc.length > 0 && !o.locs.includes(JSON.stringify(c.loc)))) throw new Error(`expected ${c.status} ${c.code} at ${JSON.stringify(c.loc)}: ${detail}`);
+      }
+    }),
+    { numRuns: INVALID_RUNS, seed: SEED, endOnFailure: false },
+  );
+  t.comment(`invalid requests by kind: ${JSON.stringify(Object.fromEntries(seen))}`);
+  t.ok(seen.size >= 10, `many kinds of invalid request drawn (${seen.size})`);
 });
 
 t.test('unseeded requests draw fresh seeds and fresh scenarios, on every build', async (t) => {

@@ -68,15 +68,15 @@ export function withinBudget(r: CalculateRequest, budget: number): CalculateRequ
   return fit >= r.simulations ? r : { ...r, simulations: fit };
 }
 
-/** Positions of a drawn book that may take amounts outside the domain (the rest are clamped into it). */
+/** Positions of a drawn book whose amounts take every edge of the domain. */
 const POSITIONS_WITH_EDGES = 10;
 
 const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 3 });
 const double = (min: number, max: number) => fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
 
 /**
- * Valid calculate requests over the whole declared domain (fast-check biases integers and doubles
- * towards their bounds). `maxAssets` bounds the book by the dataset's symbols; `budget` bounds a
+ * Valid calculate requests over the whole declared domain, and only inside it (fast-check biases
+ * integers and doubles towards their bounds). `maxAssets` bounds the book by the dataset's symbols; `budget` bounds a
  * case's work by lowering its simulation count only.
  */
 export function calculateRequests(datasetId: string, symbols: string[], maxAssets: number, budget: number): fc.Arbitrary<CalculateRequest> {
@@ -87,16 +87,21 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
   const book = (most >= DOMAIN.lookback.min ? fc.oneof(indices(1), indices(DOMAIN.lookback.min)) : indices(1)).chain((idx) =>
     fc.tuple(fc.constant(idx), fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: idx.length, maxLength: idx.length })),
   );
-  // Positions: any sign, every magnitude up to the bound and its edges, by quantity or by value.
+  // Positions: any sign, every magnitude up to the bound and its edges, by quantity or by value
+  // (amounts beyond the bound are invalid-requests.ts's).
+  // Weighted to a desk's amounts, so that a wide book is not nearly always levered by an edge.
   const amount = fc.oneof(
-    fc.constantFrom<number>(0, -0, 1, -1, Number.MIN_VALUE, -DOMAIN.position.max, DOMAIN.position.max, 2 ** 31, 2 ** 32, 2 ** 53 - 1),
-    double(DOMAIN.position.min, DOMAIN.position.max),
-    double(-1e7, 1e7),
+    { arbitrary: fc.constantFrom<number>(0, -0, 1, -1, Number.MIN_VALUE, -DOMAIN.position.max, DOMAIN.position.max, 2 ** 31, 2 ** 32), weight: 1 },
+    { arbitrary: double(DOMAIN.position.min, DOMAIN.position.max), weight: 1 },
+    { arbitrary: double(-1e7, 1e7), weight: 6 },
   );
   const positions = fc.record({
     amounts: fc.array(amount, { minLength: maxAssets, maxLength: maxAssets }),
+    deskAmounts: fc.array(double(-1e7, 1e7), { minLength: maxAssets, maxLength: maxAssets }),
     byQuantity: fc.array(fc.boolean(), { minLength: maxAssets, maxLength: maxAssets }),
     withValue: fc.boolean(),
+    // Capital against the book's gross (its leverage), or null: the value drawn over the whole range.
+    leverage: fc.option(double(0.01, 100), { nil: null, freq: 5 }),
     trades: fc.option(fc.array(fc.tuple(fc.integer({ min: 0, max: symbols.length - 1 }), amount, fc.boolean()), { minLength: 1, maxLength: 3 }), {
       nil: undefined,
       freq: 3,
@@ -123,11 +128,19 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       histogram_bins: optional(fc.integer({ min: DOMAIN.bins.min, max: DOMAIN.bins.max })),
       target_relative_error: optional(double(DOMAIN.target.min, DOMAIN.target.max)),
       variance_reduction: optional(fc.constantFrom(...VARIANCE_REDUCTIONS)),
-      portfolio_value: double(DOMAIN.value.min, DOMAIN.value.max),
+      // The whole range of each, weighted to what desks send (see time_horizon).
+      portfolio_value: fc.oneof({ arbitrary: double(DOMAIN.value.min, DOMAIN.value.max), weight: 1 }, { arbitrary: double(1e3, 1e10), weight: 3 }),
       currency: fc.constantFrom(...[...ISO_4217].sort()),
       book,
-      confidence_level: double(DOMAIN.confidence.min, DOMAIN.confidence.max),
-      time_horizon: fc.integer({ min: DOMAIN.horizon.min, max: DOMAIN.horizon.max }),
+      confidence_level: fc.oneof({ arbitrary: double(DOMAIN.confidence.min, DOMAIN.confidence.max), weight: 1 }, { arbitrary: double(0.9, 0.9999), weight: 3 }),
+      // The whole range, weighted to the horizons desks ask for: a long rebalanced path of a
+      // leveraged book, or importance sampling at c within 1e-14 of 1, leaves double precision
+      // (refused as an overflow), and those must not crowd out the cases that would show a valid
+      // request wrongly refused (at most 2 % may be refused).
+      time_horizon: fc.oneof(
+        { arbitrary: fc.integer({ min: DOMAIN.horizon.min, max: DOMAIN.horizon.max }), weight: 1 },
+        { arbitrary: fc.integer({ min: DOMAIN.horizon.min, max: 20 }), weight: 3 },
+      ),
       simulations: fc.integer({ min: DOMAIN.simulations.min, max: DOMAIN.simulations.max }),
       degrees_of_freedom: optional(fc.integer({ min: DOMAIN.dof.min, max: DOMAIN.dof.max })),
     })
@@ -170,16 +183,21 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       if (d.kind === 'portfolio') return withinBudget(request, budget);
       // The same symbols as a long/short book; a book of zeros gets one unit of its first symbol.
       const p = d.positions;
-      // Past the first positions of a wide book, amounts stay inside the domain: one amount outside
-      // it refuses the whole book, so a wide book would almost never be answered.
-      const inDomain = (a: number) => Math.min(DOMAIN.position.max, Math.max(DOMAIN.position.min, a));
-      const amounts: number[] = idx.map((_, k) => (k < POSITIONS_WITH_EDGES ? p.amounts[k]! : inDomain(p.amounts[k]!)));
+      // Past the first positions of a wide book, a desk's amounts: edges on every one of 70
+      // positions would lever nearly every wide book past double precision.
+      const amounts: number[] = idx.map((_, k) => (k < POSITIONS_WITH_EDGES ? p.amounts[k]! : p.deskAmounts[k]!));
       if (!amounts.some((a) => a !== 0)) amounts[0] = 1;
       const positionsRequest: CalculateRequest = {
         ...without(request, 'portfolio'),
         positions: idx.map((i, k) => (p.byQuantity[k] ? { symbol: symbols[i]!, quantity: amounts[k]! } : { symbol: symbols[i]!, market_value: amounts[k]! })),
       };
       if (!p.withValue) delete positionsRequest.portfolio_value;
+      else if (p.leverage !== null) {
+        // Mostly a desk's leverage: a book levered 1e20 times over a long rebalanced path leaves
+        // double precision (an overflow), which the whole-range draws still reach.
+        const gross = amounts.reduce((a, x, k) => a + Math.abs(x) * (p.byQuantity[k] ? 100 : 1), 0);
+        positionsRequest.portfolio_value = Math.min(DOMAIN.value.max, Math.max(DOMAIN.value.min, gross / p.leverage));
+      }
       if (p.trades) {
         const trades = [
           ...new Map(p.trades.map(([i, a, q]) => [symbols[i]!, q ? { symbol: symbols[i]!, quantity: a } : { symbol: symbols[i]!, market_value: a }])).values(),

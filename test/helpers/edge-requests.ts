@@ -113,7 +113,8 @@ export function edgeRequests(datasetId: string, symbols: string[], maxAssets: nu
   });
   for (const positions of books) {
     for (const method of METHODS) {
-      for (const portfolio_mode of ['buy_and_hold', 'rebalanced'] as const) out.push({ ...noBook, method, portfolio_mode, positions });
+      for (const portfolio_mode of ['buy_and_hold', 'rebalanced'] as const)
+        if (portfolio_mode === 'buy_and_hold' || choicesOf(method).rebalanced) out.push({ ...noBook, method, portfolio_mode, positions });
       out.push({ ...noBook, method, positions, portfolio_value: DOMAIN.value.min });
       out.push({
         ...noBook,

@@ -80,8 +80,9 @@ export function fourBuilds(store: FileDatasetStore): Build[] {
   }));
 }
 
-/** A refusal keeps the `type` of each validation issue it lists (e.g. `overflow`). */
-export type Outcome = { ok: true; body: CalculateResponseBody } | { ok: false; status: number; code: string; message: string; issues: string[] };
+/** A refusal keeps the `type` of each validation issue it lists (e.g. `overflow`), and apart each one's `loc` as JSON. */
+export type Outcome =
+  { ok: true; body: CalculateResponseBody } | { ok: false; status: number; code: string; message: string; issues: string[]; locs: string[] };
 
 /** One calculation through validation and the risk layer; a non-contract failure throws. */
 export async function outcomeOf(request: unknown, deps: CalculatorDeps): Promise<Outcome> {
@@ -89,8 +90,15 @@ export async function outcomeOf(request: unknown, deps: CalculatorDeps): Promise
     return { ok: true, body: await calculate(validateRequest(request), OWNER, deps) };
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
-    const issues = Array.isArray(e.extra.errors) ? (e.extra.errors as { type?: unknown }[]).map((i) => String(i.type)) : [];
-    return { ok: false, status: e.status, code: e.code, message: e.message, issues };
+    const listed = Array.isArray(e.extra.errors) ? (e.extra.errors as { type?: unknown; loc?: unknown }[]) : [];
+    return {
+      ok: false,
+      status: e.status,
+      code: e.code,
+      message: e.message,
+      issues: listed.map((i) => String(i.type)),
+      locs: listed.map((i) => JSON.stringify(i.loc)),
+    };
   }
 }
 

@@ -1,0 +1,78 @@
+// The same book listed otherwise (api.md §13): its items shuffled, and one position split into two
+// parts that add up exactly, placed apart. The figures must not move; only the answer's lists, which
+// keep the request's order, may. `listingFree` writes an outcome without that order.
+import { type CalculateRequest, type PositionEntry } from '../../src/contract/schemas.js';
+import { type Outcome } from './four-builds.js';
+import { mulberry32 } from './mulberry32.js';
+
+function shuffled<T>(items: readonly T[], rand: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** Two amounts that add up to `a` exactly in double precision, or null (a subnormal's half may not). */
+export function halves(a: number): [number, number] | null {
+  const first = a / 2;
+  const second = a - first;
+  return first + second === a && Object.is(first + second, a) ? [first, second] : null;
+}
+
+/** `p` as two positions of the same kind whose amounts add up to its own exactly, or null. */
+function splitPosition(p: PositionEntry): [PositionEntry, PositionEntry] | null {
+  const field = p.quantity !== undefined ? 'quantity' : 'market_value';
+  const parts = halves(p[field]!);
+  return (
+    parts && [
+      { symbol: p.symbol, [field]: parts[0] },
+      { symbol: p.symbol, [field]: parts[1] },
+    ]
+  );
+}
+
+/**
+ * The request with its book (and trades) shuffled by `seed`; a positions book also has one
+ * position, chosen by the seed, split in two with the second part last. Weights stay one per symbol.
+ */
+export function relisted(request: CalculateRequest, seed: number): CalculateRequest {
+  const rand = mulberry32(seed);
+  const out: CalculateRequest = { ...request };
+  if (request.portfolio) out.portfolio = shuffled(request.portfolio, rand);
+  if (request.what_if) out.what_if = { trades: shuffled(request.what_if.trades, rand) };
+  if (request.positions) {
+    const positions = shuffled(request.positions, rand);
+    const at = Math.floor(rand() * positions.length);
+    const parts = splitPosition(positions[at]!);
+    if (parts) positions.splice(at, 1, parts[0]);
+    out.positions = parts ? [...positions, parts[1]] : positions;
+  }
+  return out;
+}
+
+type Row = { symbol: string };
+const bySymbol = <T extends Row>(rows: readonly T[]) => [...rows].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+const sortedKeys = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/**
+ * What must be identical however the book is listed: the response without its id, timings and
+ * engine name, its per-symbol rows and maps in symbol order; a refusal by its code and issue types
+ * (its locations name the request's own indices).
+ */
+export function listingFree(o: Outcome): string {
+  if (!o.ok) return JSON.stringify({ status: o.status, code: o.code, issues: o.issues });
+  const m = o.body.meta;
+  const exposures = (x: typeof m.exposures) => ({ ...x, items: bySymbol(x.items) });
+  return JSON.stringify({
+    ...m,
+    calculation_id: null,
+    timing_ms: null,
+    engine: null,
+    contributions: bySymbol(m.contributions),
+    exposures: exposures(m.exposures),
+    estimation: { ...m.estimation, daily_mean: sortedKeys(m.estimation.daily_mean), daily_volatility: sortedKeys(m.estimation.daily_volatility) },
+    ...(m.what_if ? { what_if: { ...m.what_if, exposures: exposures(m.what_if.exposures) } } : {}),
+  });
+}
