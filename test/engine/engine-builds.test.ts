@@ -2,6 +2,7 @@
 // data for every method and mode; seeded runs repeat; any batch split gives the same answer.
 import { portfolioBook } from '../../src/engine/codec.js';
 import t from 'tap';
+import { bitJson } from '../helpers/bit-json.js';
 import { createReadStream } from 'node:fs';
 import { readCsv } from '../../src/datasets/csv-reader.js';
 import { selectColumns } from '../../src/datasets/dataset.js';
@@ -61,13 +62,15 @@ t.test('WASM and native agree exactly; splits and repeats do not change results'
     const m = model(method, rebalanced, weighted);
     const label = `${method} ${rebalanced ? 'rebalanced' : 'buy_and_hold'}${weighted ? ' importance sampling' : ''}`;
     const reference = await runModel(builds.wasm, m, est, { maxBatches: 1 });
-    t.same(await runModel(builds.native, m, est, { maxBatches: 1 }), reference, `${label}: native = wasm`);
-    t.same(await runModel(builds.wasmScalar, m, est, { maxBatches: 1 }), reference, `${label}: wasm-scalar = wasm`);
-    t.same(await runModel(builds.nativeBaseline, m, est, { maxBatches: 1 }), reference, `${label}: native x86-64 = wasm`);
-    t.same(await runModel(builds.wasm, m, est, { maxBatches: 1 }), reference, `${label}: seeded run repeats`);
+    // Every number's bits, −0 told from 0.
+    const expected = bitJson(reference);
+    t.equal(bitJson(await runModel(builds.native, m, est, { maxBatches: 1 })), expected, `${label}: native = wasm`);
+    t.equal(bitJson(await runModel(builds.wasmScalar, m, est, { maxBatches: 1 })), expected, `${label}: wasm-scalar = wasm`);
+    t.equal(bitJson(await runModel(builds.nativeBaseline, m, est, { maxBatches: 1 })), expected, `${label}: native x86-64 = wasm`);
+    t.equal(bitJson(await runModel(builds.wasm, m, est, { maxBatches: 1 })), expected, `${label}: seeded run repeats`);
     for (const batches of [2, 7]) {
       const split = await runModel(builds.native, m, est, { maxBatches: batches, minBlocksPerBatch: 1 });
-      t.same(split, reference, `${label}: ${batches} batches = 1 batch`);
+      t.equal(bitJson(split), expected, `${label}: ${batches} batches = 1 batch`);
     }
     const figures = reference.books[0]!;
     const sum = figures.componentEs.reduce((a, b) => a + b, 0);

@@ -16,6 +16,7 @@ import { type CalculateResponseBody } from '../../src/contract/responses.js';
 import { FileDatasetStore } from '../../src/datasets/dataset-store.js';
 import { validateRequest } from './calculation-domain.js';
 import { mulberry32 } from './mulberry32.js';
+import { bitJson } from './bit-json.js';
 
 /** Synthetic daily prices: one market factor plus noise, a late starter and scattered gaps. */
 export function syntheticWideCsv(symbols: number, dates: number, seed = 7): string {
@@ -104,6 +105,6 @@ export async function outcomeOf(request: unknown, deps: CalculatorDeps): Promise
 
 /** What must be identical between builds: the response without its id, timings and engine name. */
 export function comparable(o: Outcome): string {
-  if (!o.ok) return JSON.stringify(o);
-  return JSON.stringify({ ...o.body.meta, calculation_id: null, timing_ms: null, engine: null });
+  if (!o.ok) return bitJson(o);
+  return bitJson({ ...o.body.meta, calculation_id: null, timing_ms: null, engine: null });
 }

@@ -4,6 +4,7 @@
 import { type CalculateRequest, type PositionEntry } from '../../src/contract/schemas.js';
 import { type Outcome } from './four-builds.js';
 import { mulberry32 } from './mulberry32.js';
+import { bitJson } from './bit-json.js';
 
 function shuffled<T>(items: readonly T[], rand: () => number): T[] {
   const out = [...items];
@@ -62,10 +63,10 @@ const sortedKeys = (o: Record<string, number>) => Object.fromEntries(Object.entr
  * (its locations name the request's own indices).
  */
 export function listingFree(o: Outcome): string {
-  if (!o.ok) return JSON.stringify({ status: o.status, code: o.code, issues: o.issues });
+  if (!o.ok) return bitJson({ status: o.status, code: o.code, issues: o.issues });
   const m = o.body.meta;
   const exposures = (x: typeof m.exposures) => ({ ...x, items: bySymbol(x.items) });
-  return JSON.stringify({
+  return bitJson({
     ...m,
     calculation_id: null,
     timing_ms: null,
