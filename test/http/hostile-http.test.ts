@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { calcBody, calculate, call, csvForm, upload, uploadFile } from '../helpers/http.js';
 import { waitFor } from '../helpers/wait.js';
+import { metricValue } from '../helpers/replicas.js';
 import { rawExchange, statusOf } from '../helpers/raw-socket.js';
 import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
 
@@ -51,15 +52,29 @@ t.test('hostile input', async (t) => {
     );
     await waitFor(async () => ((await uploadsFinished(s.base)) > uploadsBefore ? true : undefined), 'the server to finish the cut-off upload');
     t.equal(datasetFiles(), before, 'an upload cut off mid-body stores nothing');
+    // A client that leaves mid-calculation: abort once the engine is computing (a condition, not a
+    // delay), then the engine must stop — its tasks end, their workers replaced — and the request
+    // count as 499, long before the calculation could have finished (minutes of work).
+    const restartsBefore = await metricValue(s.base, 'engine_worker_restarts_total');
+    const leftBefore = await clientClosed(s.base);
+    const timeoutsBefore = await metricValue(s.base, 'calculation_timeouts_total');
     const controller = new AbortController();
     const heavy = fetch(`${s.base}/api/v1/risk/calculate`, {
       method: 'POST',
       headers: { 'X-API-Key': s.key, 'Content-Type': 'application/json' },
-      body: JSON.stringify(calcBody(ds, { method: 'monte_carlo_student_t', simulations: 3_000_000, time_horizon: 20 })),
+      body: JSON.stringify(calcBody(ds, { method: 'monte_carlo_student_t', simulations: 10_000_000, time_horizon: 250 })),
       signal: controller.signal,
     }).catch(() => 'aborted');
-    setTimeout(() => controller.abort(), 30);
+    await waitFor(async () => ((await metricValue(s.base, 'engine_tasks_in_flight')) > 0 ? true : undefined), 'the calculation to start');
+    controller.abort();
     t.equal(await heavy, 'aborted');
+    // Piscina ends the thread of a task aborted while running, and starts another in its place.
+    const stopped = async () =>
+      (await metricValue(s.base, 'engine_tasks_in_flight')) === 0 && (await metricValue(s.base, 'engine_worker_restarts_total')) > restartsBefore;
+    const { ms } = await waitFor(async () => ((await stopped()) ? true : undefined), 'the engine to stop and its workers to be replaced', 60_000);
+    t.comment(`the engine stopped ${ms.toFixed(0)} ms after the client left`);
+    await waitFor(async () => ((await clientClosed(s.base)) > leftBefore ? true : undefined), 'the request to be counted as 499');
+    t.equal(await metricValue(s.base, 'calculation_timeouts_total'), timeoutsBefore, 'stopped by the client leaving, not by its deadline');
     await stillWorks(t, 'disconnects');
   });
 
@@ -144,6 +159,14 @@ t.test('hostile input', async (t) => {
 });
 
 /** Upload requests the server has finished handling (answered or abandoned), from its metrics. */
+/** Calculations whose client left before the answer (status 499), from /metrics. */
+async function clientClosed(base: string): Promise<number> {
+  const line = (await call(base, 'GET', '/metrics')).text
+    .split('\n')
+    .find((l) => l.startsWith('http_requests_total{') && l.includes('route="/api/v1/risk/calculate"') && l.includes('status="499"'));
+  return Number(line?.split(' ').pop() ?? 0);
+}
+
 async function uploadsFinished(base: string): Promise<number> {
   const text = (await call(base, 'GET', '/metrics')).text;
   return text
