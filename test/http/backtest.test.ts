@@ -151,6 +151,11 @@ t.test('backtest', async (t) => {
       body({ method: 'monte_carlo_normal', simulations: 20_000, method_options: { seed: 7 }, backtest: { window: 60, estimation_window: 250 } }),
     );
     t.equal(weighted.status, 200, weighted.text.slice(0, 300));
+    t.equal(plain.status, 200, plain.text.slice(0, 300));
+    // The same 60 dates in both (else the largest gap of an empty series would pass).
+    const dates = (r: typeof plain) => r.body.meta.backtest.series.map((d: { date: string }) => d.date);
+    t.equal(dates(weighted).length, 60, 'a forecast for every date of the window');
+    t.same(dates(weighted), dates(plain), 'on the same dates as the plain backtest');
     const gaps = weighted.body.meta.backtest.series.map((d: { var: number }, i: number) => Math.abs(d.var / plain.body.meta.backtest.series[i].var - 1));
     t.ok(Math.max(...gaps) < 0.05, `importance-sampled daily VaRs within 5 % of plain ones (largest gap ${Math.max(...gaps)})`);
   });
