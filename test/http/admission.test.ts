@@ -59,8 +59,10 @@ t.test(`${BURST} heavy calculations at once, with room for three: those answered
   const simulations = await sized();
   const estimated = estimateMs(simulations, await metric(s.base, 'admission_cost_per_unit_ns'));
   const measured = simulations * median(warmUps.slice(-3).map((w) => w.ms / w.simulations));
-  // The cost model follows what it measures: otherwise a sizing "by construction" means nothing.
-  t.ok(measured / estimated > 0.5 && measured / estimated < 2, `estimate ${estimated.toFixed(0)} ms, the last warm-ups ${measured.toFixed(0)} ms`);
+  // The cost model follows what it measures (within 3×: other load may change between warm-ups),
+  // else sizing the burst by it would say little about the time the burst takes.
+  const ratio = measured / estimated;
+  t.ok(ratio > 1 / 3 && ratio < 3, `estimate ${estimated.toFixed(0)} ms, the last warm-ups ${measured.toFixed(0)} ms`);
   // Admission lets n in while n × estimate ≤ 75 % of the deadline.
   const fit = Math.floor((ADMIT_SHARE * DEADLINE_MS) / estimated);
 
