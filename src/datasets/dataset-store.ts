@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { newDatasetId } from '../ids.js';
@@ -11,9 +12,10 @@ import {
   type StoredDataset,
 } from './dataset-file.js';
 import { type Dataset } from './dataset.js';
-import { removeFileDurably, sweepTempFiles, writeFileAtomic } from '../persistence/atomic-file.js';
+import { removeFileDurably, sweepTempFiles, TEMP_PREFIX, writeFileAtomic } from '../persistence/atomic-file.js';
 import { DatasetCache } from './dataset-cache.js';
 import { IdempotencyFile } from './idempotency-file.js';
+import { SharedProbe } from './shared-probe.js';
 
 export const DATASET_ID_PATTERN = /^ds_[0-9A-Za-z]{16,40}$/;
 
@@ -66,6 +68,7 @@ export class FileDatasetStore implements DatasetStore {
   private readonly listings = new Map<string, DatasetListing>();
   /** Idempotency keys (owner NUL key → the upload), persisted beside the datasets. */
   private readonly uploads: IdempotencyFile;
+  private readonly probe = new SharedProbe(() => this.probeWrite());
 
   constructor(dataDir: string) {
     this.dir = path.join(dataDir, 'datasets');
@@ -137,8 +140,14 @@ export class FileDatasetStore implements DatasetStore {
     return removeFileDurably(this.fileOf(id));
   }
 
-  async writable(): Promise<boolean> {
-    const probe = path.join(this.dir, `.probe-${process.pid}`);
+  writable(): Promise<boolean> {
+    return this.probe.run();
+  }
+
+  /** A write and removal of a file of its own: a name shared by concurrent probes let them delete each other's (review M3). */
+  private async probeWrite(): Promise<boolean> {
+    // The temp prefix: a probe left by a crash is swept at the next start.
+    const probe = path.join(this.dir, `${TEMP_PREFIX}probe-${randomBytes(8).toString('hex')}`);
     try {
       await fs.writeFile(probe, 'ok');
       await fs.rm(probe);

@@ -1,6 +1,7 @@
 import { decodeDatasetFile, encodeDatasetFile, type DatasetListing, type StoredDataset } from './dataset-file.js';
 import { type Dataset } from './dataset.js';
 import { DatasetCache } from './dataset-cache.js';
+import { SharedProbe } from './shared-probe.js';
 import { newDatasetId } from '../ids.js';
 import { DATASET_ID_PATTERN, type DatasetStore, type IdempotentUpload, type ListPosition, type SaveOnce } from './dataset-store.js';
 import { type Database } from '../persistence/database.js';
@@ -13,6 +14,7 @@ import { type Database } from '../persistence/database.js';
  */
 export class PgDatasetStore implements DatasetStore {
   private readonly cache = new DatasetCache();
+  private readonly probe = new SharedProbe(() => this.probeQuery());
 
   constructor(
     private readonly db: Database,
@@ -113,7 +115,11 @@ export class PgDatasetStore implements DatasetStore {
     return rows.map((r) => ({ id: r.id, owner, createdAt: r.created_at.toISOString(), symbolCount: r.symbol_count, rows: r.row_count }));
   }
 
-  async writable(): Promise<boolean> {
+  writable(): Promise<boolean> {
+    return this.probe.run();
+  }
+
+  private async probeQuery(): Promise<boolean> {
     try {
       await this.db.query('SELECT 1');
       return true;
