@@ -1,8 +1,9 @@
 // Overload with goodput: a burst of heavy calculations that cannot all fit before the deadline gets
 // answers for what fits and an immediate 503 SERVER_BUSY (with Retry-After) for the rest — never a
-// row of timeouts after 30 s of busy cores. Nothing asserted depends on the machine's speed: the
+// row of timeouts after 30 s of busy cores. The outcome does not hang on the machine's speed: the
 // deadline is fixed, and the burst's calculations are sized from the cost model this same instance
-// learned from its warm-ups, so how many fit (three) is set by construction.
+// learned from its warm-ups, so how many are admitted (one) is set by construction, and the one
+// admitted has 2.5× its estimated time: it fails only if the machine slows that much mid-burst.
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { ADMIT_SHARE, requestShape, workUnits } from '../../src/risk/admission.js';
@@ -11,9 +12,10 @@ import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
 
 const DEADLINE_MS = 8_000;
 const WORKERS = 2; // testEnv's
-/** The burst's calculation is estimated at 75 % of the deadline / 3.5: three fit, a fourth does not,
- * and the first admitted, which has the workers first, has 4.7× its estimated time. */
-const FITS = 3.5;
+/** The burst's calculation is estimated at 75 % of the deadline / 1.9: one fits, two do not. Only
+ * one: admitted calculations share the workers (each one's last task queues behind the others'
+ * first), so all of them finish near the end of their total, and one alone has the most room. */
+const FITS = 1.9;
 const BURST = 8;
 const SYMBOLS = ['AAPL', 'MSFT', 'AMZN', 'GOOGL', 'JPM', 'XOM', 'JNJ', 'PG', 'KO', 'KHC'];
 const DATES = readFileSync(WIDE_SAMPLE, 'utf8').trim().split('\n').length - 1;
@@ -37,7 +39,7 @@ async function metric(base: string, name: string): Promise<number> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
-t.test(`${BURST} heavy calculations at once, with room for three: those answered, the rest 503 at once`, async (t) => {
+t.test(`${BURST} heavy calculations at once, with room for one: it is answered, the rest refused 503 at once`, async (t) => {
   const s = await startTestService({ CALC_TIMEOUT_MS: String(DEADLINE_MS), MAX_SIMULATIONS: '100000000' });
   t.teardown(() => s.stop());
   const ds = (await uploadFile(s.base, s.key, WIDE_SAMPLE)).body.dataset_id as string;
@@ -67,6 +69,7 @@ t.test(`${BURST} heavy calculations at once, with room for three: those answered
   const fit = Math.floor((ADMIT_SHARE * DEADLINE_MS) / estimated);
 
   const arrivals: { reply: Reply; at: number }[] = [];
+  const sent = performance.now();
   await Promise.all(
     Array.from({ length: BURST }, async () => {
       const reply = await calculate(s.base, s.key, heavy(ds, simulations));
@@ -81,14 +84,11 @@ t.test(`${BURST} heavy calculations at once, with room for three: those answered
   const work =
     `deadline ${DEADLINE_MS} ms; each calculation ${simulations} simulations, estimated ${estimated.toFixed(0)} ms ` +
     `(warm-ups ${measured.toFixed(0)} ms); ${fit} fit; ${admitted} admitted = ${(admitted * estimated).toFixed(0)} ms of work`;
-  t.comment(`${work}; answers in order: ${arrivals.map(code).join(', ')}`);
-  t.equal(ok.length + busy.length + late.length, BURST, 'every answer is a result, a refusal or a timeout');
+  t.comment(`${work}; answers in order: ${arrivals.map((a) => `${code(a)} at ${(a.at - sent).toFixed(0)} ms`).join(', ')}`);
   t.ok(admitted >= 1 && admitted <= fit, `${admitted} admitted: no more than fit 75 % of the deadline by the estimate (${fit})`);
-  t.ok(busy.length >= BURST - fit, `${busy.length} refused`);
-  t.ok(ok.length >= 1, `${ok.length} answered: at least the first admitted, which has the workers first`);
-  // A later admitted calculation has only the 25 % reserve for the estimate's error: it may time
-  // out if the machine slows down by more than that mid-burst (others share these cores).
-  if (late.length > 0) t.comment(`${late.length} admitted timed out after ${ok.length} answered: the machine slowed mid-burst (${work})`);
+  t.equal(busy.length, BURST - admitted, 'the rest refused');
+  t.ok(ok.length >= 1, `${ok.length} answered`);
+  t.equal(late.length, 0, `none timed out (${work})`);
   const firstResult = Math.min(...[...ok, ...late].map((a) => a.at));
   t.ok(
     busy.every((a) => a.at < firstResult),
