@@ -6,6 +6,7 @@ export type CsvReason =
   | 'MALFORMED_CSV'
   | 'MISSING_COLUMNS'
   | 'DUPLICATE_SYMBOL'
+  | 'INVALID_SYMBOL'
   | 'COLUMN_COUNT'
   | 'INVALID_DATE'
   | 'INVALID_PRICE'

@@ -1,3 +1,4 @@
+import { symbolProblem } from '../contract/dataset-schemas.js';
 import { CsvError } from './csv-error.js';
 import { parseDate, parsePrice } from './csv-values.js';
 import { type Dataset } from './dataset.js';
@@ -23,6 +24,14 @@ function longColumns(header: string[]): { date: number; symbol: number; price: n
   const symbol = find(SYMBOL_COLUMNS);
   const price = find(PRICE_COLUMNS);
   return date >= 0 && symbol >= 0 && price >= 0 ? { date, symbol, price } : null;
+}
+
+/** Refuses a name outside the symbol grammar; the message shows a bounded, printable excerpt. */
+function checkSymbol(symbol: string, line: number, column: number): void {
+  const problem = symbolProblem(symbol);
+  if (problem === null) return;
+  const shown = JSON.stringify(symbol.slice(0, 40)).replace(/[^\x20-\x7e]/g, '?');
+  throw new CsvError('INVALID_SYMBOL', `symbol ${shown} ${problem}`, line, column);
 }
 
 /**
@@ -68,6 +77,7 @@ export class DatasetBuilder {
     if (header.length < 2) throw new CsvError('MISSING_COLUMNS', 'the header needs a date column and at least one symbol column', line);
     header.slice(1).forEach((symbol, i) => {
       if (symbol === '') throw new CsvError('MISSING_COLUMNS', `column ${i + 2} has no symbol name`, line, i + 2);
+      checkSymbol(symbol, line, i + 2);
       if (this.symbolIndex.has(symbol)) throw new CsvError('DUPLICATE_SYMBOL', `symbol ${symbol} appears twice in the header`, line, i + 2);
       this.addSymbol(symbol, line, i + 2);
     });
@@ -120,6 +130,7 @@ export class DatasetBuilder {
     const cols = this.long!;
     const symbol = record[cols.symbol]!.trim();
     if (symbol === '') throw new CsvError('MISSING_COLUMNS', 'empty symbol', line, cols.symbol + 1);
+    if (!this.symbolIndex.has(symbol)) checkSymbol(symbol, line, cols.symbol + 1);
     const dateIdx = this.date(record[cols.date]!, line, cols.date + 1);
     const symbolIdx = this.addSymbol(symbol, line, cols.symbol + 1);
     this.observe(dateIdx, symbolIdx, record[cols.price]!, line, cols.price + 1);
