@@ -15,12 +15,16 @@ export interface Config {
   maxSimulations: number;
   maxQueue: number;
   calcTimeoutMs: number;
+  /** Share of the admissible work one owner may hold, in percent (see admission.ts). */
+  admissionOwnerSharePct: number;
   uploadPerMin: number;
   calculatePerMin: number;
   batchPerMin: number;
   stressPerMin: number;
   backtestPerMin: number;
   authFailuresPerMin: number;
+  /** Peers whose X-Forwarded-For names the client (TRUSTED_PROXIES); empty = the TCP peer is the client. */
+  trustedProxies: string[];
   logLevel: string;
   shutdownGraceMs: number;
   keyReloadMs: number;
@@ -64,12 +68,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxSimulations: int(env, 'MAX_SIMULATIONS', 10_000_000, 100, 100_000_000),
     maxQueue: int(env, 'MAX_QUEUE', 256, 1, 100_000),
     calcTimeoutMs: int(env, 'CALC_TIMEOUT_MS', 30_000, 1, 3_600_000),
+    admissionOwnerSharePct: int(env, 'ADMISSION_OWNER_SHARE_PCT', 50, 1, 100),
     uploadPerMin: int(env, 'RATE_LIMIT_UPLOAD_PER_MIN', 2, 1, 1_000_000),
     calculatePerMin: int(env, 'RATE_LIMIT_CALCULATE_PER_MIN', 10, 1, 1_000_000),
     batchPerMin: int(env, 'RATE_LIMIT_BATCH_PER_MIN', 10, 1, 1_000_000),
     stressPerMin: int(env, 'RATE_LIMIT_STRESS_PER_MIN', 10, 1, 1_000_000),
     backtestPerMin: int(env, 'RATE_LIMIT_BACKTEST_PER_MIN', 5, 1, 1_000_000),
     authFailuresPerMin: int(env, 'AUTH_FAILURES_PER_MIN', 20, 1, 1_000_000),
+    trustedProxies: (env.TRUSTED_PROXIES ?? '').split(',').map((a) => a.trim()).filter((a) => a !== ''),
     logLevel: env.LOG_LEVEL ?? 'info',
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),
     keyReloadMs: int(env, 'KEY_RELOAD_MS', 500, 50, 60_000),

@@ -97,6 +97,24 @@ export class ServiceMetrics {
         },
       });
     }
+    // Per owner, so an operator sees who is admitted and who is refused (owners are as few as their keys).
+    const counted = new Map<string, number>();
+    new Counter({
+      name: 'admission_decisions_total',
+      help: 'Calculations admitted or refused (503 SERVER_BUSY or CALCULATION_TIMEOUT at once) by admission, per owner',
+      labelNames: ['owner', 'decision'] as const,
+      registers: [this.registry],
+      collect() {
+        for (const [owner, counts] of admission?.byOwner ?? []) {
+          for (const decision of ['admitted', 'refused'] as const) {
+            const key = `${owner}\u0000${decision}`;
+            const now = counts[decision];
+            this.inc({ owner, decision }, now - (counted.get(key) ?? 0));
+            counted.set(key, now);
+          }
+        }
+      },
+    });
     collectDefaultMetrics({ register: this.registry });
   }
 }

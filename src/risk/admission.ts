@@ -66,14 +66,33 @@ export function requestShape(req: ShapeRequest, assets: number, books: number, d
 /** A calculation refused because the work queued before it would not leave it time to finish. */
 export class OverloadError extends Error {
   constructor(
-    /** Whole seconds until the work queued now is estimated to be done (at least 1). */
+    /** Whole seconds until the admitted work that blocks it is estimated to be done, or stopped by its deadline (at least 1). */
     readonly retryAfterS: number,
     readonly queuedMs: number,
+    /** Whether only the caller's own work blocks it (its owner is over its share), not everyone's. */
+    readonly ownerOverShare = false,
   ) {
     super('the work queued before this calculation would not leave it time to finish before its deadline');
     this.name = 'OverloadError';
   }
 }
+
+/** A calculation whose own estimate is far beyond its deadline: it would only time out, even alone. */
+export class BeyondDeadlineError extends Error {
+  constructor(
+    readonly estimatedMs: number,
+    readonly budgetMs: number,
+  ) {
+    super(`estimated at ${Math.round(estimatedMs)} ms of compute on every worker, beyond the ${budgetMs} ms deadline`);
+    this.name = 'BeyondDeadlineError';
+  }
+}
+
+/** A calculation refused at once when its own estimate, spread over every worker, exceeds this many deadlines (the estimate's error margin). */
+export const OWN_ESTIMATE_LIMIT = 2;
+
+/** Default share of the admissible work one owner may hold (ADMISSION_OWNER_SHARE): the rest stays open to the others. */
+export const DEFAULT_OWNER_SHARE = 0.5;
 
 /**
  * What a completed calculation measured: its wall time less the time its tasks waited for a worker
@@ -89,24 +108,46 @@ export interface Ticket {
   release(measured?: Measured): void;
 }
 
+/** An admitted calculation's estimated worker-ms, its owner and when its deadline stops it (Date.now() ms). */
+interface Admitted {
+  costMs: number;
+  owner: string;
+  endsBy: number;
+}
+
+/** Per-owner counts of what admission decided, for /metrics. */
+export interface OwnerCounts {
+  admitted: number;
+  refused: number;
+}
+
 /**
- * Admission with goodput: a calculation is admitted only if the work already admitted and unfinished
- * plus its own, spread over the workers, is estimated to end before its deadline; else it is refused
- * at once (OverloadError) rather than computed until it times out. The first calculation on an idle
- * service is always admitted: nothing else would answer it sooner. The cost model — ns of worker
- * time per unit of `workUnits` — is calibrated at start and follows the calculations it measures.
+ * Admission with goodput and fairness. A calculation is admitted only if
+ * - its own estimate, spread over the workers, is within OWN_ESTIMATE_LIMIT deadlines (else
+ *   BeyondDeadlineError: even alone it would only time out);
+ * - the work already admitted and unfinished plus its own, spread over the workers, is estimated
+ *   to end before ADMIT_SHARE of its deadline — the first calculation on an idle service excepted;
+ * - its owner's admitted work plus its own stays within `ownerShare` of that admissible work — an
+ *   owner with nothing admitted excepted — so one owner cannot take every worker from the others.
+ * Otherwise it is refused at once (OverloadError) rather than computed until it times out, with a
+ * Retry-After no longer than the blocking work can still run (its deadline stops it).
+ * The cost model — ns of worker time per unit of `workUnits` — is calibrated at start and follows
+ * the calculations it measures.
  */
 export class WorkAdmission {
+  private readonly admitted = new Set<Admitted>();
   private queuedMs = 0;
-  private running = 0;
   /** Measurements behind the estimate, the calibration included. */
   private observations = 1;
   /** Calculations refused so far. */
   refusals = 0;
+  /** Admitted and refused calculations by owner. */
+  readonly byOwner = new Map<string, OwnerCounts>();
 
   constructor(
     private readonly workers: number,
     private nsPerUnit: number,
+    private readonly ownerShare = DEFAULT_OWNER_SHARE,
   ) {}
 
   /** The current estimate, ns of worker time per work unit. */
@@ -119,24 +160,52 @@ export class WorkAdmission {
     return this.queuedMs;
   }
 
-  /** Admits a calculation of `units` that must end within `budgetMs`, or throws OverloadError. */
-  admit(units: number, budgetMs: number): Ticket {
+  private count(owner: string, key: keyof OwnerCounts): void {
+    const counts = this.byOwner.get(owner) ?? { admitted: 0, refused: 0 };
+    counts[key]++;
+    this.byOwner.set(owner, counts);
+  }
+
+  /** Whole seconds until `blocking` work is estimated done or stopped by its deadlines, at least 1. */
+  private retryAfterS(blocking: Admitted[], now: number): number {
+    const workMs = blocking.reduce((a, x) => a + x.costMs, 0) / this.workers;
+    const stoppedMs = Math.max(0, ...blocking.map((x) => x.endsBy - now));
+    return Math.max(1, Math.ceil(Math.min(workMs, stoppedMs) / 1000));
+  }
+
+  private refuse(owner: string, blocking: Admitted[], now: number, ownerOverShare: boolean): OverloadError {
+    this.refusals++;
+    this.count(owner, 'refused');
+    return new OverloadError(this.retryAfterS(blocking, now), this.queuedMs, ownerOverShare);
+  }
+
+  /** Admits `owner`'s calculation of `units` that must end within `budgetMs`, or throws OverloadError / BeyondDeadlineError. */
+  admit(units: number, budgetMs: number, owner = ''): Ticket {
+    const now = Date.now();
     const costMs = (units * this.nsPerUnit) / 1e6;
-    const endsInMs = (this.queuedMs + costMs) / this.workers;
-    if (this.running > 0 && endsInMs > ADMIT_SHARE * budgetMs) {
+    if (costMs / this.workers > OWN_ESTIMATE_LIMIT * budgetMs) {
       this.refusals++;
-      throw new OverloadError(Math.max(1, Math.ceil(this.queuedMs / this.workers / 1000)), this.queuedMs);
+      this.count(owner, 'refused');
+      throw new BeyondDeadlineError(costMs / this.workers, budgetMs);
     }
+    const capacityMs = ADMIT_SHARE * budgetMs * this.workers;
+    const all = [...this.admitted];
+    if (all.length > 0 && this.queuedMs + costMs > capacityMs) throw this.refuse(owner, all, now, false);
+    const own = all.filter((x) => x.owner === owner);
+    const ownMs = own.reduce((a, x) => a + x.costMs, 0);
+    if (own.length > 0 && ownMs + costMs > this.ownerShare * capacityMs) throw this.refuse(owner, own, now, true);
+    const entry: Admitted = { costMs, owner, endsBy: now + budgetMs };
+    this.admitted.add(entry);
     this.queuedMs += costMs;
-    this.running++;
+    this.count(owner, 'admitted');
     let open = true;
     return {
       release: (measured?: Measured) => {
         if (!open) return;
         open = false;
-        this.running--;
+        this.admitted.delete(entry);
         // Float residue must not leave phantom work behind once everything has finished.
-        this.queuedMs = this.running === 0 ? 0 : Math.max(0, this.queuedMs - costMs);
+        this.queuedMs = this.admitted.size === 0 ? 0 : Math.max(0, this.queuedMs - costMs);
         // Tasks beyond the worker count ran one after another: the slowest ones already add up.
         if (measured) this.learn(units, measured.busyMs * Math.min(Math.max(1, measured.tasks), this.workers));
       },

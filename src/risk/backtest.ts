@@ -74,6 +74,6 @@ export async function backtest(req: BacktestRequest, owner: string, deps: Calcul
         },
       };
     },
-    { units, teaches: false },
+    { units, teaches: false, owner },
   );
 }

@@ -119,7 +119,7 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
       );
       return buildResponse(calculationOf(req, model, listed, deps, s, precision), books, results);
     },
-    { units, teaches: !targetsPrecision(req) },
+    { units, teaches: !targetsPrecision(req), owner },
   );
 }
 
@@ -152,6 +152,6 @@ export async function calculateBatch(req: BatchRequest, owner: string, deps: Cal
         results,
       );
     },
-    { units, teaches: !targetsPrecision(req) },
+    { units, teaches: !targetsPrecision(req), owner },
   );
 }

@@ -17,6 +17,8 @@ export interface DeadlineSettings {
 export interface WorkCost {
   units: number;
   teaches: boolean;
+  /** Whose work it is: admission bounds each owner's share. */
+  owner?: string;
 }
 
 /** One calculation's deadline and clock: `timeoutMs` from its start, or the client leaving. */
@@ -46,7 +48,7 @@ export async function underDeadline<T>(
   const session = { started, deadline: Date.now() + deps.timeoutMs, signal, timing: { queueMs: 0, computeMs: 0, batches: 0 } };
   let ticket: Ticket | undefined;
   try {
-    ticket = deps.admission?.admit(cost.units, deps.timeoutMs);
+    ticket = deps.admission?.admit(cost.units, deps.timeoutMs, cost.owner);
     const body = await work(session);
     if (!allFinite(body)) throw new Error('engine produced a non-finite number');
     if (cost.teaches) ticket?.release({ busyMs: performance.now() - started - session.timing.queueMs, tasks: session.timing.batches });

@@ -2,7 +2,7 @@ import { ApiError, validationError } from '../contract/errors.js';
 import { ABI } from '../engine/abi.js';
 import { EngineFailure } from '../engine/codec.js';
 import { ExecutorBusyError } from '../engine/ops.js';
-import { OverloadError } from './admission.js';
+import { BeyondDeadlineError, OverloadError } from './admission.js';
 
 /**
  * The one place where a calculation's failures become the contract's errors: the deadline, a
@@ -12,8 +12,14 @@ export function calculationFailure(e: unknown, deadline: { passed: boolean; ms: 
   if (deadline.passed || (e instanceof EngineFailure && e.code === ABI.ERR_DEADLINE_EXCEEDED)) {
     return new ApiError('CALCULATION_TIMEOUT', `The calculation did not finish within ${deadline.ms} ms.`, {}, { 'Retry-After': '1' });
   }
+  if (e instanceof BeyondDeadlineError) {
+    const message = `This calculation would not finish within ${e.budgetMs} ms even alone (${e.message}): ask for fewer simulations, symbols or days.`;
+    return new ApiError('CALCULATION_TIMEOUT', message, { estimated_ms: Math.round(e.estimatedMs) }, { 'Retry-After': '1' });
+  }
   if (e instanceof OverloadError) {
-    const message = `Busy: the work already queued would not leave this calculation time to finish; retry in ${e.retryAfterS} s.`;
+    const message = e.ownerOverShare
+      ? `Busy: your calculations already hold your share of the service; retry in ${e.retryAfterS} s.`
+      : `Busy: the work already queued would not leave this calculation time to finish; retry in ${e.retryAfterS} s.`;
     return new ApiError('SERVER_BUSY', message, { retry_after_s: e.retryAfterS }, { 'Retry-After': String(e.retryAfterS) });
   }
   if (e instanceof ExecutorBusyError) return new ApiError('SERVER_BUSY', undefined, {}, { 'Retry-After': '1' });

@@ -4,6 +4,12 @@ import { calcBody, calculate, call, uploadFile } from '../helpers/http.js';
 import { firstKey, spawnService } from '../helpers/process.js';
 import { startTestService, tempDir, testEnv, WIDE_SAMPLE } from '../helpers/service.js';
 import { processCpuSeconds, waitFor } from '../helpers/wait.js';
+import { readFileSync } from 'node:fs';
+import { requestShape, workUnits } from '../../src/risk/admission.js';
+import { type CalculateRequest } from '../../src/contract/schemas.js';
+
+const DATES = readFileSync(WIDE_SAMPLE, 'utf8').trim().split('\n').length - 1;
+const DEADLINE_MS = 3000;
 
 t.test('queue full: 503 SERVER_BUSY with Retry-After', async (t) => {
   const s = await startTestService({ WORKERS: '1', MAX_QUEUE: '1' });
@@ -26,13 +32,25 @@ t.test('queue full: 503 SERVER_BUSY with Retry-After', async (t) => {
 t.test('deadline passed: 503 CALCULATION_TIMEOUT, the computation stops, and the pool recovers', async (t) => {
   // The service in its own process, so that its CPU is its own. The deadline leaves a replacement
   // worker time to start; the slow request needs far longer.
-  const svc = await spawnService(testEnv(tempDir(), { WORKERS: '1', CALC_TIMEOUT_MS: '3000' }), t);
+  const svc = await spawnService(testEnv(tempDir(), { WORKERS: '1', CALC_TIMEOUT_MS: String(DEADLINE_MS), MAX_SIMULATIONS: '100000000' }), t);
   const pid = svc.child.pid!;
   const key = firstKey(svc)!;
   const base = `http://127.0.0.1:${svc.port}`;
   const ds = (await uploadFile(base, key, WIDE_SAMPLE)).body.dataset_id;
   await calculate(base, key, calcBody(ds, { simulations: 1000 }));
-  const slow = calculate(base, key, calcBody(ds, { method: 'monte_carlo_student_t', simulations: 5_000_000, time_horizon: 100 }));
+  // Admission refuses at once what it estimates beyond twice the deadline: the slow request is
+  // sized by the cost model, taught by warm-ups of its own shape, at 1.9 deadlines.
+  const slowBody = (simulations: number) => calcBody(ds, { method: 'monte_carlo_student_t', simulations, time_horizon: 100 });
+  const sized = async (ms: number) => {
+    const nsPerUnit = Number(/^admission_cost_per_unit_ns (\S+)$/m.exec((await call(base, 'GET', '/metrics')).text)![1]);
+    const perSimulation = workUnits(requestShape(slowBody(1) as CalculateRequest, 3, 1, DATES));
+    return Math.max(1_000, Math.round((ms * 1e6) / nsPerUnit / perSimulation));
+  };
+  // Growing warm-ups: the start-up calibration is of a one-day path and may be several times off for these.
+  for (const share of [0.05, 0.1, 0.2, 0.3]) {
+    t.equal((await calculate(base, key, slowBody(await sized(share * DEADLINE_MS)))).status, 200, `a warm-up at ${share} of the deadline`);
+  }
+  const slow = calculate(base, key, slowBody(await sized(1.9 * DEADLINE_MS)));
   // CPU over one window while the engine computes (the deadline is well after it)…
   await waitFor(async () => ((await call(base, 'GET', '/metrics')).text.includes('engine_tasks_in_flight 1') ? true : undefined), 'the task to start');
   const computing = await cpuOver(pid, 1000);

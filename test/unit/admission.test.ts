@@ -2,7 +2,17 @@
 // computes, releases, the cost model's learning, and the work units over the request's whole domain.
 import t from 'tap';
 import fc from 'fast-check';
-import { ADMIT_SHARE, OverloadError, requestShape, TAIL_WEIGHT, WorkAdmission, workUnits, type WorkShape } from '../../src/risk/admission.js';
+import {
+  ADMIT_SHARE,
+  BeyondDeadlineError,
+  OverloadError,
+  OWN_ESTIMATE_LIMIT,
+  requestShape,
+  TAIL_WEIGHT,
+  WorkAdmission,
+  workUnits,
+  type WorkShape,
+} from '../../src/risk/admission.js';
 
 const shape = (over: Partial<WorkShape> = {}): WorkShape => ({
   scenarios: 1_000_000,
@@ -17,7 +27,8 @@ const shape = (over: Partial<WorkShape> = {}): WorkShape => ({
 
 t.test('admits while the queued work and its own end before the deadline, then refuses at once', async (t) => {
   // 1 ns per unit: a calculation of 1e9 units is 1,000 worker-ms; on 2 workers, 500 ms of wall time.
-  const a = new WorkAdmission(2, 1);
+  // One owner may hold all of it here (share 1): the owners' shares are the next test's.
+  const a = new WorkAdmission(2, 1, 1);
   const budget = 4000 / ADMIT_SHARE; // room for 4,000 ms of wall time: 8 such calculations
   const tickets = Array.from({ length: 8 }, () => a.admit(1e9, budget));
   t.equal(a.queuedWorkMs, 8000);
@@ -31,21 +42,49 @@ t.test('admits while the queued work and its own end before the deadline, then r
   t.equal(a.queuedWorkMs, 8000, 'a second release of one ticket changes nothing');
 });
 
-t.test('an idle service admits anything: nothing else would answer it sooner', async (t) => {
+t.test('one owner holds at most its share: another owner is still admitted, only the owner over its share refused', async (t) => {
+  const a = new WorkAdmission(2, 1, 0.5);
+  const budget = 4000 / ADMIT_SHARE; // 8 calculations of 1e9 units fit; each owner may hold 4
+  for (let i = 0; i < 4; i++) a.admit(1e9, budget, 'alice');
+  const over = t.throws(() => a.admit(1e9, budget, 'alice')) as unknown as OverloadError;
+  t.ok(over instanceof OverloadError && over.ownerOverShare, 'alice’s fifth is refused: her share is full');
+  t.equal(over.retryAfterS, 2, 'Retry-After: alice’s own queued work over the workers');
+  for (let i = 0; i < 4; i++) t.doesNotThrow(() => a.admit(1e9, budget, 'bob'), `bob's calculation ${i + 1} is admitted beside alice's`);
+  const full = t.throws(() => a.admit(1e9, budget, 'carol')) as unknown as OverloadError;
+  t.notOk(full.ownerOverShare, 'a newcomer meets the whole service full, not a share');
+  t.strictSame(
+    Object.fromEntries(a.byOwner),
+    { alice: { admitted: 4, refused: 1 }, bob: { admitted: 4, refused: 0 }, carol: { admitted: 0, refused: 1 } },
+    'decisions counted per owner',
+  );
+  const b = new WorkAdmission(1, 1, 0.01);
+  t.doesNotThrow(() => b.admit(1e9, 1e6, 'alice'), 'an owner with nothing admitted is never over its share');
+});
+
+t.test('an idle service admits anything within its deadline; a calculation beyond it is refused even alone', async (t) => {
   const a = new WorkAdmission(1, 1);
-  const huge = a.admit(1e15, 1);
-  t.equal(a.queuedWorkMs, 1e9);
-  t.throws(() => a.admit(0, 1e6), { name: 'OverloadError' }, 'behind it even a closed-form request would wait past its deadline');
+  const budget = 1000;
+  const beyond = t.throws(() => a.admit(OWN_ESTIMATE_LIMIT * budget * 1e6 + 1e6, budget)) as unknown;
+  t.ok(beyond instanceof BeyondDeadlineError, 'estimated past twice its deadline: refused before it runs');
+  t.equal(a.queuedWorkMs, 0, 'and nothing queued for it');
+  const huge = a.admit(OWN_ESTIMATE_LIMIT * budget * 1e6, budget);
+  t.equal(a.queuedWorkMs, 2000, 'at the limit: admitted alone (the estimate may be wrong)');
+  t.throws(() => a.admit(0, budget), { name: 'OverloadError' }, 'behind it even a closed-form request would wait past its deadline');
   huge.release();
   t.equal(a.queuedWorkMs, 0, 'nothing left once everything has finished');
   t.doesNotThrow(() => a.admit(0, 1));
 });
 
-t.test('Retry-After is at least one second', async (t) => {
+t.test('Retry-After is at least one second, and never longer than the blocking work can still run', async (t) => {
   const a = new WorkAdmission(2, 1);
   a.admit(1e6, 1); // 1 worker-ms
-  const e = t.throws(() => a.admit(1e12, 1)) as unknown as OverloadError;
+  const e = t.throws(() => a.admit(2e6, 1)) as unknown as OverloadError;
   t.equal(e.retryAfterS, 1);
+  // 19 s of work admitted alone (its estimate within twice its deadline), but its 10 s deadline stops it.
+  const b = new WorkAdmission(1, 1, 1);
+  b.admit(1.9e10, 10_000, 'alice');
+  const late = t.throws(() => b.admit(1e6, 10_000, 'carol')) as unknown as OverloadError;
+  t.equal(late.retryAfterS, 10, 'the admitted work is stopped by its deadline: retry then, not in 19 s');
 });
 
 t.test('the cost model follows what calculations measure, and ignores the small and the absurd', async (t) => {
