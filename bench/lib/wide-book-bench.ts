@@ -114,6 +114,9 @@ export async function benchWideBook(assets: number, dates: number, simulations: 
       cached.push(await post(id));
       if (!numpy) continue;
       const run = runNumpyWide(prices, simulations, 1, 2);
+      // NumPy held this thread (spawnSync) past the service's idle timeout: let the loop see the
+      // connection it closed meanwhile, or the next upload is written into it (EPIPE, measured).
+      await new Promise((resolve) => setTimeout(resolve, 100));
       // Other draws and NumPy's jittered factor: the same model, so the same VaR within a few of its
       // standard errors (about 1.5 % at 10,000 simulations): a fast wrong engine fails here.
       const got = (meta as Meta['meta'] | null)?.metrics.value_at_risk ?? NaN;
