@@ -12,6 +12,9 @@ export interface Config {
   engine: EngineChoice;
   maxUploadBytes: number;
   maxSymbols: number;
+  /** Per-owner storage quota: datasets, and bytes of their stored encodings. */
+  maxDatasetsPerOwner: number;
+  maxStoredBytesPerOwner: number;
   maxSimulations: number;
   maxQueue: number;
   calcTimeoutMs: number;
@@ -65,6 +68,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     engine,
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1, 2 ** 31),
     maxSymbols: int(env, 'MAX_SYMBOLS', 5000, 1, 100_000),
+    maxDatasetsPerOwner: int(env, 'MAX_DATASETS_PER_OWNER', 1000, 1, 1_000_000_000),
+    maxStoredBytesPerOwner: int(env, 'MAX_STORED_BYTES_PER_OWNER', 10 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
     maxSimulations: int(env, 'MAX_SIMULATIONS', 10_000_000, 100, 100_000_000),
     maxQueue: int(env, 'MAX_QUEUE', 256, 1, 100_000),
     calcTimeoutMs: int(env, 'CALC_TIMEOUT_MS', 30_000, 1, 3_600_000),

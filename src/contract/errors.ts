@@ -8,6 +8,7 @@ export const ERRORS = {
   DATASET_NOT_FOUND: [404, 'No dataset with this id.'],
   METHOD_NOT_ALLOWED: [405, 'This method is not allowed on this route.'],
   PAYLOAD_TOO_LARGE: [413, 'The request body is too large.'],
+  STORAGE_QUOTA_EXCEEDED: [413, "The dataset does not fit in the owner's remaining storage quota."],
   UNSUPPORTED_MEDIA_TYPE: [415, 'Unsupported Content-Type or Content-Encoding.'],
   VALIDATION_ERROR: [422, 'The request is not valid.'],
   WEIGHTS_DO_NOT_SUM_TO_ONE: [422, 'Portfolio weights must sum to 1.'],
@@ -19,6 +20,7 @@ export const ERRORS = {
   INTERNAL_ERROR: [500, 'Internal error.'],
   SERVER_BUSY: [503, 'The server is busy. Please retry later.'],
   CALCULATION_TIMEOUT: [503, 'The calculation did not finish in time.'],
+  DATASET_QUOTA_EXCEEDED: [507, 'The owner has as many datasets as its quota allows.'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof ERRORS;

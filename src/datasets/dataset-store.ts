@@ -16,6 +16,7 @@ import { removeFileDurably, sweepTempFiles, TEMP_PREFIX, writeFileAtomic } from 
 import { DatasetCache } from './dataset-cache.js';
 import { IdempotencyFile } from './idempotency-file.js';
 import { SharedProbe } from './shared-probe.js';
+import { checkQuota, type Quota, type Usage } from './quota.js';
 
 export const DATASET_ID_PATTERN = /^ds_[0-9A-Za-z]{16,40}$/;
 
@@ -45,12 +46,13 @@ export function newerFirst(a: { createdAt: string; id: string }, b: { createdAt:
 export interface DatasetStore {
   /** Prepares the store; returns how many leftovers of a crash it removed. */
   open(): Promise<number>;
-  save(owner: string, dataset: Dataset): Promise<StoredDataset>;
+  /** Stores the dataset; with a quota, throws QuotaExceeded (storing nothing) when it would take the owner over it. */
+  save(owner: string, dataset: Dataset, quota?: Quota): Promise<StoredDataset>;
   /**
    * Saves at most once per owner and key within its time to live: the same file again gets the
    * dataset stored the first time (if not deleted since), a different file a conflict.
    */
-  saveOnce(owner: string, dataset: Dataset, upload: IdempotentUpload): Promise<SaveOnce>;
+  saveOnce(owner: string, dataset: Dataset, upload: IdempotentUpload, quota?: Quota): Promise<SaveOnce>;
   /** The dataset if it exists and belongs to `owner`; otherwise null (the same for both). */
   load(id: string, owner: string): Promise<StoredDataset | null>;
   delete(id: string, owner: string): Promise<boolean>;
@@ -58,6 +60,8 @@ export interface DatasetStore {
   list(owner: string, limit: number, after: ListPosition | null): Promise<DatasetListing[]>;
   /** Whether the store can take a write now (readiness). */
   writable(): Promise<boolean>;
+  /** Datasets and stored bytes of every owner that has any (for /metrics). */
+  usageByOwner(): Promise<Map<string, Usage>>;
 }
 
 /** Datasets as files under DATA_DIR/datasets, each written atomically and durably. */
@@ -69,6 +73,10 @@ export class FileDatasetStore implements DatasetStore {
   /** Idempotency keys (owner NUL key → the upload), persisted beside the datasets. */
   private readonly uploads: IdempotencyFile;
   private readonly probe = new SharedProbe(() => this.probeWrite());
+  /** Each dataset's file size, for the owners' quotas. */
+  private readonly sizes = new Map<string, number>();
+  /** Writes under way, per owner: counted against the quota so concurrent uploads cannot overshoot it. */
+  private readonly pending = new Map<string, Usage>();
 
   constructor(dataDir: string) {
     this.dir = path.join(dataDir, 'datasets');
@@ -82,8 +90,11 @@ export class FileDatasetStore implements DatasetStore {
     await this.uploads.open();
     for (const name of await fs.readdir(this.dir)) {
       if (!name.endsWith('.ds')) continue;
-      const listing = await readListing(path.join(this.dir, name)).catch(() => null); // a corrupt file fails when loaded, not here
-      if (listing) this.listings.set(listing.id, listing);
+      const file = path.join(this.dir, name);
+      const listing = await readListing(file).catch(() => null); // a corrupt file fails when loaded, not here
+      if (!listing) continue;
+      this.listings.set(listing.id, listing);
+      this.sizes.set(listing.id, (await fs.stat(file)).size);
     }
     return swept;
   }
@@ -97,22 +108,54 @@ export class FileDatasetStore implements DatasetStore {
     return path.join(this.dir, `${id}.ds`);
   }
 
-  async save(owner: string, dataset: Dataset): Promise<StoredDataset> {
+  async save(owner: string, dataset: Dataset, quota?: Quota): Promise<StoredDataset> {
     const stored: StoredDataset = { id: newDatasetId(), owner, createdAt: new Date().toISOString(), dataset };
-    await writeFileAtomic(this.fileOf(stored.id), encodeDatasetFile(stored));
+    const bytes = encodeDatasetFile(stored);
+    // Checked and reserved in one turn of the event loop: no other upload can slip in between.
+    checkQuota(this.usage(owner), bytes.length, quota);
+    const pending = this.pending.get(owner) ?? { count: 0, bytes: 0 };
+    this.pending.set(owner, { count: pending.count + 1, bytes: pending.bytes + bytes.length });
+    try {
+      await writeFileAtomic(this.fileOf(stored.id), bytes);
+    } finally {
+      const now = this.pending.get(owner)!;
+      if (now.count === 1) this.pending.delete(owner);
+      else this.pending.set(owner, { count: now.count - 1, bytes: now.bytes - bytes.length });
+    }
     this.cache.put(stored);
     this.listings.set(stored.id, { id: stored.id, owner, createdAt: stored.createdAt, symbolCount: dataset.symbols.length, rows: dataset.dates.length });
+    this.sizes.set(stored.id, bytes.length);
     return stored;
   }
 
-  saveOnce(owner: string, dataset: Dataset, upload: IdempotentUpload): Promise<SaveOnce> {
+  /** The owner's stored datasets and bytes, with the writes under way. */
+  private usage(owner: string): Usage {
+    const usage = { ...(this.pending.get(owner) ?? { count: 0, bytes: 0 }) };
+    for (const l of this.listings.values()) {
+      if (l.owner !== owner) continue;
+      usage.count++;
+      usage.bytes += this.sizes.get(l.id) ?? 0;
+    }
+    return usage;
+  }
+
+  async usageByOwner(): Promise<Map<string, Usage>> {
+    const byOwner = new Map<string, Usage>();
+    for (const l of this.listings.values()) {
+      const u = byOwner.get(l.owner) ?? { count: 0, bytes: 0 };
+      byOwner.set(l.owner, { count: u.count + 1, bytes: u.bytes + (this.sizes.get(l.id) ?? 0) });
+    }
+    return byOwner;
+  }
+
+  saveOnce(owner: string, dataset: Dataset, upload: IdempotentUpload, quota?: Quota): Promise<SaveOnce> {
     // One node serves this store: serialising each owner's key here makes concurrent twins one upload.
     return this.uploads.serialised(`${owner}\u0000${upload.key}`, async (slot) => {
       const seen = slot.recall(upload.ttlMs);
       if (seen && seen.fileSha256 !== upload.fileSha256) return { kind: 'conflict' };
       const earlier = seen ? await this.load(seen.datasetId, owner) : null;
       if (earlier) return { kind: 'replayed', stored: earlier };
-      const stored = await this.save(owner, dataset);
+      const stored = await this.save(owner, dataset, quota);
       await slot.remember({ fileSha256: upload.fileSha256, datasetId: stored.id, at: Date.now() }, upload.ttlMs);
       return { kind: 'stored', stored };
     });
@@ -137,6 +180,7 @@ export class FileDatasetStore implements DatasetStore {
     if (!(await this.load(id, owner))) return false;
     this.cache.forget(id);
     this.listings.delete(id);
+    this.sizes.delete(id);
     return removeFileDurably(this.fileOf(id));
   }
 

@@ -2,6 +2,7 @@ import { decodeDatasetFile, encodeDatasetFile, type DatasetListing, type StoredD
 import { type Dataset } from './dataset.js';
 import { DatasetCache } from './dataset-cache.js';
 import { SharedProbe } from './shared-probe.js';
+import { checkQuota, type Quota, type Usage } from './quota.js';
 import { newDatasetId } from '../ids.js';
 import { DATASET_ID_PATTERN, type DatasetStore, type IdempotentUpload, type ListPosition, type SaveOnce } from './dataset-store.js';
 import { type Database } from '../persistence/database.js';
@@ -25,15 +26,18 @@ export class PgDatasetStore implements DatasetStore {
     return 0; // a row is written in one statement: a crash leaves nothing half-written
   }
 
-  async save(owner: string, dataset: Dataset): Promise<StoredDataset> {
+  async save(owner: string, dataset: Dataset, quota?: Quota): Promise<StoredDataset> {
     const stored: StoredDataset = { id: newDatasetId(), owner, createdAt: new Date().toISOString(), dataset };
+    const content = encodeDatasetFile(stored);
+    // Replicas checking at the same moment may each pass: the quota can be overshot by one upload per replica.
+    if (quota) checkQuota(await this.usage(owner), content.length, quota);
     await this.db.query('INSERT INTO datasets (id, owner, created_at, symbol_count, row_count, content) VALUES ($1, $2, $3, $4, $5, $6)', [
       stored.id,
       owner,
       stored.createdAt,
       dataset.symbols.length,
       dataset.dates.length,
-      encodeDatasetFile(stored),
+      content,
     ]);
     this.cache.put(stored);
     return stored;
@@ -73,7 +77,7 @@ export class PgDatasetStore implements DatasetStore {
    * Replicas race through the database: the first to insert the key's row wins; a loser removes the
    * dataset it stored and answers the winner's (or a conflict, for a different file).
    */
-  async saveOnce(owner: string, dataset: Dataset, upload: IdempotentUpload): Promise<SaveOnce> {
+  async saveOnce(owner: string, dataset: Dataset, upload: IdempotentUpload, quota?: Quota): Promise<SaveOnce> {
     const seen = await this.recall(owner, upload);
     if (seen) {
       if (seen.fingerprint !== upload.fileSha256) return { kind: 'conflict' };
@@ -82,7 +86,7 @@ export class PgDatasetStore implements DatasetStore {
       // Its dataset was deleted: forget that row only (a twin may already have written the next).
       await this.db.query('DELETE FROM upload_idempotency WHERE owner = $1 AND key = $2 AND dataset_id = $3', [owner, upload.key, seen.dataset_id]);
     }
-    const stored = await this.save(owner, dataset);
+    const stored = await this.save(owner, dataset, quota);
     const { rowCount } = await this.db.query(
       `INSERT INTO upload_idempotency (owner, key, fingerprint, dataset_id, created_at) VALUES ($1, $2, $3, $4, now())
        ON CONFLICT (owner, key) DO NOTHING`,
@@ -113,6 +117,22 @@ export class PgDatasetStore implements DatasetStore {
       [owner, after?.createdAt ?? null, after?.id ?? '', limit],
     );
     return rows.map((r) => ({ id: r.id, owner, createdAt: r.created_at.toISOString(), symbolCount: r.symbol_count, rows: r.row_count }));
+  }
+
+  /** octet_length of a bytea reads its stored size, not its content. */
+  private async usage(owner: string): Promise<Usage> {
+    const { rows } = await this.db.query<{ count: string; bytes: string }>(
+      'SELECT count(*) AS count, coalesce(sum(octet_length(content)), 0) AS bytes FROM datasets WHERE owner = $1',
+      [owner],
+    );
+    return { count: Number(rows[0]!.count), bytes: Number(rows[0]!.bytes) };
+  }
+
+  async usageByOwner(): Promise<Map<string, Usage>> {
+    const { rows } = await this.db.query<{ owner: string; count: string; bytes: string }>(
+      'SELECT owner, count(*) AS count, coalesce(sum(octet_length(content)), 0) AS bytes FROM datasets GROUP BY owner',
+    );
+    return new Map(rows.map((r) => [r.owner, { count: Number(r.count), bytes: Number(r.bytes) }]));
   }
 
   writable(): Promise<boolean> {

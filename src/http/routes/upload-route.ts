@@ -1,11 +1,24 @@
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_TTL_MS } from '../../contract/dataset-schemas.js';
-import { validationError } from '../../contract/errors.js';
+import { ApiError, validationError } from '../../contract/errors.js';
 import { summarize } from '../../datasets/dataset.js';
+import { QuotaExceeded, type Quota } from '../../datasets/quota.js';
 import { guardBody } from '../body.js';
 import { limitedRoute } from '../limited-route.js';
 import { MULTIPART_OVERHEAD, receiveDataset } from '../multipart.js';
 
 const keyError = (msg: string) => validationError([{ loc: ['header', 'idempotency-key'], msg, type: 'value_error' }]);
+
+/** The owner's quota, in the body so a client can tell what to delete (review M5). */
+function quotaError(e: QuotaExceeded): ApiError {
+  const extra = { datasets: e.usage.count, max_datasets: e.quota.maxDatasets, stored_bytes: e.usage.bytes, max_stored_bytes: e.quota.maxBytes };
+  return e.kind === 'count'
+    ? new ApiError('DATASET_QUOTA_EXCEEDED', `The owner has ${e.usage.count} datasets, the most MAX_DATASETS_PER_OWNER allows; delete some first.`, extra)
+    : new ApiError(
+        'STORAGE_QUOTA_EXCEEDED',
+        `The dataset needs ${e.needed} bytes; the owner has ${Math.max(0, e.quota.maxBytes - e.usage.bytes)} of MAX_STORED_BYTES_PER_OWNER left.`,
+        { ...extra, dataset_bytes: e.needed },
+      );
+}
 
 /** POST /api/v1/risk/datasets/upload; with an Idempotency-Key, the same file again answers the same dataset. */
 export const uploadRoute = limitedRoute('upload', async (ctx, ex, key) => {
@@ -14,10 +27,14 @@ export const uploadRoute = limitedRoute('upload', async (ctx, ex, key) => {
   if (idempotencyKey !== null && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) throw keyError('1 to 255 printable ASCII characters');
   guardBody(ex, 'multipart/form-data', maxUploadBytes + MULTIPART_OVERHEAD, `The file exceeds MAX_UPLOAD_BYTES (${maxUploadBytes} bytes).`);
   const { dataset, fileSha256 } = await receiveDataset(ex, { maxBytes: maxUploadBytes, maxSymbols });
-  const outcome =
+  const quota: Quota = { maxDatasets: ctx.config.maxDatasetsPerOwner, maxBytes: ctx.config.maxStoredBytesPerOwner };
+  const outcome = await (
     idempotencyKey === null
-      ? { kind: 'stored' as const, stored: await ctx.datasets.save(key.owner, dataset) }
-      : await ctx.datasets.saveOnce(key.owner, dataset, { key: idempotencyKey, fileSha256, ttlMs: IDEMPOTENCY_KEY_TTL_MS });
+      ? ctx.datasets.save(key.owner, dataset, quota).then((stored) => ({ kind: 'stored' as const, stored }))
+      : ctx.datasets.saveOnce(key.owner, dataset, { key: idempotencyKey, fileSha256, ttlMs: IDEMPOTENCY_KEY_TTL_MS }, quota)
+  ).catch((e: unknown) => {
+    throw e instanceof QuotaExceeded ? quotaError(e) : e;
+  });
   if (outcome.kind === 'conflict') throw keyError('already used with a different file in the last 24 hours: use a new key');
   const { stored } = outcome;
   ex.log.info(
