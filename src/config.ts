@@ -62,8 +62,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: env.HOST ?? '0.0.0.0',
     dataDir,
-    // The HMAC secret lives outside DATA_DIR, so a copy of the data cannot be checked offline.
-    secretFile: path.resolve(env.SECRET_FILE ?? path.join(path.dirname(dataDir), '.secrets', 'api-key-hmac')),
+    // The HMAC secret lives outside DATA_DIR, so a copy of the data cannot be checked offline, and in a
+    // directory of this DATA_DIR's own (beside it), never one every instance with a sibling would share.
+    secretFile: path.resolve(env.SECRET_FILE ?? path.join(path.dirname(dataDir), `.${path.basename(dataDir)}-secrets`, 'api-key-hmac')),
     workers,
     engine,
     maxUploadBytes: int(env, 'MAX_UPLOAD_BYTES', 50 * 1024 * 1024, 1, 2 ** 31),
