@@ -81,7 +81,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stressPerMin: int(env, 'RATE_LIMIT_STRESS_PER_MIN', 10, 1, 1_000_000),
     backtestPerMin: int(env, 'RATE_LIMIT_BACKTEST_PER_MIN', 5, 1, 1_000_000),
     authFailuresPerMin: int(env, 'AUTH_FAILURES_PER_MIN', 20, 1, 1_000_000),
-    trustedProxies: (env.TRUSTED_PROXIES ?? '').split(',').map((a) => a.trim()).filter((a) => a !== ''),
+    trustedProxies: (env.TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter((a) => a !== ''),
     logLevel: env.LOG_LEVEL ?? 'info',
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 25_000, 0, 600_000),
     keyReloadMs: int(env, 'KEY_RELOAD_MS', 500, 50, 60_000),

@@ -1,3 +1,5 @@
+import { BlockList, isIPv4, isIPv6 } from 'node:net';
+import { Counter, type Registry } from 'prom-client';
 import { type KeyRegistry } from '../auth/key-registry.js';
 import { type KeyRecord } from '../auth/key-store.js';
 import { type RateLimiter } from '../limits/rate-limiter.js';
@@ -13,6 +15,8 @@ export interface LimitSettings {
   stressPerMin: number;
   backtestPerMin: number;
   authFailuresPerMin: number;
+  /** Peers (IP addresses) whose X-Forwarded-For names the client. */
+  trustedProxies: string[];
 }
 
 export interface Admission {
@@ -21,17 +25,37 @@ export interface Admission {
   limitHeaders: Record<string, string>;
 }
 
+type FailureReason = 'missing' | 'invalid' | 'rate_limited';
+
 /**
- * Authentication (X-API-Key) and per-key, per-endpoint token buckets, decided together: one
- * limiter call (one Redis round trip) per request. An address that keeps failing is refused with
- * 429 whatever key it presents, so keys cannot be guessed at speed.
+ * Authentication (X-API-Key) and per-key, per-endpoint token buckets. The key is checked first (one
+ * HMAC): a valid key is never refused by the failure gate, since keys carry 190 random bits and the
+ * gate adds nothing against guessing them, while refusing valid keys let one bad client lock out
+ * everyone behind the same proxy or NAT (review H3). Only failed authentications spend and meet the
+ * gate of their client address. One limiter call (one Redis round trip) at most per request.
  */
 export class AccessGuard {
+  private readonly trusted = new BlockList();
+  private readonly failures: Counter<'reason'>;
+
   constructor(
     private readonly keys: KeyRegistry,
     private readonly limiter: RateLimiter,
     private readonly limits: LimitSettings,
-  ) {}
+    registry?: Registry,
+  ) {
+    for (const ip of limits.trustedProxies) {
+      if (!isIPv4(ip) && !isIPv6(ip)) throw new Error(`TRUSTED_PROXIES: "${ip}" is not an IP address`);
+      this.trusted.addAddress(ip, isIPv4(ip) ? 'ipv4' : 'ipv6');
+    }
+    this.failures = new Counter({
+      name: 'auth_failures_total',
+      help: 'Failed authentications by reason: missing or invalid key, or refused (429) by the failure gate of the client address',
+      labelNames: ['reason'] as const,
+      registers: registry ? [registry] : [],
+    });
+    for (const reason of ['missing', 'invalid', 'rate_limited'] satisfies FailureReason[]) this.failures.inc({ reason }, 0);
+  }
 
   /**
    * The key's record and, for a limited endpoint, a token from its bucket; else 401 or 429.
@@ -39,16 +63,12 @@ export class AccessGuard {
    */
   async admit(head: RequestHead, endpoint: LimitedEndpoint | null, identified?: (keyId: string) => void): Promise<Admission> {
     const record = head.apiKeys.length === 1 ? await this.keys.lookup(head.apiKeys[0]!.trim()) : null;
-    if (record) identified?.(record.id);
-    const gate = { id: `auth-fail:${head.ip}`, perMinute: this.limits.authFailuresPerMin };
-    const limit = record && endpoint ? this.limitOf(record, endpoint) : 0;
-    // A failed authentication spends the address's budget; a good one the endpoint's.
-    const take = !record ? gate : endpoint ? { id: `${endpoint}:${record.id}`, perMinute: limit } : null;
-    const outcome = await this.limiter.decide({ gate, take });
-    if (!outcome.gateOpen) throw rateLimited(60);
-    if (!record) throw new ApiError(head.apiKeys.length === 0 ? 'API_KEY_MISSING' : 'API_KEY_INVALID');
-    if (!endpoint || !outcome.decision) return { key: record, limitHeaders: {} };
-    const d = outcome.decision;
+    if (!record) return this.refuse(head);
+    identified?.(record.id);
+    if (!endpoint) return { key: record, limitHeaders: {} };
+    const limit = this.limitOf(record, endpoint);
+    const { decision } = await this.limiter.decide({ gate: null, take: { id: `${endpoint}:${record.id}`, perMinute: limit } });
+    const d = decision!;
     const limitHeaders = {
       'RateLimit-Policy': `"${endpoint}";q=${limit};w=60`,
       RateLimit: `"${endpoint}";r=${d.remaining};t=${d.reset}`,
@@ -57,12 +77,65 @@ export class AccessGuard {
     return { key: record, limitHeaders };
   }
 
+  /** A failed authentication spends its address's budget: 401 while there is one, else 429. */
+  private async refuse(head: RequestHead): Promise<never> {
+    const gate = { id: `auth-fail:${this.clientOf(head)}`, perMinute: this.limits.authFailuresPerMin };
+    const outcome = await this.limiter.decide({ gate, take: gate });
+    if (!outcome.gateOpen) {
+      this.failures.inc({ reason: 'rate_limited' });
+      throw rateLimited(outcome.gateRetryAfter);
+    }
+    const missing = head.apiKeys.length === 0;
+    this.failures.inc({ reason: missing ? 'missing' : 'invalid' });
+    throw new ApiError(missing ? 'API_KEY_MISSING' : 'API_KEY_INVALID');
+  }
+
+  /**
+   * The client's address: the TCP peer, unless the peer is a trusted proxy; then the right-most
+   * X-Forwarded-For entry that is not itself a trusted proxy (entries left of it are the client's
+   * own claims). IPv6 clients are counted per /64, since one host can rotate within its prefix (L6).
+   */
+  clientOf(head: RequestHead): string {
+    let client = head.peer;
+    if (this.isTrusted(client)) {
+      const hops = head.forwardedFor.split(',').map((a) => a.trim());
+      for (let i = hops.length - 1; i >= 0; i--) {
+        if (!isIPv4(hops[i]!) && !isIPv6(hops[i]!)) break; // garbage: keep the last trusted hop
+        client = hops[i]!;
+        if (!this.isTrusted(client)) break;
+      }
+    }
+    return addressKey(client);
+  }
+
+  private isTrusted(ip: string): boolean {
+    if (isIPv4(ip)) return this.trusted.check(ip, 'ipv4');
+    return isIPv6(ip) && this.trusted.check(ip, 'ipv6');
+  }
+
   private limitOf(key: KeyRecord, endpoint: LimitedEndpoint): number {
     if (endpoint === 'upload') return key.upload_limit ?? this.limits.uploadPerMin;
     if (endpoint === 'calculate') return key.calculate_limit ?? this.limits.calculatePerMin;
     // Batches, stress runs and backtests have their own buckets, the same for every key.
     return { batch: this.limits.batchPerMin, stress: this.limits.stressPerMin, backtest: this.limits.backtestPerMin }[endpoint];
   }
+}
+
+/** An IPv4 address as is (IPv4-mapped IPv6 too); an IPv6 address as its /64 prefix. */
+function addressKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(ip)) return ip;
+  const [head = '', tail = ''] = ip.split('::');
+  const left = head ? head.split(':') : [];
+  const right = ip.includes('::') && tail ? tail.split(':') : [];
+  const groups = ip.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  return (
+    groups
+      .slice(0, 4)
+      .map((g) => parseInt(g, 16).toString(16))
+      .join(':') + '::/64'
+  );
 }
 
 function rateLimited(retryAfter: number, headers: Record<string, string> = {}): ApiError {

@@ -14,7 +14,11 @@ export interface RequestHead {
   contentLength: number | null;
   contentEncoding: string;
   transferEncoding: string;
-  ip: string;
+  /** Why the body's length is ambiguous (request smuggling, review M2); null when it is not. */
+  framingError: string | null;
+  /** The TCP peer's address, and every X-Forwarded-For header joined with ',' (trusted per peer). */
+  peer: string;
+  forwardedFor: string;
   /** Idempotency-Key as sent (null when absent; checked by the route that honours it). */
   idempotencyKey: string | null;
   /** X-Request-Id as sent (checked before use), and the W3C traceparent. */
@@ -25,9 +29,16 @@ export interface RequestHead {
 export function readHead(req: HttpRequest, res: HttpResponse): RequestHead {
   const apiKeys: string[] = [];
   let idempotencyKey: string | null = null;
+  let contentLengths = 0;
+  const transferEncodings: string[] = [];
+  const forwardedFor: string[] = [];
+  // getHeader sees only the first of repeated headers: repeats are counted here.
   req.forEach((k, v) => {
     if (k === 'x-api-key') apiKeys.push(v);
     else if (k === 'idempotency-key') idempotencyKey = v;
+    else if (k === 'content-length') contentLengths++;
+    else if (k === 'transfer-encoding') transferEncodings.push(v);
+    else if (k === 'x-forwarded-for') forwardedFor.push(v);
   });
   const cl = req.getHeader('content-length');
   return {
@@ -39,12 +50,33 @@ export function readHead(req: HttpRequest, res: HttpResponse): RequestHead {
     contentLength: cl === '' ? null : Number(cl),
     contentEncoding: req.getHeader('content-encoding'),
     transferEncoding: req.getHeader('transfer-encoding'),
-    ip: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    framingError: framingErrorOf(contentLengths, transferEncodings),
+    peer: Buffer.from(res.getRemoteAddressAsText()).toString(),
+    forwardedFor: forwardedFor.join(','),
     idempotencyKey,
     requestId: req.getHeader('x-request-id'),
     traceparent: req.getHeader('traceparent'),
   };
 }
+
+/**
+ * A front proxy may frame the body otherwise than uWS (which takes the first Content-Length and
+ * accepts any Transfer-Encoding), so the bytes after it could be read as a second, smuggled request.
+ */
+function framingErrorOf(contentLengths: number, transferEncodings: string[]): string | null {
+  if (contentLengths > 1) return 'More than one Content-Length header.';
+  if (transferEncodings.length > 1 || (transferEncodings.length === 1 && transferEncodings[0]!.trim() !== 'chunked')) {
+    return 'Transfer-Encoding must be exactly "chunked".';
+  }
+  return null;
+}
+
+/**
+ * Headers on every answer: no cache may store it (X-API-Key is not Authorization, so RFC 9111 would
+ * let a shared cache keep it), and no browser may guess its type (review L2). Pages override
+ * Cache-Control with their own.
+ */
+const EVERY_ANSWER = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
 
 export type BodyListener = (chunk: Buffer, isLast: boolean) => void;
 
@@ -81,7 +113,9 @@ export class Exchange {
   private heldBytes = 0;
   private paused = false;
   /** Headers every response of this exchange carries, errors included (e.g. RateLimit). */
-  private readonly baseHeaders: Record<string, string> = {};
+  private readonly baseHeaders: Record<string, string> = { ...EVERY_ANSWER };
+  /** Close the connection after the answer: what follows the request on it cannot be trusted. */
+  closeAfter = false;
 
   constructor(
     readonly res: HttpResponse,
@@ -168,7 +202,7 @@ export class Exchange {
       this.res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`.trim());
       this.res.writeHeader('Content-Type', contentType);
       for (const [k, v] of Object.entries({ ...this.baseHeaders, ...headers })) this.res.writeHeader(k, v);
-      this.res.end(body);
+      this.res.end(body, this.closeAfter);
     });
   }
 

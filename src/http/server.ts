@@ -1,4 +1,4 @@
-import uWS from 'uWebSockets.js';
+import uWS, { type HttpResponse } from 'uWebSockets.js';
 import { batchRequestSchema, calculateRequestSchema } from '../contract/schemas.js';
 import { StressRequest } from '../contract/stress-schemas.js';
 import { backtestRequestSchema } from '../contract/backtest-schemas.js';
@@ -58,18 +58,19 @@ function contextOf(s: HttpServices): AppContext {
   const requestSchema = calculateRequestSchema(s.config.maxSimulations);
   const batchSchema = batchRequestSchema(s.config.maxSimulations);
   const backtestSchema = backtestRequestSchema(s.config.maxSimulations);
+  const metrics = new ServiceMetrics(
+    s.pool,
+    s.limiterFallbacks,
+    { version: SERVICE_VERSION, engine: s.calculator.engine.build, engineVersion: s.calculator.engine.version },
+    s.calculator.admission,
+  );
   return {
     config: s.config,
     log: s.log,
-    guard: new AccessGuard(s.keys, s.limiter, s.config),
+    guard: new AccessGuard(s.keys, s.limiter, s.config, metrics.registry),
     datasets: s.datasets,
     calculator: s.calculator,
-    metrics: new ServiceMetrics(
-      s.pool,
-      s.limiterFallbacks,
-      { version: SERVICE_VERSION, engine: s.calculator.engine.build, engineVersion: s.calculator.engine.version },
-      s.calculator.admission,
-    ),
+    metrics,
     validateCalculate: compileValidator(requestSchema),
     validateBatch: compileValidator(batchSchema),
     validateStress: compileValidator(StressRequest),
@@ -91,7 +92,18 @@ export function startHttpServer(services: HttpServices): Promise<HttpServer> {
   const app = uWS.App();
   let inFlight = 0;
 
+  // A request with ambiguous framing is answered with end(…, close), but uWS still parses and
+  // dispatches the requests already read behind it on the same socket (it is corked while parsing):
+  // those come next, synchronously, from the same peer. They are held unanswered and closed once
+  // the read is done and the 400 flushed (closing at once would drop the corked 400).
+  let poisoned: { peer: string; held: HttpResponse[] } | null = null;
   app.any('/*', (res, req) => {
+    if (poisoned && poisoned.peer === Buffer.from(res.getRemoteAddressAsText()).toString()) {
+      let aborted = false;
+      res.onAborted(() => (aborted = true));
+      poisoned.held.push(Object.assign(res, { closeIfOpen: () => aborted || res.close() }));
+      return;
+    }
     const started = performance.now();
     const head = readHead(req, res); // every header, before any await
     const ex = new Exchange(res, head, ctx.log);
@@ -137,6 +149,15 @@ export function startHttpServer(services: HttpServices): Promise<HttpServer> {
       }
     };
     try {
+      if (head.framingError) {
+        ex.closeAfter = true;
+        const current = (poisoned = { peer: head.peer, held: [] });
+        setImmediate(() => {
+          poisoned = null;
+          for (const held of current.held) (held as HttpResponse & { closeIfOpen(): void }).closeIfOpen();
+        });
+        throw new ApiError('MALFORMED_JSON', `The request's framing is ambiguous: ${head.framingError}`);
+      }
       if (match.kind === 'none') throw new ApiError('NOT_FOUND', `No route ${head.method} ${head.path.slice(0, 200)}.`);
       if (match.kind === 'method') throw new ApiError('METHOD_NOT_ALLOWED', undefined, {}, { Allow: match.allow.join(', ') });
       if (ctx.draining() && route !== '/healthz') throw new ApiError('SERVER_BUSY', 'The server is shutting down.', {}, { 'Retry-After': '1' });

@@ -5,10 +5,10 @@ import { decisionFor, TokenBuckets } from './token-bucket.js';
 
 /**
  * One request's decision, atomically, on Redis's clock (replicas' clocks never matter). KEYS[1] is
- * the gate bucket, KEYS[2] (optional) the bucket to take from; ARGV = their capacities per minute.
- * If the gate is empty nothing is taken. A bucket is a hash {t: tokens, at: ms} that expires when it
+ * the gate bucket, KEYS[2] (optional) the bucket to take from; ARGV = their capacities per minute
+ * (a gate of capacity 0 is none: KEYS[1] is then ignored). If the gate is empty nothing is taken. A bucket is a hash {t: tokens, at: ms} that expires when it
  * would be full again, so every key carries a TTL and an idle bucket vanishes.
- * Returns {gate open 0/1, taken 0/1, tokens left in KEYS[2] as a string}.
+ * Returns {gate open 0/1, taken 0/1, tokens left in KEYS[2] (in the gate, when shut) as a string}.
  */
 export const TOKEN_BUCKET_SCRIPT = `
 local clock = redis.call('TIME')
@@ -18,7 +18,10 @@ local function level(key, capacity)
   if not (state[1] and state[2]) then return capacity end
   return math.min(capacity, tonumber(state[1]) + math.max(0, now - tonumber(state[2])) * capacity / 60000)
 end
-if level(KEYS[1], tonumber(ARGV[1])) < 1 then return {0, 0, '0'} end
+if tonumber(ARGV[1]) > 0 then
+  local gate = level(KEYS[1], tonumber(ARGV[1]))
+  if gate < 1 then return {0, 0, string.format('%.17g', gate)} end
+end
 if #KEYS < 2 then return {1, 0, '0'} end
 local capacity = tonumber(ARGV[2])
 local tokens = level(KEYS[2], capacity)
@@ -89,11 +92,14 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   private async decideInRedis({ gate, take }: LimitRequest): Promise<LimitOutcome> {
-    const keys = [gate.id, ...(take ? [take.id] : [])].map((id) => LIMITER_KEY_PREFIX + id);
-    const args = [gate.perMinute, ...(take ? [take.perMinute] : [])];
+    if (!gate && !take) return { gateOpen: true, gateRetryAfter: 0, decision: null };
+    // No gate: KEYS[1] repeats the take's key (every key in one hash slot), with capacity 0.
+    const first = gate ?? take!;
+    const keys = [first.id, ...(take ? [take.id] : [])].map((id) => LIMITER_KEY_PREFIX + id);
+    const args = [gate ? gate.perMinute : 0, ...(take ? [take.perMinute] : [])];
     const [gateOpen, taken, tokens] = await this.run(keys, args);
-    if (gateOpen !== 1) return { gateOpen: false, decision: null };
-    return { gateOpen: true, decision: take ? decisionFor(taken === 1, Number(tokens), take.perMinute) : null };
+    if (gateOpen !== 1) return { gateOpen: false, gateRetryAfter: decisionFor(false, Number(tokens), first.perMinute).retryAfter, decision: null };
+    return { gateOpen: true, gateRetryAfter: 0, decision: take ? decisionFor(taken === 1, Number(tokens), take.perMinute) : null };
   }
 
   /** EVALSHA; after a Redis restart its script cache is empty (NOSCRIPT), so load it again once. */

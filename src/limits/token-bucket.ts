@@ -31,6 +31,7 @@ interface Bucket {
  */
 export class TokenBuckets {
   private readonly buckets = new Map<string, Bucket>();
+  private lastEviction = -Infinity;
 
   constructor(private readonly now: () => number = () => performance.now()) {}
 
@@ -49,13 +50,23 @@ export class TokenBuckets {
 
   /** Whether a request would be allowed, without taking a token. */
   peek(id: string, perMinute: number): boolean {
-    const bucket = this.buckets.get(id);
-    if (!bucket) return true;
-    return bucket.tokens + (this.now() - bucket.updated) * (perMinute / 60_000) >= 1;
+    return this.level(id, perMinute) >= 1;
   }
 
-  /** Buckets idle long enough to be full again carry no state. */
+  /** Tokens in the bucket now (full when unknown), without taking one. */
+  level(id: string, perMinute: number): number {
+    const bucket = this.buckets.get(id);
+    if (!bucket) return perMinute;
+    return Math.min(perMinute, bucket.tokens + (this.now() - bucket.updated) * (perMinute / 60_000));
+  }
+
+  /**
+   * Buckets idle long enough to be full again carry no state. At most one scan a second: above the
+   * threshold a scan on every request would make each one cost the whole map (review L6).
+   */
   private evictFull(now: number): void {
+    if (now - this.lastEviction < 1_000) return;
+    this.lastEviction = now;
     for (const [id, b] of this.buckets) if (now - b.updated > 60_000) this.buckets.delete(id);
   }
 }
