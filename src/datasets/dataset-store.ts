@@ -163,6 +163,11 @@ export class FileDatasetStore implements DatasetStore {
 
   async load(id: string, owner: string): Promise<StoredDataset | null> {
     if (!DATASET_ID_PATTERN.test(id)) return null;
+    // The owner from the listing first: another owner's file is never read or decoded, so even a
+    // corrupt one answers as an unknown id (review L5). A file whose header was unreadable at start
+    // has no listing and is read (and fails) as before.
+    const listing = this.listings.get(id);
+    if (listing && listing.owner !== owner) return null;
     let stored = this.cache.get(id)?.stored;
     if (!stored) {
       const buf = await fs.readFile(this.fileOf(id)).catch((e: NodeJS.ErrnoException) => {

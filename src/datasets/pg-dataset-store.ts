@@ -59,7 +59,8 @@ export class PgDatasetStore implements DatasetStore {
       return cached.stored.owner === owner ? cached.stored : null;
     }
     const loadedAt = performance.now();
-    const { rows } = await this.db.query<{ content: Buffer }>('SELECT content FROM datasets WHERE id = $1', [id]);
+    // The owner in the query: another owner's dataset is never read or decoded, so it answers as an unknown id (review L5).
+    const { rows } = await this.db.query<{ content: Buffer }>('SELECT content FROM datasets WHERE id = $1 AND owner = $2', [id, owner]);
     if (rows.length === 0) return null;
     const stored = decodeDatasetFile(rows[0]!.content);
     this.cache.put(stored, loadedAt);
