@@ -50,7 +50,8 @@ async function main(): Promise<void> {
     ] as const) {
       if (v !== undefined && Math.abs(v / fig.var - 1) > ORACLE_TOLERANCE) throw new Error(`${w.id}: engine VaR ${fig.var} vs ${name} ${v}`);
     }
-    results.workloads[w.id] = { title: w.title, simulations: w.simulations, ...fig };
+    // The medians only: the rounds' own times stay out of the results file.
+    results.workloads[w.id] = { title: w.title, simulations: w.simulations, ms: fig.ms, var: fig.var, es: fig.es, ...(fig.oracle && { oracle: fig.oracle }) };
     if (np) results.numpy[w.id] = np;
     const c = (x: number | undefined) => (x === undefined ? '—' : x.toFixed(1)).padStart(10);
     progress(

@@ -29,6 +29,8 @@ export function engines(): Record<BuildName, Engine> {
 
 export interface EngineFigures {
   ms: Record<string, number>;
+  /** Every round's time of each build (ms), for ratios within a round. */
+  samples: Record<string, number[]>;
   var: number;
   es: number;
   oracle?: { var: number; ms: number; simulations: number };
@@ -46,7 +48,7 @@ export async function benchWorkload(es: Record<BuildName, Engine>, p: PreparedWo
     // In the same interleaved rounds as the builds, so that a busy moment lands on both sides.
     builds.plain = () => plainVarEs(plain);
   }
-  const { ms, last } = await interleaved(builds, repeats);
+  const { ms, last, samples } = await interleaved(builds, repeats);
   const reference = last['wasm-simd128'] as Float64Array;
   for (const name of Object.keys(es)) {
     const out = last[name] as Float64Array;
@@ -55,7 +57,7 @@ export async function benchWorkload(es: Record<BuildName, Engine>, p: PreparedWo
   }
   const m = decodeResults(reference).books[0]!;
   const { plain: plainMs, ...buildMs } = ms;
-  const figures: EngineFigures = { ms: buildMs, var: m.valueAtRisk, es: m.expectedShortfall };
+  const figures: EngineFigures = { ms: buildMs, samples, var: m.valueAtRisk, es: m.expectedShortfall };
   if (plain) {
     // Time per simulation scaled to the workload's simulations (the plain code is linear in them).
     figures.oracle = { var: (last.plain as PlainResult).valueAtRisk, ms: (plainMs! * p.model.simulations) / plainSims, simulations: plainSims };

@@ -18,7 +18,7 @@ export interface Results {
   date: string;
   quick: boolean;
   machine: string;
-  workloads: Record<string, EngineFigures & { title: string; simulations: number }>;
+  workloads: Record<string, Omit<EngineFigures, 'samples'> & { title: string; simulations: number }>;
   numpy: Record<string, NumpyResult>;
   normals_ns?: Record<string, number>;
   scaling?: Record<'simulations' | 'horizon' | 'assets', [number, number][]>;

@@ -14,11 +14,11 @@ export function tailSummary(xs: number[]): TailSummary {
   return { p50: at(0.5), p99: at(0.99), p999: at(0.999), max: s[s.length - 1] ?? NaN };
 }
 
-/** Runs each labelled task `repeats` times, interleaved (A B C A B C …); medians in ms. */
+/** Runs each labelled task `repeats` times, interleaved (A B C A B C …); medians in ms, and every round's times. */
 export async function interleaved<T>(
   tasks: Record<string, () => T | Promise<T>>,
   repeats: number,
-): Promise<{ ms: Record<string, number>; last: Record<string, T> }> {
+): Promise<{ ms: Record<string, number>; last: Record<string, T>; samples: Record<string, number[]> }> {
   const times: Record<string, number[]> = {};
   const last: Record<string, T> = {};
   for (let r = 0; r < repeats; r++) {
@@ -28,7 +28,15 @@ export async function interleaved<T>(
       (times[name] ??= []).push(performance.now() - start);
     }
   }
-  return { ms: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])), last };
+  return { ms: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)])), last, samples: times };
+}
+
+/**
+ * The median over the rounds of a's time / b's time in the same round: a load that comes and goes
+ * between rounds lands on both sides of each ratio.
+ */
+export function pairedRatio(samples: Record<string, number[]>, a: string, b: string): number {
+  return median(samples[a]!.map((x, i) => x / samples[b]![i]!));
 }
 
 export function progress(line: string): void {
