@@ -1,5 +1,5 @@
 import { type ErrorCode } from './errors.js';
-import { errorResponses, headerRefs, schemaRef as ref } from './openapi-responses.js';
+import { errorResponses, EVERY_ANSWER, headerRefs, schemaRef as ref } from './openapi-responses.js';
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from './dataset-list-schemas.js';
 
 type Examples = { requests: Record<string, unknown>; responses: Record<string, unknown> };
@@ -78,7 +78,7 @@ function operation(o: Operation, e: Examples): Record<string, unknown> {
     responses: {
       '200': {
         description: o.ok.description,
-        headers: headerRefs(o.limited ? ['X-Request-Id', 'RateLimit', 'RateLimit-Policy'] : ['X-Request-Id']),
+        headers: headerRefs(o.limited ? [...EVERY_ANSWER, 'RateLimit', 'RateLimit-Policy'] : EVERY_ANSWER),
         content: { [media]: { schema: okSchema, ...(o.ok.example ? { example: o.ok.example } : {}) } },
       },
       ...errorResponses(o.errors, e.responses.error),

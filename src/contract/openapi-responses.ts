@@ -21,6 +21,16 @@ export const HEADERS = {
     schema: { type: 'string', examples: ['"calculate";q=60;w=60'] },
   },
   'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'integer', minimum: 0, examples: [1] } },
+  'Cache-Control': {
+    description: 'Always no-store: no cache may keep the answer (the key travels in X-API-Key, not Authorization, which shared caches would respect).',
+    required: true,
+    schema: { type: 'string', examples: ['no-store'] },
+  },
+  'X-Content-Type-Options': {
+    description: 'Always nosniff: the body is what Content-Type says.',
+    required: true,
+    schema: { type: 'string', examples: ['nosniff'] },
+  },
   Allow: {
     description: 'The methods the path answers, comma-separated.',
     required: true,
@@ -29,6 +39,9 @@ export const HEADERS = {
 };
 
 export type HeaderName = keyof typeof HEADERS;
+
+/** Headers on every answer, success or error. */
+export const EVERY_ANSWER: HeaderName[] = ['X-Request-Id', 'Cache-Control', 'X-Content-Type-Options'];
 
 export const headerRefs = (names: HeaderName[]) => Object.fromEntries(names.map((h) => [h, { $ref: `#/components/headers/${h}` }]));
 export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -62,7 +75,7 @@ export function errorResponses(codes: ErrorCode[], validation: unknown): Record<
 function errorResponse(status: number, codes: ErrorCode[], example?: unknown) {
   return {
     description: codes.map((c) => `${c}: ${ERRORS[c][1]}`).join(' '),
-    headers: { ...headerRefs(['X-Request-Id']), ...STATUS_HEADERS[status] },
+    headers: { ...headerRefs(EVERY_ANSWER), ...STATUS_HEADERS[status] },
     content: { 'application/json': { schema: schemaRef('Error'), example: example ?? errorExample(codes[0]!) } },
   };
 }

@@ -93,12 +93,12 @@ t.test('headers: X-Request-Id on every response, RateLimit on limited 200s, Retr
   const upload = doc.paths['/api/v1/risk/datasets/upload']!.post!.responses as Record<string, Node>;
   t.ok('RateLimit' in (upload['200']!.headers as Node), 'a limited endpoint’s 200 carries RateLimit');
   const components = doc.components as unknown as { headers: Record<string, Node>; responses: Record<string, Node> };
-  for (const name of ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Allow'])
+  for (const name of ['X-Request-Id', 'Cache-Control', 'X-Content-Type-Options', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Allow'])
     t.equal(components.headers[name]?.required, true, `${name}: declared, required where referenced (the HTTP tests check it is sent)`);
   t.same(
     Object.keys(components.responses.MethodNotAllowed!.headers as Node).sort(),
-    ['Allow', 'X-Request-Id'],
-    '405 (a method the path does not answer) carries Allow',
+    ['Allow', 'Cache-Control', 'X-Content-Type-Options', 'X-Request-Id'],
+    '405 (a method the path does not answer) carries Allow, and what every answer carries',
   );
   t.ok('X-Request-Id' in (components.responses.NotFound!.headers as Node), '404 (an unknown path) carries X-Request-Id');
 });
