@@ -95,7 +95,10 @@ export function startHttpServer(services: HttpServices): Promise<HttpServer> {
   // A request with ambiguous framing is answered with end(…, close), but uWS still parses and
   // dispatches the requests already read behind it on the same socket (it is corked while parsing):
   // those come next, synchronously, from the same peer. They are held unanswered and closed once
-  // the read is done and the 400 flushed (closing at once would drop the corked 400).
+  // the read is done and the 400 flushed (closing at once would drop the corked 400). uWS gives no
+  // socket identity and drains microtasks between requests, so "same socket" is approximated by
+  // "same address, this loop iteration": another connection from that address read in the same
+  // iteration is closed unanswered too (rare; its client sees a closed connection and may retry).
   let poisoned: { peer: string; held: HttpResponse[] } | null = null;
   app.any('/*', (res, req) => {
     if (poisoned && poisoned.peer === Buffer.from(res.getRemoteAddressAsText()).toString()) {
