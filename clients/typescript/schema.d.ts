@@ -2324,7 +2324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. STORAGE_QUOTA_EXCEEDED: The dataset does not fit in the owner's remaining storage quota. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2459,6 +2459,27 @@ export interface operations {
                      *       "detail": {
                      *         "code": "SERVER_BUSY",
                      *         "message": "The server is busy. Please retry later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description DATASET_QUOTA_EXCEEDED: The owner has as many datasets as its quota allows. */
+            507: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "DATASET_QUOTA_EXCEEDED",
+                     *         "message": "The owner has as many datasets as its quota allows.",
                      *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
                      *       }
                      *     }

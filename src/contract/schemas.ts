@@ -1,5 +1,6 @@
 import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ISO_4217 } from './currencies.js';
+import { SymbolName } from './symbol-grammar.js';
 
 FormatRegistry.Set('iso4217', (value) => ISO_4217.has(value));
 
@@ -73,7 +74,8 @@ export const MAX_BOOK_ITEMS = 5000;
 /** Books of one batch. */
 export const MAX_BATCH_BOOKS = 200;
 
-const Symbol = Type.String({ minLength: 1, maxLength: 64, description: 'A symbol of the dataset.', examples: ['AAPL'] });
+// The upload's symbol grammar: a name the dataset could not hold is refused where it is stated.
+const Symbol = SymbolName();
 
 export const PortfolioItem = Type.Object(
   {

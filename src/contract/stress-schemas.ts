@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ISO_4217 } from './currencies.js';
 import { Exposures } from './responses.js';
 import { MAX_BOOK_ITEMS, PortfolioItem, PositionItem } from './schemas.js';
+import { SymbolName } from './symbol-grammar.js';
 
 /** Named crisis windows (first and last price date), replayed where the data covers them. */
 export const NAMED_WINDOWS = {
@@ -26,7 +27,7 @@ export const MAX_CONDITIONAL_SHOCKS = 100;
 
 /** Symbol → simple return: −100 % at worst (a conditional shock must stay above it: ln(1 + s)). */
 const shocks = (maxProperties: number, totalLoss: boolean) =>
-  Type.Record(Type.String({ minLength: 1, maxLength: 64 }), Type.Number(totalLoss ? { minimum: -1, maximum: 10 } : { exclusiveMinimum: -1, maximum: 10 }), {
+  Type.Record(SymbolName(), Type.Number(totalLoss ? { minimum: -1, maximum: 10 } : { exclusiveMinimum: -1, maximum: 10 }), {
     minProperties: 1,
     maxProperties,
     description: `Symbol of the dataset → simple return, ${totalLoss ? '−1 (−100 %)' : 'above −1'} to 10 (+1,000 %); at most ${maxProperties} symbols.`,

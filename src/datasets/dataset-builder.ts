@@ -1,4 +1,4 @@
-import { symbolProblem } from '../contract/dataset-schemas.js';
+import { symbolProblem } from '../contract/symbol-grammar.js';
 import { CsvError } from './csv-error.js';
 import { parseDate, parsePrice } from './csv-values.js';
 import { type Dataset } from './dataset.js';

@@ -145,6 +145,15 @@ export function invalidRequests(datasetId: string, symbols: string[]): fc.Arbitr
         'UNKNOWN_SYMBOL',
       );
     }),
+    fc.tuple(base, fc.constantFrom('=cmd', '+SUM(1)', '-1', '@x', '__proto__', 'constructor', 'a"b', 'X'.repeat(65), 'tab\there', ' lead')).map(([r, name]) => {
+      const p = asPortfolio(r);
+      return bad('a symbol outside the grammar', { ...p, portfolio: p.portfolio!.map((x, i) => (i === 0 ? { ...x, symbol: name } : x)) }, [
+        'body',
+        'portfolio',
+        0,
+        'symbol',
+      ]);
+    }),
     base.map((r) => {
       const p = asPortfolio(r).portfolio!;
       return bad('a weight symbol twice', { ...asPortfolio(r), portfolio: [...p, { symbol: p[0]!.symbol, weight: 0 }] }, [

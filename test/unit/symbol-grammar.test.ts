@@ -4,7 +4,7 @@ import t from 'tap';
 import { Value } from '@sinclair/typebox/value';
 import { readCsv } from '../../src/datasets/csv-reader.js';
 import { CsvError } from '../../src/datasets/csv-error.js';
-import { SYMBOL_PATTERN, SymbolName, symbolProblem } from '../../src/contract/dataset-schemas.js';
+import { SYMBOL_PATTERN, SymbolName, symbolProblem } from '../../src/contract/symbol-grammar.js';
 
 const schema = SymbolName();
 const pattern = new RegExp(SYMBOL_PATTERN);
