@@ -136,7 +136,6 @@ export interface OwnerCounts {
  */
 export class WorkAdmission {
   private readonly admitted = new Set<Admitted>();
-  private queuedMs = 0;
   /** Measurements behind the estimate, the calibration included. */
   private observations = 1;
   /** Calculations refused so far. */
@@ -157,7 +156,10 @@ export class WorkAdmission {
 
   /** Estimated worker-ms of the calculations admitted and not yet finished. */
   get queuedWorkMs(): number {
-    return this.queuedMs;
+    // Summed from the admitted set: no running total to drift or leave residue behind.
+    let sum = 0;
+    for (const x of this.admitted) sum += x.costMs;
+    return sum;
   }
 
   private count(owner: string, key: keyof OwnerCounts): void {
@@ -176,7 +178,7 @@ export class WorkAdmission {
   private refuse(owner: string, blocking: Admitted[], now: number, ownerOverShare: boolean): OverloadError {
     this.refusals++;
     this.count(owner, 'refused');
-    return new OverloadError(this.retryAfterS(blocking, now), this.queuedMs, ownerOverShare);
+    return new OverloadError(this.retryAfterS(blocking, now), this.queuedWorkMs, ownerOverShare);
   }
 
   /** Admits `owner`'s calculation of `units` that must end within `budgetMs`, or throws OverloadError / BeyondDeadlineError. */
@@ -190,13 +192,12 @@ export class WorkAdmission {
     }
     const capacityMs = ADMIT_SHARE * budgetMs * this.workers;
     const all = [...this.admitted];
-    if (all.length > 0 && this.queuedMs + costMs > capacityMs) throw this.refuse(owner, all, now, false);
+    if (all.length > 0 && this.queuedWorkMs + costMs > capacityMs) throw this.refuse(owner, all, now, false);
     const own = all.filter((x) => x.owner === owner);
     const ownMs = own.reduce((a, x) => a + x.costMs, 0);
     if (own.length > 0 && ownMs + costMs > this.ownerShare * capacityMs) throw this.refuse(owner, own, now, true);
     const entry: Admitted = { costMs, owner, endsBy: now + budgetMs };
     this.admitted.add(entry);
-    this.queuedMs += costMs;
     this.count(owner, 'admitted');
     let open = true;
     return {
@@ -204,8 +205,6 @@ export class WorkAdmission {
         if (!open) return;
         open = false;
         this.admitted.delete(entry);
-        // Float residue must not leave phantom work behind once everything has finished.
-        this.queuedMs = this.admitted.size === 0 ? 0 : Math.max(0, this.queuedMs - costMs);
         // Tasks beyond the worker count ran one after another: the slowest ones already add up.
         if (measured) this.learn(units, measured.busyMs * Math.min(Math.max(1, measured.tasks), this.workers));
       },

@@ -4,32 +4,16 @@
 // deadline is refused at once even on an idle service; Retry-After never exceeds the deadline.
 // Sizes come from the cost model this same service reports, so what fits is set by construction.
 import t from 'tap';
-import { readFileSync } from 'node:fs';
 import { ADMIT_SHARE, DEFAULT_OWNER_SHARE, OWN_ESTIMATE_LIMIT, requestShape, workUnits } from '../../src/risk/admission.js';
-import { calcBody, calculate, call, uploadFile, type Reply } from '../helpers/http.js';
+import { DATES, heavyBody as body, heavyShape as shape, metric, SYMBOLS, unitsPerSimulation } from '../helpers/admission-sizing.js';
+import { calculate, call, uploadFile, type Reply } from '../helpers/http.js';
 import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';
 
 const DEADLINE_MS = 20_000;
 const WORKERS = 1;
-const SYMBOLS = ['AAPL', 'MSFT', 'AMZN', 'GOOGL', 'JPM', 'XOM', 'JNJ', 'PG', 'KO', 'KHC'];
-const DATES = readFileSync(WIDE_SAMPLE, 'utf8').trim().split('\n').length - 1;
 /** Worker-ms the service admits at once. */
 const CAPACITY_MS = ADMIT_SHARE * DEADLINE_MS * WORKERS;
-const shape = (simulations: number) => ({
-  method: 'monte_carlo_normal' as const,
-  simulations,
-  time_horizon: 1,
-  confidence_level: 0.99,
-  portfolio_mode: 'buy_and_hold' as const,
-});
-const body = (ds: string, simulations: number) => calcBody(ds, { ...shape(simulations), portfolio: SYMBOLS.map((symbol) => ({ symbol, weight: 0.1 })) });
-
-async function metric(base: string, name: string): Promise<number> {
-  const line = (await call(base, 'GET', '/metrics')).text.split('\n').find((l) => l.startsWith(`${name} `));
-  return Number(line?.split(' ')[1]);
-}
-
 t.test('two owners on one worker: the owner over its share is refused, the other admitted', async (t) => {
   const s = await startTestService({ WORKERS: String(WORKERS), CALC_TIMEOUT_MS: String(DEADLINE_MS), MAX_SIMULATIONS: '100000000' });
   t.teardown(() => s.stop());
@@ -39,8 +23,7 @@ t.test('two owners on one worker: the owner over its share is refused, the other
   const dsB = (await uploadFile(s.base, bob.key, WIDE_SAMPLE)).body.dataset_id as string;
   const nsPerUnit = await metric(s.base, 'admission_cost_per_unit_ns');
   /** Simulations the cost model estimates at `share` of the capacity. */
-  const sized = (share: number) =>
-    Math.max(1_000, Math.round((share * CAPACITY_MS * 1e6) / nsPerUnit / workUnits(requestShape(shape(1), SYMBOLS.length, 1, DATES))));
+  const sized = (share: number) => Math.max(1_000, Math.round((share * CAPACITY_MS * 1e6) / nsPerUnit / unitsPerSimulation()));
   // Alice: 4 calculations of 24 % each. Two fit her half (48 %); all three that fit the whole
   // service (72 %) would leave no room for Bob's 5 %: before owners had shares, he was refused.
   const heavy = sized(0.24);

@@ -5,9 +5,9 @@
 // learned from its warm-ups, so how many are admitted (one) is set by construction, and the one
 // admitted has 2.5× its estimated time: it fails only if the machine slows that much mid-burst.
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import { ADMIT_SHARE, requestShape, workUnits } from '../../src/risk/admission.js';
-import { calcBody, calculate, call, uploadFile, type Reply } from '../helpers/http.js';
+import { ADMIT_SHARE } from '../../src/risk/admission.js';
+import { heavyBody as heavy, metric, unitsPerSimulation } from '../helpers/admission-sizing.js';
+import { calculate, call, uploadFile, type Reply } from '../helpers/http.js';
 import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
 
 const DEADLINE_MS = 8_000;
@@ -17,25 +17,8 @@ const WORKERS = 2; // testEnv's
  * first), so all of them finish near the end of their total, and one alone has the most room. */
 const FITS = 1.9;
 const BURST = 8;
-const SYMBOLS = ['AAPL', 'MSFT', 'AMZN', 'GOOGL', 'JPM', 'XOM', 'JNJ', 'PG', 'KO', 'KHC'];
-const DATES = readFileSync(WIDE_SAMPLE, 'utf8').trim().split('\n').length - 1;
-const shape = (simulations: number) => ({
-  method: 'monte_carlo_normal' as const,
-  simulations,
-  time_horizon: 1,
-  confidence_level: 0.99,
-  portfolio_mode: 'buy_and_hold' as const,
-});
-const heavy = (ds: string, simulations: number) => calcBody(ds, { ...shape(simulations), portfolio: SYMBOLS.map((symbol) => ({ symbol, weight: 0.1 })) });
-
 /** The service's estimate of one such calculation, in ms on all its workers (src/risk/admission.ts). */
-const estimateMs = (simulations: number, nsPerUnit: number) =>
-  (workUnits(requestShape(shape(simulations), SYMBOLS.length, 1, DATES)) * nsPerUnit) / 1e6 / WORKERS;
-
-async function metric(base: string, name: string): Promise<number> {
-  const line = (await call(base, 'GET', '/metrics')).text.split('\n').find((l) => l.startsWith(`${name} `));
-  return Number(line?.split(' ')[1]);
-}
+const estimateMs = (simulations: number, nsPerUnit: number) => (simulations * unitsPerSimulation() * nsPerUnit) / 1e6 / WORKERS;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
