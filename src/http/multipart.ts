@@ -27,9 +27,15 @@ export interface ReceivedDataset {
   fileSha256: string;
 }
 
-/** Streams the multipart body through busboy; resolves with the parsed CSV of part "file". */
+/**
+ * Streams the multipart body through busboy; resolves with the parsed CSV of part "file".
+ * Every body byte counts, not only the file's: busboy silently truncates other parts, and a chunked
+ * body has no Content-Length to guard, so a part of another name could otherwise be read without end.
+ */
 export function receiveDataset(ex: Exchange, limits: { maxBytes: number; maxSymbols: number }): Promise<ReceivedDataset> {
   const max = limits.maxBytes;
+  const maxBody = max + MULTIPART_OVERHEAD;
+  let received = 0;
   const hash = createHash('sha256');
   return new Promise<ReceivedDataset>((resolve, reject) => {
     let settled = false;
@@ -101,6 +107,12 @@ export function receiveDataset(ex: Exchange, limits: { maxBytes: number; maxSymb
     ex.onAbort(() => fail(new Error('client aborted')));
     ex.onBody((chunk, isLast) => {
       if (settled) return;
+      received += chunk.byteLength;
+      if (received > maxBody) {
+        ex.closeAfter = true; // the rest of the body is never read: the connection ends with the answer
+        fail(new ApiError('PAYLOAD_TOO_LARGE', `The body exceeds MAX_UPLOAD_BYTES (${max} bytes) plus ${MULTIPART_OVERHEAD} bytes of multipart framing.`));
+        return;
+      }
       parser.write(chunk);
       if (isLast) parser.end();
     });
