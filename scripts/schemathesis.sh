@@ -35,8 +35,9 @@ for _ in $(seq 1200); do
 done
 port=$(grep -o '"port":[0-9]*' "$dir/out.log" | head -1 | cut -d: -f2)
 [ -n "$port" ] || { say "ERROR: the service did not start:"; cat "$dir/out.log" >&2; exit 1; }
-# The first key is not in the output (not a terminal): it is in the 0600 file beside the secret.
-key=$(cat "$dir/first-api-key")
+# The first key is not in the output (not a terminal): it is in the 0600 file beside the secret,
+# named by the key's id (the only one in this fresh directory).
+key=$(cat "$dir"/first-api-key-*)
 curl -s -H "X-API-Key: $key" -F file=@test/fixtures/prices_wide_sample.csv "http://127.0.0.1:$port/api/v1/risk/datasets/upload" > /dev/null
 run() {
   schemathesis --config-file test/stress/schemathesis.toml run "http://127.0.0.1:$port/api/v1/openapi.json" \

@@ -10,8 +10,11 @@ export interface KeyPlaces {
   databaseUrl: string | undefined;
 }
 
-/** Where a first key is left when no terminal can show it: beside the HMAC secret, mode 0600. */
-export const firstKeyFile = (places: KeyPlaces) => path.join(path.dirname(places.secretFile), 'first-api-key');
+/**
+ * Where a first key is left when no terminal can show it: beside the HMAC secret, mode 0600, named
+ * by the key's id, so instances that share a secret directory never overwrite each other's key.
+ */
+export const firstKeyFile = (places: KeyPlaces, keyId: string) => path.join(path.dirname(places.secretFile), `first-api-key-${keyId}`);
 
 /**
  * One node: creates a key when none exists and shows it once, like a reveal page. On a terminal it
@@ -29,7 +32,7 @@ export async function ensureFirstKey(config: KeyPlaces, out: NodeJS.WriteStream)
     out.write(`${created}Store it now; only its keyed hash is kept and it cannot be shown again:\n\n  ${key}\n\n`);
     return;
   }
-  const file = firstKeyFile(config);
+  const file = firstKeyFile(config, record.id);
   await writeFileAtomic(file, `${key}\n`);
   out.write(`${created}It is in ${file} (mode 0600), not in this output: store it, then delete the file.\n\n`);
 }
