@@ -1,10 +1,10 @@
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_TTL_MS } from '../../contract/dataset-schemas.js';
 import { ApiError, validationError } from '../../contract/errors.js';
-import { summarize } from '../../datasets/dataset.js';
 import { QuotaExceeded, type Quota } from '../../datasets/quota.js';
 import { guardBody } from '../body.js';
 import { limitedRoute } from '../limited-route.js';
 import { MULTIPART_OVERHEAD, receiveDataset } from '../multipart.js';
+import { datasetAnswer } from './dataset-route.js';
 
 const keyError = (msg: string) => validationError([{ loc: ['header', 'idempotency-key'], msg, type: 'value_error' }]);
 
@@ -41,5 +41,5 @@ export const uploadRoute = limitedRoute('upload', async (ctx, ex, key) => {
     { key_id: key.id, dataset_id: stored.id, symbols: stored.dataset.symbols.length, rows: stored.dataset.dates.length, replayed: outcome.kind === 'replayed' },
     'dataset uploaded',
   );
-  ex.json(200, { status: 'success', dataset_id: stored.id, dataset: summarize(stored.dataset) });
+  ex.send(200, datasetAnswer(stored));
 });
