@@ -39,6 +39,8 @@ export interface Config {
   datasetRecheckMs: number;
   /** How long start-up waits for the database to accept connections. */
   databaseWaitMs: number;
+  /** The bearer token GET /metrics requires; unset = /metrics only on a loopback listener. */
+  metricsToken: string | undefined;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -49,6 +51,14 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
     throw new Error(`${name} must be an integer in [${min}, ${max}], got "${raw}"`);
   }
   return value;
+}
+
+/** A secret setting: unset, or at least 16 printable ASCII characters without spaces (a header's token). */
+function token(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[\x21-\x7e]{16,}$/.test(raw)) throw new Error(`${name} must be at least 16 printable ASCII characters without spaces`);
+  return raw;
 }
 
 const ENGINES: EngineChoice[] = ['auto', 'wasm', 'native', 'wasm-scalar'];
@@ -92,5 +102,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     datasetRecheckMs: int(env, 'DATASET_RECHECK_MS', 250, 0, 1_000),
     databaseWaitMs: int(env, 'DATABASE_WAIT_MS', 30_000, 0, 600_000),
+    metricsToken: token(env, 'METRICS_TOKEN'),
   };
 }

@@ -197,7 +197,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description Requests, latency, engine and pool figures in the Prometheus text format; labels never carry keys or ids.
+         * @description Requests, latency, engine and pool figures in the Prometheus text format; labels never carry keys or ids. With METRICS_TOKEN set it needs `Authorization: Bearer <METRICS_TOKEN>` (else 401 METRICS_TOKEN_INVALID); without it, only a loopback listener serves it (else 404 NOT_FOUND). Never expose it publicly.
          */
         get: operations["metrics"];
         put?: never;
@@ -4674,6 +4674,48 @@ export interface operations {
                      *     http_requests_total{route="/api/v1/risk/calculate",method="POST",status="200"} 12
                      */
                     "text/plain": string;
+                };
+            };
+            /** @description METRICS_TOKEN_INVALID: GET /metrics needs Authorization: Bearer <METRICS_TOKEN>. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "METRICS_TOKEN_INVALID",
+                     *         "message": "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: No such route. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "No such route.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description SERVER_BUSY: The server is busy. Please retry later. */

@@ -4,6 +4,7 @@ export const ERRORS = {
   MALFORMED_MULTIPART: [400, 'The request body is not valid multipart/form-data.'],
   API_KEY_MISSING: [401, 'An API key is required in the X-API-Key header.'],
   API_KEY_INVALID: [401, 'The API key is not valid.'],
+  METRICS_TOKEN_INVALID: [401, 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.'],
   NOT_FOUND: [404, 'No such route.'],
   DATASET_NOT_FOUND: [404, 'No dataset with this id.'],
   METHOD_NOT_ALLOWED: [405, 'This method is not allowed on this route.'],

@@ -54,6 +54,8 @@ interface Operation {
   errors: ErrorCode[];
   limited?: boolean;
   open?: boolean;
+  /** Security requirements of their own (an open operation has none). */
+  security?: Record<string, string[]>[];
   parameters?: unknown[];
 }
 
@@ -65,7 +67,7 @@ function operation(o: Operation, e: Examples): Record<string, unknown> {
     tags: [o.tag],
     summary: o.summary,
     description: o.description,
-    ...(o.open ? { security: [] } : {}),
+    ...(o.security ? { security: o.security } : o.open ? { security: [] } : {}),
     ...(o.parameters ? { parameters: o.parameters } : {}),
     ...(o.request
       ? {
@@ -247,10 +249,11 @@ export function paths(e: Examples): Record<string, unknown> {
         id: 'metrics',
         tag: 'operations',
         summary: 'Prometheus metrics',
-        description: 'Requests, latency, engine and pool figures in the Prometheus text format; labels never carry keys or ids.',
+        description:
+          'Requests, latency, engine and pool figures in the Prometheus text format; labels never carry keys or ids. With METRICS_TOKEN set it needs `Authorization: Bearer <METRICS_TOKEN>` (else 401 METRICS_TOKEN_INVALID); without it, only a loopback listener serves it (else 404 NOT_FOUND). Never expose it publicly.',
         ok: { description: 'Prometheus text format.', schema: null, media: 'text/plain', example: METRICS_EXAMPLE },
-        errors: DRAINING,
-        open: true,
+        errors: [...DRAINING, 'METRICS_TOKEN_INVALID', 'NOT_FOUND'],
+        security: [{}, { MetricsToken: [] }],
       }),
     },
     '/api/v1/openapi.json': {

@@ -37,7 +37,7 @@ const TAGS = [
   { name: 'datasets', description: 'Upload daily prices as CSV, read, list and delete datasets.' },
   { name: 'risk', description: 'VaR, ES, contributions and the P&L distribution of books, one or many at once.' },
   { name: 'validation', description: 'Backtests of the model and stress scenarios of a book.' },
-  { name: 'operations', description: 'Health, readiness, metrics and this document (no key needed).' },
+  { name: 'operations', description: 'Health, readiness, metrics and this document (no API key; /metrics may need METRICS_TOKEN).' },
 ];
 
 const DESCRIPTION = [
@@ -62,7 +62,10 @@ export function buildOpenApi(requests: { calculate: TSchema; batch: TSchema; bac
     security: [{ ApiKey: [] }],
     tags: TAGS,
     components: {
-      securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key: prk_live_ followed by 32 characters.' } },
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An API key: prk_live_ followed by 32 characters.' },
+        MetricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for GET /metrics only.' },
+      },
       headers: HEADERS,
       responses: ROUTING_RESPONSES,
       schemas: {

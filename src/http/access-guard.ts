@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import { Counter, type Registry } from 'prom-client';
 import { type KeyRegistry } from '../auth/key-registry.js';
@@ -119,6 +120,34 @@ export class AccessGuard {
     // Batches, stress runs and backtests have their own buckets, the same for every key.
     return { batch: this.limits.batchPerMin, stress: this.limits.stressPerMin, backtest: this.limits.backtestPerMin }[endpoint];
   }
+}
+
+/**
+ * Who may read /metrics, which shows the runtime, the engine build and per-route and per-owner
+ * counts (review L3). With METRICS_TOKEN: only `Authorization: Bearer <token>`, compared in constant
+ * time, else 401. Without it: only a loopback listener serves it (no other host can connect to one);
+ * on any other listener it is answered as an unknown route.
+ */
+export function checkMetricsAccess(head: RequestHead, settings: { metricsToken: string | undefined; host: string }): void {
+  if (settings.metricsToken === undefined) {
+    if (isLoopback(settings.host)) return;
+    throw new ApiError('NOT_FOUND', 'GET /metrics is served on this listener only with METRICS_TOKEN set.');
+  }
+  const sent = /^Bearer +(\S+) *$/i.exec(head.authorization)?.[1] ?? '';
+  if (!sameSecret(sent, settings.metricsToken)) throw new ApiError('METRICS_TOKEN_INVALID', undefined, {}, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+}
+
+/** Compares digests of equal length, so the time taken tells neither the token nor its length. */
+function sameSecret(sent: string, expected: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+  return timingSafeEqual(digest(sent), digest(expected));
+}
+
+/** A listen address only this host can reach: 127.0.0.0/8, ::1 (also IPv4-mapped), localhost. */
+function isLoopback(host: string): boolean {
+  const v4 = /^(?:::ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(host)?.[1];
+  if (v4 !== undefined) return isIPv4(v4) && v4.startsWith('127.');
+  return host === '::1' || host === 'localhost';
 }
 
 /** An IPv4 address as is (IPv4-mapped IPv6 too); an IPv6 address as its /64 prefix. */

@@ -10,6 +10,8 @@ export interface RequestHead {
   /** The query string, without '?'. */
   query: string;
   apiKeys: string[];
+  /** Authorization as sent (only GET /metrics reads it: its bearer token). */
+  authorization: string;
   contentType: string;
   contentLength: number | null;
   contentEncoding: string;
@@ -46,6 +48,7 @@ export function readHead(req: HttpRequest, res: HttpResponse): RequestHead {
     path: req.getUrl(),
     query: req.getQuery() ?? '',
     apiKeys,
+    authorization: req.getHeader('authorization'),
     contentType: req.getHeader('content-type'),
     contentLength: cl === '' ? null : Number(cl),
     contentEncoding: req.getHeader('content-encoding'),

@@ -2,6 +2,7 @@ import { Gauge, type Registry } from 'prom-client';
 import { type AppContext, type Handler } from '../context.js';
 import { type Usage } from '../../datasets/quota.js';
 import { ApiError } from '../../contract/errors.js';
+import { checkMetricsAccess } from '../access-guard.js';
 
 export const healthRoute: Handler = (_ctx, ex) => ex.json(200, { status: 'ok' });
 
@@ -46,6 +47,7 @@ function addStorageGauges(ctx: AppContext): void {
 }
 
 export const metricsRoute: Handler = async (ctx, ex) => {
+  checkMetricsAccess(ex.head, ctx.config);
   addStorageGauges(ctx);
   ex.send(200, await ctx.metrics.registry.metrics(), {}, ctx.metrics.registry.contentType);
 };
