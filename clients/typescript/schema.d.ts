@@ -2602,7 +2602,7 @@ export interface operations {
                      *         },
                      *         "engine": {
                      *           "build": "native-avx512",
-                     *           "version": "0.7.0",
+                     *           "version": "0.8.0",
                      *           "threads": 2,
                      *           "batches": 1
                      *         },
@@ -3084,7 +3084,7 @@ export interface operations {
                      *         },
                      *         "engine": {
                      *           "build": "native-avx512",
-                     *           "version": "0.7.0",
+                     *           "version": "0.8.0",
                      *           "threads": 2,
                      *           "batches": 1
                      *         },

@@ -16,6 +16,10 @@ export const ABI = {
   OP_ABI: 7,
   /** Some rows of Σ, for an estimation split over workers. */
   OP_COVARIANCE_PART: 8,
+  /** Conditional stress scenarios: each book symbol's conditional mean and deviation. */
+  OP_CONDITIONAL: 9,
+  /** The worst historical window of a book for each of some horizons. */
+  OP_WORST_WINDOW: 10,
   BLOCK: 256,
   /** `factor columns` of an n×n lower-triangular (Cholesky) covariance factor; else m loadings. */
   FACTOR_TRIANGULAR: 0,
@@ -33,6 +37,12 @@ export const ABI = {
   PARAMETRIC_HEADER_LEN: 5,
   /** The parametric input's `columns` word before a dense Σ (else the loadings' m). */
   COVARIANCE_DENSE: 0,
+  CONDITIONAL_HEADER_LEN: 6,
+  CONDITIONAL_RESULT_HEADER_LEN: 3,
+  WORST_WINDOW_HEADER_LEN: 4,
+  WORST_WINDOW_RESULT_HEADER_LEN: 2,
+  /** A worst-window result's start row when the price rows span fewer days than the horizon. */
+  WORST_WINDOW_NONE: -1,
   RESULTS_HEADER_LEN: 3,
   COMPARISON_FIGURES: 4,
   COMPARISON_NONE: 0,

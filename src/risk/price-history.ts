@@ -7,7 +7,8 @@ export interface PriceHistory {
 }
 
 export function completeHistory(dataset: Dataset, symbols: string[]): PriceHistory {
-  const index = symbols.map((s) => dataset.symbols.indexOf(s));
+  const columns = new Map(dataset.symbols.map((s, c) => [s, c]));
+  const index = symbols.map((s) => columns.get(s)!);
   const width = dataset.symbols.length;
   const out: PriceHistory = { dates: [], prices: [] };
   dataset.dates.forEach((date, r) => {

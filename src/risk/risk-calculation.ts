@@ -52,7 +52,7 @@ export interface PhaseTiming {
   batches: number;
 }
 
-function addPhase(timing: PhaseTiming, replies: EngineReply[]): void {
+export function addPhase(timing: PhaseTiming, replies: EngineReply[]): void {
   timing.queueMs += Math.max(...replies.map((r) => r.queueMs));
   timing.computeMs += Math.max(...replies.map((r) => r.computeMs));
 }

@@ -6,7 +6,8 @@ import { loadDataset, prepareModel, type SymbolRef } from './calculation-setup.j
 import { type CalculatorDeps } from './calculate.js';
 import { underDeadline } from './deadline.js';
 import { checkBook } from './request-checks.js';
-import { completeHistory } from './price-history.js';
+import { completeHistory, type PriceHistory } from './price-history.js';
+import { solveStress, stressUnits } from './stress-engine.js';
 import { runScenario } from './stress-scenarios.js';
 
 /** Rules across fields: the book's, and a window that ends after it starts. */
@@ -41,27 +42,52 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
   const ownSet = new Set(own);
   const conditionalSymbols = req.scenarios.flatMap((s) => (s.type === 'conditional' ? Object.keys(s.shocks) : []));
   const symbols = [...own, ...canonicalSymbols(dataset, [conditionalSymbols.filter((s) => !ownSet.has(s))])];
-  return underDeadline(deps, clientSignal, async ({ signal }) => {
-    const modelRequest = { dataset_id: req.dataset_id, method: 'parametric_normal' as const, time_horizon: 1, currency: req.currency, confidence_level: 0.99 };
-    const model = await prepareModel(modelRequest, dataset, symbols, deps, signal);
-    const book = priceBook(req, symbols, model.prices, req.portfolio_value, ['body']);
-    const ownBook = { symbols: own, book: { ...book, exposures: book.exposures.subarray(0, own.length) } };
-    const history = completeHistory(dataset, own);
-    const results = req.scenarios.map((scenario) => {
-      const outcome = runScenario(scenario, ownBook, history, { est: model.est, symbols });
-      return { scenario, ...outcome, items: inListedOrder(outcome.items, book.listed) };
-    });
-    return {
-      status: 'success',
-      meta: {
-        calculation_id: newCalculationId(),
+  const units = stressUnits(req.scenarios, own.length, symbols.length, dataset.dates.length);
+  return underDeadline(
+    deps,
+    clientSignal,
+    async ({ signal, deadline, timing }) => {
+      const modelRequest = {
         dataset_id: req.dataset_id,
+        method: 'parametric_normal' as const,
+        time_horizon: 1,
         currency: req.currency,
-        portfolio_value: book.capital,
-        exposures: exposureSummary(book, symbols, model.prices),
-        as_of: dataset.dates[model.est.lastDate] ?? '',
-        results,
-      },
-    };
-  });
+        confidence_level: 0.99,
+      };
+      const model = await prepareModel(modelRequest, dataset, symbols, deps, signal);
+      const book = priceBook(req, symbols, model.prices, req.portfolio_value, ['body']);
+      const exposures = book.exposures.subarray(0, own.length);
+      const ownBook = { symbols: own, book: { ...book, exposures } };
+      let complete: PriceHistory | undefined;
+      const history = () => (complete ??= completeHistory(dataset, own));
+      const solved = await solveStress(req.scenarios, {
+        exec: deps.executor,
+        est: model.est,
+        symbols,
+        own: own.length,
+        exposures,
+        history,
+        deadline,
+        signal,
+        timing,
+      });
+      const results = req.scenarios.map((scenario) => {
+        const outcome = runScenario(scenario, ownBook, history, solved);
+        return { scenario, ...outcome, items: inListedOrder(outcome.items, book.listed) };
+      });
+      return {
+        status: 'success',
+        meta: {
+          calculation_id: newCalculationId(),
+          dataset_id: req.dataset_id,
+          currency: req.currency,
+          portfolio_value: book.capital,
+          exposures: exposureSummary(book, symbols, model.prices),
+          as_of: dataset.dates[model.est.lastDate] ?? '',
+          results,
+        },
+      };
+    },
+    { units, teaches: false, owner },
+  );
 }

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 
 /**
  * Fault injection for the tests, in one place. Inert unless the process runs under test
@@ -19,9 +19,24 @@ function takeFault(variable: 'ENGINE_FAULT_FILE' | 'STORAGE_FAULT_FILE'): string
   }
 }
 
-/** Engine workers: "throw", "exit" or "oom" in the next task. */
+/**
+ * "hold": the task waits, before it runs, until the test lets it go. It writes `<file>.held` when it
+ * starts waiting and runs once `<file>.release` exists (which it removes), so a test can act while
+ * a task is known to be in flight: an ordering, never a timing.
+ */
+function holdUntilReleased(file: string): void {
+  const release = `${file}.release`;
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  writeFileSync(`${file}.held`, '');
+  while (!existsSync(release)) Atomics.wait(nap, 0, 0, 5);
+  rmSync(release);
+  rmSync(`${file}.held`);
+}
+
+/** Engine workers: "throw", "exit", "oom" or "hold" in the next task. */
 export function injectEngineFault(): void {
   const fault = takeFault('ENGINE_FAULT_FILE');
+  if (fault === 'hold') holdUntilReleased(process.env.ENGINE_FAULT_FILE!);
   if (fault === 'throw') throw new Error('injected fault');
   if (fault === 'exit') process.exit(3);
   if (fault === 'oom') {

@@ -5,6 +5,7 @@
 #![deny(unsafe_code)] // except in `abi::wasm`, the raw exports
 
 pub mod abi;
+pub mod conditional;
 pub mod covariance;
 pub mod covariance_part;
 pub mod deadline;
@@ -29,6 +30,7 @@ pub mod simulate;
 pub mod spec;
 pub mod tail;
 pub mod weighted;
+pub mod worst_window;
 pub mod ziggurat;
 mod ziggurat_tables;
 

@@ -31,7 +31,7 @@ pub enum CovarianceForm {
 }
 
 impl CovarianceForm {
-    fn well_formed(&self, n: usize) -> bool {
+    pub(crate) fn well_formed(&self, n: usize) -> bool {
         let (width, values) = match self {
             CovarianceForm::Dense(c) => (n, c),
             CovarianceForm::Loadings { columns, values } => (*columns, values),
@@ -39,7 +39,7 @@ impl CovarianceForm {
         width >= 1 && n.checked_mul(width) == Some(values.len())
     }
 
-    fn values(&self) -> &[f64] {
+    pub(crate) fn values(&self) -> &[f64] {
         match self {
             CovarianceForm::Dense(c) => c,
             CovarianceForm::Loadings { values, .. } => values,

@@ -23,6 +23,8 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("OP_NORMALS", f64::from(OP_NORMALS)),
         ("OP_ABI", f64::from(OP_ABI)),
         ("OP_COVARIANCE_PART", f64::from(OP_COVARIANCE_PART)),
+        ("OP_CONDITIONAL", f64::from(OP_CONDITIONAL)),
+        ("OP_WORST_WINDOW", f64::from(OP_WORST_WINDOW)),
         ("BLOCK", BLOCK as f64),
         ("FACTOR_TRIANGULAR", FACTOR_TRIANGULAR as f64),
         (
@@ -64,6 +66,17 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("PERCENTILES", PERCENTILES as f64),
         ("PARAMETRIC_HEADER_LEN", PARAMETRIC_HEADER_LEN as f64),
         ("COVARIANCE_DENSE", COVARIANCE_DENSE as f64),
+        ("CONDITIONAL_HEADER_LEN", CONDITIONAL_HEADER_LEN as f64),
+        (
+            "CONDITIONAL_RESULT_HEADER_LEN",
+            CONDITIONAL_RESULT_HEADER_LEN as f64,
+        ),
+        ("WORST_WINDOW_HEADER_LEN", WORST_WINDOW_HEADER_LEN as f64),
+        (
+            "WORST_WINDOW_RESULT_HEADER_LEN",
+            WORST_WINDOW_RESULT_HEADER_LEN as f64,
+        ),
+        ("WORST_WINDOW_NONE", WORST_WINDOW_NONE),
         ("ERR_INVALID_INPUT", f64::from(ERR_INVALID_INPUT)),
         ("ERR_INSUFFICIENT_DATA", f64::from(ERR_INSUFFICIENT_DATA)),
         ("ERR_LIMIT_EXCEEDED", f64::from(ERR_LIMIT_EXCEEDED)),

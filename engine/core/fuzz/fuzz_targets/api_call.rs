@@ -9,7 +9,8 @@ fuzz_target!(|data: &[u8]| {
     if data.is_empty() {
         return;
     }
-    let op = u32::from(data[0] % 8);
+    // Every operation code (OP_WORST_WINDOW is the highest) and one past them.
+    let op = u32::from(data[0] % 12);
     let mut input: Vec<f64> = data[1..]
         .chunks_exact(8)
         .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))

@@ -22,6 +22,10 @@ pub const OP_NORMALS: u32 = 6;
 pub const OP_ABI: u32 = 7;
 /// Some rows of Σ for an estimation split over workers (see `estimate::covariance_part`).
 pub const OP_COVARIANCE_PART: u32 = 8;
+/// Conditional stress scenarios: each book symbol's conditional mean and deviation.
+pub const OP_CONDITIONAL: u32 = 9;
+/// The worst historical window of a book for each of some horizons.
+pub const OP_WORST_WINDOW: u32 = 10;
 
 // Method codes, the first word of a spec.
 pub const METHOD_MONTE_CARLO_NORMAL: usize = 0;
@@ -64,6 +68,17 @@ pub const METRICS_SCALARS: usize = 10;
 /// Parametric input: [n, books, T, c, comparison]; per book [capital, weights(n)], then mean(n),
 /// and (COVARIANCE_DENSE, Σ(n²)) or (m, loadings(n·m)).
 pub const PARAMETRIC_HEADER_LEN: usize = 5;
+/// Conditional input: [budget ms, n, own, columns, jitter, scenarios]; mean(n), Σ or loadings,
+/// then per scenario [horizon, shocked, (index, log shock) per shocked symbol].
+pub const CONDITIONAL_HEADER_LEN: usize = 6;
+/// Conditional result, status word included: [0, scenarios, own]; per scenario means, deviations.
+pub const CONDITIONAL_RESULT_HEADER_LEN: usize = 3;
+/// Worst-window input: [budget ms, rows, assets, horizons]; horizons, exposures, prices.
+pub const WORST_WINDOW_HEADER_LEN: usize = 4;
+/// Worst-window result, status word included: [0, horizons]; each horizon's start row.
+pub const WORST_WINDOW_RESULT_HEADER_LEN: usize = 2;
+/// The start row of a horizon longer than the rows span.
+pub const WORST_WINDOW_NONE: f64 = -1.0;
 
 // Engine error codes, the status word of a failed call (0 is success).
 pub const ERR_INVALID_INPUT: u32 = 1;
@@ -109,6 +124,8 @@ pub const TABLE: &[(&str, f64)] = table![
     OP_NORMALS,
     OP_ABI,
     OP_COVARIANCE_PART,
+    OP_CONDITIONAL,
+    OP_WORST_WINDOW,
     BLOCK,
     FACTOR_TRIANGULAR,
     METHOD_MONTE_CARLO_NORMAL,
@@ -132,6 +149,11 @@ pub const TABLE: &[(&str, f64)] = table![
     PERCENTILES,
     PARAMETRIC_HEADER_LEN,
     COVARIANCE_DENSE,
+    CONDITIONAL_HEADER_LEN,
+    CONDITIONAL_RESULT_HEADER_LEN,
+    WORST_WINDOW_HEADER_LEN,
+    WORST_WINDOW_RESULT_HEADER_LEN,
+    WORST_WINDOW_NONE,
     ERR_INVALID_INPUT,
     ERR_INSUFFICIENT_DATA,
     ERR_LIMIT_EXCEEDED,

@@ -6,16 +6,21 @@ use super::codec::{
     encode_results,
 };
 use super::constants::{
-    encode_table, OP_ABI, OP_COVARIANCE_PART, OP_ESTIMATE, OP_FINALIZE, OP_PARAMETRIC, OP_RUN,
-    OP_SIMULATE,
+    encode_table, OP_ABI, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE, OP_FINALIZE,
+    OP_PARAMETRIC, OP_RUN, OP_SIMULATE, OP_WORST_WINDOW,
 };
 use super::reader::Reader;
+use super::stress_codec::{
+    decode_conditional, decode_worst_window, encode_conditional, encode_worst_window,
+};
+use crate::conditional::conditional;
 use crate::covariance_part::covariance_part;
 use crate::error::{ensure, EngineError, Result};
 use crate::estimate::estimate;
 use crate::finalize::{finalize, FinalizeParams};
 use crate::parametric::parametric;
 use crate::simulate::simulate;
+use crate::worst_window::worst_windows;
 
 fn or_error(result: Result<Vec<f64>>) -> Vec<f64> {
     result.unwrap_or_else(|e| encode_error(&e))
@@ -41,6 +46,12 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
         OP_COVARIANCE_PART => decode_covariance_part_input(input)
             .and_then(|(i, part, parts)| covariance_part(&i, part, parts))
             .map(|p| encode_covariance_part(&p)),
+        OP_CONDITIONAL => decode_conditional(input).and_then(|(i, deadline)| {
+            conditional(&i, &deadline).map(|o| encode_conditional(i.own(), &o))
+        }),
+        OP_WORST_WINDOW => decode_worst_window(input).and_then(|(i, deadline)| {
+            worst_windows(&i, &deadline).map(|s| encode_worst_window(&s))
+        }),
         _ => Err(EngineError::invalid("unknown operation")),
     })
 }
