@@ -20,6 +20,8 @@ export interface Config {
   calcTimeoutMs: number;
   /** Share of the admissible work one owner may hold, in percent (see admission.ts). */
   admissionOwnerSharePct: number;
+  /** Peak memory the admitted calculations may hold together (see `workBytes`). */
+  admissionMemoryMb: number;
   uploadPerMin: number;
   calculatePerMin: number;
   batchPerMin: number;
@@ -85,6 +87,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxQueue: int(env, 'MAX_QUEUE', 256, 1, 100_000),
     calcTimeoutMs: int(env, 'CALC_TIMEOUT_MS', 30_000, 1, 3_600_000),
     admissionOwnerSharePct: int(env, 'ADMISSION_OWNER_SHARE_PCT', 50, 1, 100),
+    // Half the machine's memory by default: the rest for the process, its datasets and the OS.
+    admissionMemoryMb: int(env, 'ADMISSION_MEMORY_MB', Math.floor(os.totalmem() / 2 / 1024 ** 2), 1, 2 ** 30),
     uploadPerMin: int(env, 'RATE_LIMIT_UPLOAD_PER_MIN', 2, 1, 1_000_000),
     calculatePerMin: int(env, 'RATE_LIMIT_CALCULATE_PER_MIN', 10, 1, 1_000_000),
     batchPerMin: int(env, 'RATE_LIMIT_BATCH_PER_MIN', 10, 1, 1_000_000),

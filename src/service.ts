@@ -33,7 +33,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
 
   const source = resolveEngineSource(config.engine);
   const pool = new EnginePool(source, config.workers, config.maxQueue);
-  const admission = await calibratedAdmission(pool, config.workers, config.admissionOwnerSharePct / 100);
+  const admission = await calibratedAdmission(pool, config.workers, config.admissionOwnerSharePct / 100, config.admissionMemoryMb * 1024 ** 2);
   let draining = false;
   const server: HttpServer = await startHttpServer({
     config,

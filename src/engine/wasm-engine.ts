@@ -22,22 +22,40 @@ export function compileWasm(variant: WasmVariant = 'simd'): WebAssembly.Module {
 /** Bytes reserved in the engine's allocator at start-up so that early tasks do not grow memory. */
 const PREGROW_BYTES = 64 * 1024 * 1024;
 
+/**
+ * A WASM memory never shrinks: after a task that grew it beyond this, the instance is replaced by a
+ * fresh one and the old memory left to the collector, so one large task does not pin its peak
+ * (a maximum batch: about 1 GB) in every worker it ran on.
+ */
+export const RELEASE_ABOVE_BYTES = 512 * 1024 * 1024;
+
 export class WasmEngine implements Engine {
   readonly version: string;
-  private readonly exports: EngineExports;
+  private exports: EngineExports;
   private heap: Float64Array;
   private inputPtr = 0;
   private inputCapacity = 0;
 
   constructor(
-    module: WebAssembly.Module,
+    private readonly module: WebAssembly.Module,
     readonly build: string,
+    private readonly releaseAboveBytes = RELEASE_ABOVE_BYTES,
   ) {
-    this.exports = new WebAssembly.Instance(module, {}).exports as unknown as EngineExports;
-    const pregrow = this.exports.engine_alloc(PREGROW_BYTES / 8);
-    this.exports.engine_free(pregrow, PREGROW_BYTES / 8);
+    this.exports = WasmEngine.instantiate(module);
     this.heap = new Float64Array(this.exports.memory.buffer);
     this.version = readAbi(this).version;
+  }
+
+  private static instantiate(module: WebAssembly.Module): EngineExports {
+    const exports = new WebAssembly.Instance(module, {}).exports as unknown as EngineExports;
+    const pregrow = exports.engine_alloc(PREGROW_BYTES / 8);
+    exports.engine_free(pregrow, PREGROW_BYTES / 8);
+    return exports;
+  }
+
+  /** Bytes of the instance's memory now. */
+  get memoryBytes(): number {
+    return this.exports.memory.buffer.byteLength;
   }
 
   call(op: OpCode, input: Float64Array): Float64Array {
@@ -54,7 +72,16 @@ export class WasmEngine implements Engine {
     const at = e.engine_result_ptr() / 8;
     const out = this.heap.slice(at, at + len);
     e.engine_result_clear();
+    if (this.memoryBytes > this.releaseAboveBytes) this.renew();
     return out;
+  }
+
+  /** A fresh instance of the same module: the engine keeps no state between calls. */
+  private renew(): void {
+    this.exports = WasmEngine.instantiate(this.module);
+    this.heap = new Float64Array(this.exports.memory.buffer);
+    this.inputPtr = 0;
+    this.inputCapacity = 0;
   }
 
   private refreshHeap(): void {

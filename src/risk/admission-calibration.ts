@@ -12,7 +12,7 @@ const CALIBRATION: WorkShape = { scenarios: 131_072, assets: 16, books: 1, steps
  * Times one Monte Carlo calculation of a known shape on the executor (independent assets, 1 % daily
  * volatility) and starts the admission's cost model from it: ns of worker time per work unit.
  */
-export async function calibratedAdmission(exec: EngineExecutor, workers: number, ownerShare?: number): Promise<WorkAdmission> {
+export async function calibratedAdmission(exec: EngineExecutor, workers: number, ownerShare?: number, memoryBytes?: number): Promise<WorkAdmission> {
   const n = CALIBRATION.assets;
   const factor = new Float64Array(n * n);
   for (let i = 0; i < n; i++) factor[i * n + i] = 0.01;
@@ -38,5 +38,5 @@ export async function calibratedAdmission(exec: EngineExecutor, workers: number,
   checkStatus((await exec.run(ABI.OP_RUN, input())).output); // a fresh worker's first call is slower
   const reply = await exec.run(ABI.OP_RUN, input());
   checkStatus(reply.output);
-  return new WorkAdmission(workers, (Math.max(reply.computeMs, 0.001) * 1e6) / workUnits(CALIBRATION), ownerShare);
+  return new WorkAdmission(workers, (Math.max(reply.computeMs, 0.001) * 1e6) / workUnits(CALIBRATION), ownerShare, memoryBytes);
 }

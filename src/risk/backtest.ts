@@ -7,7 +7,7 @@ import { canonicalSymbols, priceBook, symbolsOf } from './books.js';
 import { loadDataset, resolveOptions } from './calculation-setup.js';
 import { type CalculatorDeps } from './calculate.js';
 import { underDeadline } from './deadline.js';
-import { requestShape, workUnits } from './admission.js';
+import { requestShape, workBytes, workUnits } from './admission.js';
 import { completeHistory } from './price-history.js';
 import { checkBacktestRequest } from './request-checks.js';
 
@@ -35,7 +35,8 @@ export async function backtest(req: BacktestRequest, owner: string, deps: Calcul
   const rows = forecastRows(history, options.window, options.estimation_window);
   const seed = resolveOptions(req).seed;
   // One 1-day calculation per forecast date, each on an estimation window of returns.
-  const units = rows.length * workUnits(requestShape(req, symbols.length, 1, options.estimation_window + 1));
+  const shape = requestShape(req, symbols.length, 1, options.estimation_window + 1);
+  const units = rows.length * workUnits(shape);
   return underDeadline(
     deps,
     clientSignal,
@@ -74,6 +75,6 @@ export async function backtest(req: BacktestRequest, owner: string, deps: Calcul
         },
       };
     },
-    { units, teaches: false, owner },
+    { units, teaches: false, owner, bytes: workBytes(shape) },
   );
 }

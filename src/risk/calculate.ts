@@ -6,7 +6,7 @@ import { type DatasetStore } from '../datasets/dataset-store.js';
 import { applyTrades, canonicalSymbols, priceBook, symbolsOf, unionOf, type BookRequest, type PricedBook } from './books.js';
 import { loadDataset, prepareModel, type ModelRequest, type PreparedModel, type SetupDeps, type SymbolRef } from './calculation-setup.js';
 import { underDeadline, type Session } from './deadline.js';
-import { requestShape, workUnits, type WorkAdmission } from './admission.js';
+import { requestShape, workBytes, workUnits, type WorkAdmission } from './admission.js';
 import { checkBatchRequest, checkRequest } from './request-checks.js';
 import { buildBatchResponse, buildResponse, type Calculation, type EngineInfo } from './response-builder.js';
 import { runModel } from './risk-calculation.js';
@@ -101,7 +101,8 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
   const listed = unionOf([symbolsOf(req), trades.map((t) => t.symbol)]);
   const symbols = canonicalSymbols(dataset, [listed]);
-  const units = workUnits(requestShape(req, symbols.length, req.what_if ? 2 : 1, dataset.dates.length));
+  const shape = requestShape(req, symbols.length, req.what_if ? 2 : 1, dataset.dates.length);
+  const units = workUnits(shape);
   return underDeadline(
     deps,
     clientSignal,
@@ -119,7 +120,7 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
       );
       return buildResponse(calculationOf(req, model, listed, deps, s, precision), books, results);
     },
-    { units, teaches: !targetsPrecision(req), owner },
+    { units, teaches: !targetsPrecision(req), owner, bytes: workBytes(shape) },
   );
 }
 
@@ -130,7 +131,8 @@ export async function calculateBatch(req: BatchRequest, owner: string, deps: Cal
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
   const listed = unionOf(req.books.map(symbolsOf));
   const symbols = canonicalSymbols(dataset, [listed]);
-  const units = workUnits(requestShape(req, symbols.length, req.books.length, dataset.dates.length));
+  const shape = requestShape(req, symbols.length, req.books.length, dataset.dates.length);
+  const units = workUnits(shape);
   return underDeadline(
     deps,
     clientSignal,
@@ -152,6 +154,6 @@ export async function calculateBatch(req: BatchRequest, owner: string, deps: Cal
         results,
       );
     },
-    { units, teaches: !targetsPrecision(req), owner },
+    { units, teaches: !targetsPrecision(req), owner, bytes: workBytes(shape) },
   );
 }

@@ -19,6 +19,8 @@ export interface WorkCost {
   teaches: boolean;
   /** Whose work it is: admission bounds each owner's share. */
   owner?: string;
+  /** Bytes it holds at its peak (see `workBytes`): admission bounds the sum. */
+  bytes?: number;
 }
 
 /** One calculation's deadline and clock: `timeoutMs` from its start, or the client leaving. */
@@ -48,7 +50,7 @@ export async function underDeadline<T>(
   const session = { started, deadline: Date.now() + deps.timeoutMs, signal, timing: { queueMs: 0, computeMs: 0, batches: 0 } };
   let ticket: Ticket | undefined;
   try {
-    ticket = deps.admission?.admit(cost.units, deps.timeoutMs, cost.owner);
+    ticket = deps.admission?.admit(cost.units, deps.timeoutMs, cost.owner, cost.bytes);
     const body = await work(session);
     if (!allFinite(body)) throw new Error('engine produced a non-finite number');
     if (cost.teaches) ticket?.release({ busyMs: performance.now() - started - session.timing.queueMs, tasks: session.timing.batches });

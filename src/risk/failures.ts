@@ -17,9 +17,11 @@ export function calculationFailure(e: unknown, deadline: { passed: boolean; ms: 
     return new ApiError('CALCULATION_TIMEOUT', message, { estimated_ms: Math.round(e.estimatedMs) }, { 'Retry-After': '1' });
   }
   if (e instanceof OverloadError) {
-    const message = e.ownerOverShare
-      ? `Busy: your calculations already hold your share of the service; retry in ${e.retryAfterS} s.`
-      : `Busy: the work already queued would not leave this calculation time to finish; retry in ${e.retryAfterS} s.`;
+    const message = e.memory
+      ? `Busy: the calculations in flight hold the memory this one needs; retry in ${e.retryAfterS} s.`
+      : e.ownerOverShare
+        ? `Busy: your calculations already hold your share of the service; retry in ${e.retryAfterS} s.`
+        : `Busy: the work already queued would not leave this calculation time to finish; retry in ${e.retryAfterS} s.`;
     return new ApiError('SERVER_BUSY', message, { retry_after_s: e.retryAfterS }, { 'Retry-After': String(e.retryAfterS) });
   }
   if (e instanceof ExecutorBusyError) return new ApiError('SERVER_BUSY', undefined, {}, { 'Retry-After': '1' });

@@ -46,6 +46,18 @@ export function stressUnits(scenarios: StressScenarioInput[], own: number, model
   return units + uniqueHorizons(scenarios).length * dates * own * DIVISION_WEIGHT;
 }
 
+/**
+ * Peak bytes of a stress request's engine solves: the model's Σ or loadings and each distinct
+ * conditional scenario's two values per book symbol; the book's price rows for a worst window.
+ */
+export function stressBytes(scenarios: StressScenarioInput[], own: number, modelAssets: number, dates: number): number {
+  const window = Math.max(1, dates - 1);
+  const model = modelAssets * (samplesThroughLoadings(window, modelAssets) ? window : modelAssets);
+  const solved = uniqueConditionals(scenarios).size * 2 * own;
+  const rows = uniqueHorizons(scenarios).length > 0 ? dates * own : 0;
+  return 8 * (model + solved + rows);
+}
+
 /** What the engine solved for a request's scenarios, looked up per scenario. */
 export interface StressSolutions {
   conditional(s: Conditional): ConditionalOutcome;

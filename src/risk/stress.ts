@@ -7,7 +7,7 @@ import { type CalculatorDeps } from './calculate.js';
 import { underDeadline } from './deadline.js';
 import { checkBook } from './request-checks.js';
 import { completeHistory, type PriceHistory } from './price-history.js';
-import { solveStress, stressUnits } from './stress-engine.js';
+import { solveStress, stressBytes, stressUnits } from './stress-engine.js';
 import { runScenario } from './stress-scenarios.js';
 
 /** Rules across fields: the book's, and a window that ends after it starts. */
@@ -43,6 +43,7 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
   const conditionalSymbols = req.scenarios.flatMap((s) => (s.type === 'conditional' ? Object.keys(s.shocks) : []));
   const symbols = [...own, ...canonicalSymbols(dataset, [conditionalSymbols.filter((s) => !ownSet.has(s))])];
   const units = stressUnits(req.scenarios, own.length, symbols.length, dataset.dates.length);
+  const bytes = stressBytes(req.scenarios, own.length, symbols.length, dataset.dates.length);
   return underDeadline(
     deps,
     clientSignal,
@@ -88,6 +89,6 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
         },
       };
     },
-    { units, teaches: false, owner },
+    { units, teaches: false, owner, bytes },
   );
 }

@@ -10,6 +10,7 @@ import {
   requestShape,
   TAIL_WEIGHT,
   WorkAdmission,
+  workBytes,
   workUnits,
   type WorkShape,
 } from '../../src/risk/admission.js';
@@ -73,6 +74,40 @@ t.test('an idle service admits anything within its deadline; a calculation beyon
   huge.release();
   t.equal(a.queuedWorkMs, 0, 'nothing left once everything has finished');
   t.doesNotThrow(() => a.admit(0, 1));
+});
+
+t.test('memory: admitted peaks add up to the budget, then the next is refused at once; alone, anything is admitted', async (t) => {
+  const a = new WorkAdmission(2, 1e-9, 1, 1000); // time is no constraint here: 1e-9 ns per unit
+  const first = a.admit(1, 1000, 'a', 600);
+  t.equal(a.admittedBytes, 600);
+  const second = a.admit(1, 1000, 'b', 400);
+  t.equal(a.admittedBytes, 1000, 'exactly the budget is admitted');
+  const refused = t.throws(() => a.admit(1, 1000, 'c', 1)) as unknown;
+  t.ok(refused instanceof OverloadError && refused.memory, 'one byte over: refused, and for memory');
+  first.release();
+  second.release();
+  t.equal(a.admittedBytes, 0, 'released');
+  t.doesNotThrow(() => a.admit(1, 1000, 'c', 10_000).release(), 'alone, even a calculation over the budget runs (the engine bounds it)');
+});
+
+t.test('workBytes: the P&L of every book and scenario, the tail with its assets; finite over the domain', async (t) => {
+  t.equal(workBytes(shape({ scenarios: 0 })), 0, 'the closed form keeps none');
+  t.equal(workBytes(shape({ scenarios: 1000, assets: 10, books: 2, confidence: 0.99 })), 8 * (2 * 1000 + 10 * 22 * 2));
+  t.equal(workBytes(shape({ scenarios: 1000, assets: 10, books: 1, confidence: 0 })), 8 * (1000 + 1000 * 22), 'importance sampling keeps every scenario');
+  // A maximum batch (200 books × 500,000 simulations) at 99 %: 0.8 GB of P&L, 0.18 GB of tail.
+  t.equal(workBytes(shape({ scenarios: 500_000, assets: 10, books: 200 })), 8 * (1e8 + 5000 * 22 * 200));
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: 100_000_000 }),
+      fc.integer({ min: 1, max: 5000 }),
+      fc.integer({ min: 1, max: 1000 }),
+      fc.double({ min: 0, max: 0.9999, noNaN: true }),
+      (scenarios, assets, books, confidence) => {
+        const b = workBytes(shape({ scenarios, assets, books, confidence }));
+        return Number.isFinite(b) && b >= 8 * books * scenarios;
+      },
+    ),
+  );
 });
 
 t.test('Retry-After is at least one second, and never longer than the blocking work can still run', async (t) => {
