@@ -4,10 +4,13 @@
 
 use std::fmt;
 
-use crate::abi::constants::{
-    ERR_DEADLINE_EXCEEDED, ERR_INSUFFICIENT_DATA, ERR_INVALID_INPUT, ERR_LIMIT_EXCEEDED,
-    ERR_OVERFLOW,
-};
+// Engine error codes, the status word of a failed call (0 is success). Defined here, beside the
+// errors they code, and re-exported by `abi::constants`, so that the error floor imports nothing.
+pub const ERR_INVALID_INPUT: u32 = 1;
+pub const ERR_INSUFFICIENT_DATA: u32 = 2;
+pub const ERR_LIMIT_EXCEEDED: u32 = 3;
+pub const ERR_DEADLINE_EXCEEDED: u32 = 4;
+pub const ERR_OVERFLOW: u32 = 5;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum EngineError {

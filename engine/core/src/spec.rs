@@ -202,7 +202,16 @@ impl Spec {
             }
         }
         let shift = if f.importance_sampling {
-            crate::importance::shift(&f)
+            let book = &f.books[0];
+            let exposures: Vec<f64> = (0..n).map(|i| book.exposure(i)).collect();
+            crate::importance::shift(
+                &exposures,
+                &f.factor,
+                (f.factor_columns != FACTOR_TRIANGULAR).then_some(f.factor_columns),
+                f.confidence,
+                (f.method == Method::MonteCarloStudentT).then_some(f.degrees_of_freedom),
+                draw_days(&f),
+            )
         } else {
             Vec::new()
         };
@@ -338,6 +347,15 @@ impl Spec {
 }
 
 /// k = ⌈(1 − c)·N⌉.
+/// Normal draws a path adds up: one for a buy-and-hold normal model, one a day otherwise.
+fn draw_days(f: &SpecFields) -> usize {
+    if f.method == Method::MonteCarloNormal && f.mode == Mode::BuyAndHold {
+        1
+    } else {
+        f.horizon
+    }
+}
+
 fn tail_of(f: &SpecFields) -> usize {
     rank_of_level(1.0 - f.confidence, f.scenarios)
 }

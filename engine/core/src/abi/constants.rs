@@ -1,6 +1,10 @@
 //! The numbers both sides of the flat ABI must agree on, one name each. `OP_ABI` reports every one of
 //! them by name (see `TABLE`), so the TypeScript binding can compare its own copies at load time.
 
+pub use crate::error::{
+    ERR_DEADLINE_EXCEEDED, ERR_INSUFFICIENT_DATA, ERR_INVALID_INPUT, ERR_LIMIT_EXCEEDED,
+    ERR_OVERFLOW,
+};
 pub use crate::limits::{
     MAX_BOOKS, MAX_COUNT, MAX_EXACT_INT, MAX_PRICED_SCENARIOS, MIN_IMPORTANCE_DEGREES_OF_FREEDOM,
 };
@@ -79,13 +83,6 @@ pub const WORST_WINDOW_HEADER_LEN: usize = 4;
 pub const WORST_WINDOW_RESULT_HEADER_LEN: usize = 2;
 /// The start row of a horizon longer than the rows span.
 pub const WORST_WINDOW_NONE: f64 = -1.0;
-
-// Engine error codes, the status word of a failed call (0 is success).
-pub const ERR_INVALID_INPUT: u32 = 1;
-pub const ERR_INSUFFICIENT_DATA: u32 = 2;
-pub const ERR_LIMIT_EXCEEDED: u32 = 3;
-pub const ERR_DEADLINE_EXCEEDED: u32 = 4;
-pub const ERR_OVERFLOW: u32 = 5;
 
 // The crate version, from the build (never read from Cargo.toml at run time).
 pub const VERSION_MAJOR: u32 = parse_version_part(env!("CARGO_PKG_VERSION_MAJOR"));
