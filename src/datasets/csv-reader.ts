@@ -6,6 +6,11 @@ import { type Dataset } from './dataset.js';
 
 /** Longest record accepted: a line beyond this is not a price row (and would hold memory). */
 const MAX_RECORD_BYTES = 1024 * 1024;
+/**
+ * Bytes parsed between two turns of the event loop. A body already received is otherwise parsed
+ * to its end in one run of promise callbacks, which never lets the loop answer anyone (review L7).
+ */
+const BYTES_PER_TURN = 32 * 1024;
 
 interface ParsedRecord {
   record: string[];
@@ -66,7 +71,18 @@ export async function readCsv(chunks: AsyncIterable<Buffer>, limits: BuilderLimi
   };
 
   try {
-    for await (const chunk of chunks) await feed(decoder.decode(chunk, { stream: true }));
+    let sinceTurn = 0;
+    for await (const chunk of chunks) {
+      for (let at = 0; at < chunk.length; at += BYTES_PER_TURN) {
+        const slice = chunk.subarray(at, at + BYTES_PER_TURN);
+        await feed(decoder.decode(slice, { stream: true })); // a UTF-8 sequence cut at the edge is held by the decoder
+        sinceTurn += slice.length;
+        if (sinceTurn >= BYTES_PER_TURN) {
+          sinceTurn = 0;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+      }
+    }
     await feed(decoder.decode());
     if (!parser) {
       if (head.trim() === '') throw new CsvError('EMPTY_FILE', 'the file is empty', 1);

@@ -11,6 +11,46 @@ export interface BuilderLimits {
   maxSymbols: number;
 }
 
+/** Observations placed (or cells counted) between two turns of the event loop: a few ms (review L7). */
+const CELLS_PER_TURN = 1 << 18;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Observations per block: the log grows a block at a time, never by copying what it holds. */
+const BLOCK = 1 << 16;
+
+/**
+ * Observations (date index, symbol index, price, line) in fixed-size typed blocks. Growing plain
+ * arrays of millions copies them whole at each growth, a pause of its own (review L7).
+ */
+class ObservationLog {
+  private dates: Int32Array[] = [];
+  private symbols: Int32Array[] = [];
+  private prices: Float64Array[] = [];
+  private lines: Int32Array[] = [];
+  length = 0;
+
+  push(date: number, symbol: number, price: number, line: number): void {
+    const at = this.length % BLOCK;
+    if (at === 0) {
+      this.dates.push(new Int32Array(BLOCK));
+      this.symbols.push(new Int32Array(BLOCK));
+      this.prices.push(new Float64Array(BLOCK));
+      this.lines.push(new Int32Array(BLOCK));
+    }
+    const b = this.dates.length - 1;
+    this.dates[b]![at] = date;
+    this.symbols[b]![at] = symbol;
+    this.prices[b]![at] = price;
+    this.lines[b]![at] = line;
+    this.length++;
+  }
+
+  /** The i-th observation's fields. */
+  date = (i: number) => this.dates[(i / BLOCK) | 0]![i % BLOCK]!;
+  symbol = (i: number) => this.symbols[(i / BLOCK) | 0]![i % BLOCK]!;
+  price = (i: number) => this.prices[(i / BLOCK) | 0]![i % BLOCK]!;
+  line = (i: number) => this.lines[(i / BLOCK) | 0]![i % BLOCK]!;
+}
+
 /** Long layout columns, when the header names a date, a symbol and a price column. */
 function longColumns(header: string[]): { date: number; symbol: number; price: number } | null {
   const find = (names: string[]) => {
@@ -45,11 +85,7 @@ export class DatasetBuilder {
   private readonly symbols: string[] = [];
   private readonly dateIndex = new Map<string, number>();
   private readonly dateLines: number[] = [];
-  // Observations (date index, symbol index, price, line), grown as records arrive.
-  private obsDate: number[] = [];
-  private obsSymbol: number[] = [];
-  private obsPrice: number[] = [];
-  private obsLine: number[] = [];
+  private readonly obs = new ObservationLog();
 
   constructor(
     private readonly limits: BuilderLimits,
@@ -111,10 +147,7 @@ export class DatasetBuilder {
     if (cell.kind === 'invalid') {
       throw new CsvError('INVALID_PRICE', `price "${raw.slice(0, 40)}" ${cell.why}`, line, column);
     }
-    this.obsDate.push(dateIdx);
-    this.obsSymbol.push(symbolIdx);
-    this.obsPrice.push(cell.kind === 'price' ? cell.value : NaN);
-    this.obsLine.push(line);
+    this.obs.push(dateIdx, symbolIdx, cell.kind === 'price' ? cell.value : NaN, line);
   }
 
   private addWide(record: string[], line: number): void {
@@ -136,29 +169,36 @@ export class DatasetBuilder {
     this.observe(dateIdx, symbolIdx, record[cols.price]!, line, cols.price + 1);
   }
 
-  finish(lastLine: number): Dataset {
+  /** The dataset, assembled with the event loop free every CELLS_PER_TURN cells. */
+  async finish(lastLine: number): Promise<Dataset> {
     if (this.header === null) throw new CsvError('EMPTY_FILE', 'the file is empty', 1);
     if (this.symbols.length === 0) throw new CsvError('NO_SYMBOLS', 'no symbol columns', 1);
     const byDate = [...this.dateIndex.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     const rowOf = new Int32Array(byDate.length);
     byDate.forEach(([, idx], row) => (rowOf[idx] = row));
     const n = this.symbols.length;
-    const prices = new Float64Array(byDate.length * n).fill(NaN);
+    const prices = new Float64Array(byDate.length * n);
+    for (let at = 0; at < prices.length; at += CELLS_PER_TURN) {
+      prices.fill(NaN, at, at + CELLS_PER_TURN);
+      await nextTurn();
+    }
     const seen = new Uint8Array(byDate.length * n);
-    for (let i = 0; i < this.obsDate.length; i++) {
-      const cell = rowOf[this.obsDate[i]!]! * n + this.obsSymbol[i]!;
-      if (seen[cell]) {
-        const line = this.obsLine[i]!;
-        throw new CsvError('DUPLICATE_DATE', `${this.symbols[this.obsSymbol[i]!]} has two prices for one date`, line);
-      }
+    const obs = this.obs;
+    for (let i = 0; i < obs.length; i++) {
+      if (i % CELLS_PER_TURN === CELLS_PER_TURN - 1) await nextTurn();
+      const cell = rowOf[obs.date(i)]! * n + obs.symbol(i);
+      if (seen[cell]) throw new CsvError('DUPLICATE_DATE', `${this.symbols[obs.symbol(i)]} has two prices for one date`, obs.line(i));
       seen[cell] = 1;
-      prices[cell] = this.obsPrice[i]!;
+      prices[cell] = obs.price(i);
     }
     if (this.dateLines.length < 2) {
       throw new CsvError('TOO_FEW_DATES', `${this.dateLines.length} dates; at least 2 are needed`, lastLine);
     }
     let missingValues = 0;
-    for (const p of prices) if (Number.isNaN(p)) missingValues++;
+    for (let i = 0; i < prices.length; i++) {
+      if (i % CELLS_PER_TURN === CELLS_PER_TURN - 1) await nextTurn();
+      if (Number.isNaN(prices[i]!)) missingValues++;
+    }
     return {
       symbols: this.symbols,
       dates: byDate.map(([d]) => d),

@@ -5,7 +5,7 @@ import { newDatasetId } from '../ids.js';
 import {
   decodeDatasetFile,
   decodeDatasetListing,
-  encodeDatasetFile,
+  encodeDatasetFileInTurns,
   HEADER_PREFIX,
   headerLength,
   type DatasetListing,
@@ -110,7 +110,7 @@ export class FileDatasetStore implements DatasetStore {
 
   async save(owner: string, dataset: Dataset, quota?: Quota): Promise<StoredDataset> {
     const stored: StoredDataset = { id: newDatasetId(), owner, createdAt: new Date().toISOString(), dataset };
-    const bytes = encodeDatasetFile(stored);
+    const bytes = await encodeDatasetFileInTurns(stored);
     // Checked and reserved in one turn of the event loop: no other upload can slip in between.
     checkQuota(this.usage(owner), bytes.length, quota);
     const pending = this.pending.get(owner) ?? { count: 0, bytes: 0 };

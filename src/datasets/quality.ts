@@ -45,6 +45,28 @@ export function datasetQuality(d: Dataset): DatasetQuality {
   return q;
 }
 
+/** Price cells analysed between two turns of the event loop (a few ms), so /healthz and others are answered meanwhile. */
+const CELLS_PER_TURN = 1 << 16;
+
+/**
+ * The same report, computed a slice of symbols at a time with the event loop free in between
+ * (review L7: a 50 MB upload held it for half a second), then remembered: datasetQuality finds it.
+ */
+export async function datasetQualityInTurns(d: Dataset): Promise<DatasetQuality> {
+  let q = cache.get(d);
+  if (q) return q;
+  const steps = qualitySteps(d);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) {
+      q = step.value;
+      break;
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  cache.set(d, q);
+  return q;
+}
+
 /** Calendar day number of each `YYYY-MM-DD` date (NaN for anything else: its gaps count 0). */
 function dayNumbers(dates: string[]): Float64Array {
   const out = new Float64Array(dates.length);
@@ -256,6 +278,15 @@ function analyze(col: Float64Array, days: Float64Array, dates: string[], symbol:
 
 /** The report, computed afresh (see datasetQuality). */
 export function computeQuality(d: Dataset): DatasetQuality {
+  const steps = qualitySteps(d);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** The report's computation, pausing (yield) after about CELLS_PER_TURN cells; the report is its return value. */
+function* qualitySteps(d: Dataset): Generator<void, DatasetQuality> {
   const n = d.symbols.length;
   const rows = d.dates.length;
   const days = dayNumbers(d.dates);
@@ -272,6 +303,7 @@ export function computeQuality(d: Dataset): DatasetQuality {
   const findings: SymbolFindings[] = [];
   const budget = { left: MAX_FINDINGS_LISTED };
   let truncated = false;
+  let cells = 0;
   for (let j0 = 0; j0 < n; j0 += BLOCK) {
     const w = Math.min(BLOCK, n - j0);
     resetVectorState();
@@ -286,6 +318,12 @@ export function computeQuality(d: Dataset): DatasetQuality {
       truncated ||= cut;
       symbols.push(q);
       findings.push(f);
+      cells += rows;
+      if (cells >= CELLS_PER_TURN) {
+        cells = 0;
+        yield;
+        resetVectorState(); // whatever ran meanwhile may have left the vector registers dirty
+      }
     }
   }
   const warnings = qualityWarnings(findings);

@@ -41,5 +41,5 @@ export const uploadRoute = limitedRoute('upload', async (ctx, ex, key) => {
     { key_id: key.id, dataset_id: stored.id, symbols: stored.dataset.symbols.length, rows: stored.dataset.dates.length, replayed: outcome.kind === 'replayed' },
     'dataset uploaded',
   );
-  ex.send(200, datasetAnswer(stored));
+  ex.send(200, await datasetAnswer(stored));
 });
