@@ -5,22 +5,15 @@
 #![deny(unsafe_code)] // except in `abi::wasm`, the raw exports
 
 pub mod abi;
-pub mod conditional;
-pub mod covariance;
-pub mod covariance_part;
 pub mod deadline;
 pub mod error;
-pub mod estimate;
-pub mod estimators;
-pub mod finalize;
-pub mod finalize_params;
+pub mod estimation;
 pub mod grid_sum;
 pub mod importance;
 pub mod kernels;
 pub mod limits;
-pub mod linalg;
 pub mod math;
-pub mod merged_tail;
+pub mod merge;
 pub mod metrics;
 pub mod parametric;
 pub mod quantiles;
@@ -28,9 +21,8 @@ pub mod rng;
 pub mod select;
 pub mod simulate;
 pub mod spec;
+pub mod stress;
 pub mod tail;
-pub mod weighted;
-pub mod worst_window;
 pub mod ziggurat;
 mod ziggurat_tables;
 

@@ -85,8 +85,8 @@ pub fn standalone_quantiles(assets: &[f64], n: usize, weights: &[f64], mass: f64
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::merge::weighted::cut;
     use crate::select::ascending_order;
-    use crate::weighted::cut;
 
     /// The quantile of a sort: the first value whose weights, in (value, index) order, fill `mass`;
     /// the largest where they fall short.

@@ -5,7 +5,7 @@ use risk_engine_core::abi::constants::{
     COVARIANCE_PART_RESULT_HEADER_LEN, ERR_INSUFFICIENT_DATA, ERR_INVALID_INPUT,
     ESTIMATION_HEADER_LEN, OP_COVARIANCE_PART, OP_ESTIMATE,
 };
-use risk_engine_core::covariance_part::part_rows;
+use risk_engine_core::estimation::covariance_part::part_rows;
 
 /// Prices [date][asset] from a SplitMix stream, with a few missing (NaN) when asked.
 fn prices(n: usize, dates: usize, missing: bool) -> Vec<f64> {

@@ -3,7 +3,7 @@ mod common;
 
 use common::*;
 use risk_engine_core::deadline::Deadline;
-use risk_engine_core::finalize::{finalize, FinalizeParams};
+use risk_engine_core::merge::finalize::{finalize, FinalizeParams};
 use risk_engine_core::simulate::{simulate, Partial};
 use risk_engine_core::spec::{BlockRange, Method, Mode, SpecFields};
 use risk_engine_core::tail::ScenarioTail;

@@ -6,11 +6,11 @@ mod common;
 use common::three_assets;
 use risk_engine_core::abi::call;
 use risk_engine_core::abi::constants::*;
-use risk_engine_core::conditional::{conditional, ConditionalInput, ConditionalScenario};
 use risk_engine_core::deadline::Deadline;
 use risk_engine_core::error::EngineError;
 use risk_engine_core::parametric::CovarianceForm;
-use risk_engine_core::worst_window::{worst_windows, WorstWindowInput};
+use risk_engine_core::stress::conditional::{conditional, ConditionalInput, ConditionalScenario};
+use risk_engine_core::stress::worst_window::{worst_windows, WorstWindowInput};
 
 fn scenario(horizon: usize, shocked: &[usize], log_shocks: &[f64]) -> ConditionalScenario {
     ConditionalScenario {

@@ -11,12 +11,12 @@ use super::constants::{
     VARIANCE_REDUCTION_IMPORTANCE_SAMPLING, VARIANCE_REDUCTION_NONE,
 };
 use super::reader::{product, Reader};
-use crate::covariance_part::CovariancePart;
 use crate::deadline::Deadline;
 use crate::error::{ensure, EngineError, Result};
-use crate::estimate::{Covariance, Estimation, EstimationInput};
-use crate::finalize::FinalizeParams;
+use crate::estimation::covariance_part::CovariancePart;
+use crate::estimation::estimate::{Covariance, Estimation, EstimationInput};
 use crate::limits::{check_assets, check_books};
+use crate::merge::finalize::FinalizeParams;
 use crate::metrics::{Metrics, Results};
 use crate::parametric::{CovarianceForm, ParametricInput, COVARIANCE_DENSE};
 use crate::select::{from_order_key, order_key};

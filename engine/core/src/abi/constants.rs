@@ -24,7 +24,7 @@ pub const OP_RUN: u32 = 5;
 pub const OP_NORMALS: u32 = 6;
 /// This table: [0, count, then per constant: name length, name bytes, value].
 pub const OP_ABI: u32 = 7;
-/// Some rows of Σ for an estimation split over workers (see `estimate::covariance_part`).
+/// Some rows of Σ for an estimation split over workers (see `estimation::covariance_part`).
 pub const OP_COVARIANCE_PART: u32 = 8;
 /// Conditional stress scenarios: each book symbol's conditional mean and deviation.
 pub const OP_CONDITIONAL: u32 = 9;

@@ -13,14 +13,14 @@ use super::reader::Reader;
 use super::stress_codec::{
     decode_conditional, decode_worst_window, encode_conditional, encode_worst_window,
 };
-use crate::conditional::conditional;
-use crate::covariance_part::covariance_part;
 use crate::error::{ensure, EngineError, Result};
-use crate::estimate::estimate;
-use crate::finalize::{finalize, FinalizeParams};
+use crate::estimation::covariance_part::covariance_part;
+use crate::estimation::estimate::estimate;
+use crate::merge::finalize::{finalize, FinalizeParams};
 use crate::parametric::parametric;
 use crate::simulate::simulate;
-use crate::worst_window::worst_windows;
+use crate::stress::conditional::conditional;
+use crate::stress::worst_window::worst_windows;
 
 fn or_error(result: Result<Vec<f64>>) -> Vec<f64> {
     result.unwrap_or_else(|e| encode_error(&e))

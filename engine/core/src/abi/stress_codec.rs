@@ -6,11 +6,11 @@ use super::constants::{
     WORST_WINDOW_NONE, WORST_WINDOW_RESULT_HEADER_LEN,
 };
 use super::reader::{product, Reader};
-use crate::conditional::{ConditionalInput, ConditionalOutcome, ConditionalScenario};
 use crate::deadline::Deadline;
 use crate::error::{ensure, Result};
 use crate::parametric::{CovarianceForm, COVARIANCE_DENSE};
-use crate::worst_window::WorstWindowInput;
+use crate::stress::conditional::{ConditionalInput, ConditionalOutcome, ConditionalScenario};
+use crate::stress::worst_window::WorstWindowInput;
 
 fn read_deadline(r: &mut Reader) -> Result<Deadline> {
     let budget_ms = r.scalar()?;

@@ -3,9 +3,9 @@
 
 use std::ops::Range;
 
-use crate::covariance::covariance_rows;
+use super::covariance::covariance_rows;
+use super::estimate::{returns_of, uses_loadings, window, EstimationInput};
 use crate::error::{ensure, Result};
-use crate::estimate::{returns_of, uses_loadings, window, EstimationInput};
 
 /// Rows of Σ's lower triangle computed by one part of a split estimation.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,9 +1,9 @@
 //! Estimation: daily log returns on common dates, mean, covariance (sample or EWMA), Cholesky.
 
-use crate::covariance::{covariance, symmetric_from_lower};
+use super::covariance::{covariance, symmetric_from_lower};
+use super::linalg::cholesky_with_jitter;
 use crate::error::{ensure, EngineError, Result};
 use crate::limits::MIN_OBSERVATIONS;
-use crate::linalg::cholesky_with_jitter;
 use crate::math::ln;
 use crate::spec::FACTOR_TRIANGULAR;
 

@@ -1,21 +1,21 @@
 //! Exact merge of task partials into the metrics. The answer depends only on the scenarios, never on
 //! how they were split: partials are put back in scenario order and every tie is broken by index.
 
-use crate::error::{ensure, Result};
-use crate::estimators::{
+use super::figures::{
     batch_figures, between, finite, histogram, mean_asset_loss, rescaled, standard_error,
     summarize, var_es_of_sorted, Batches, Summary,
 };
-pub use crate::finalize_params::FinalizeParams;
+pub use super::finalize_params::FinalizeParams;
+use super::merged_tail::{merged_tail, Prefix};
+use super::weighted;
+use crate::error::{ensure, Result};
 use crate::grid_sum::column_sums;
-use crate::merged_tail::{merged_tail, Prefix};
 use crate::metrics::{compensated_sum, Metrics, Results, WhatIf, PERCENTILES, PERCENTILE_LEVELS};
 use crate::select::{
     from_order_key, multi_select, nth_smallest, order_key, rank_of_level, smallest_sorted,
 };
 use crate::simulate::Partial;
 use crate::spec::{var_window, Comparison};
-use crate::weighted;
 
 pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Results> {
     params.validate()?;

@@ -6,11 +6,9 @@
 //! order, or scenario order where one pass over the rows is cheaper), so builds agree bit for bit
 //! and no split of the work changes a bit.
 
+use super::figures::{between, bin_edges, finite, rescaled, standard_error, Batches, SE_BATCHES};
+use super::finalize_params::FinalizeParams;
 use crate::error::Result;
-use crate::estimators::{
-    between, bin_edges, finite, rescaled, standard_error, Batches, SE_BATCHES,
-};
-use crate::finalize_params::FinalizeParams;
 use crate::limits::MAX_SCENARIOS;
 use crate::metrics::{compensated_sum, CompensatedSum, Metrics, PERCENTILES, PERCENTILE_LEVELS};
 use crate::select::{ascending_order, level_mass};

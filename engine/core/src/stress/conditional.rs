@@ -4,8 +4,8 @@
 
 use crate::deadline::Deadline;
 use crate::error::{ensure, EngineError, Result};
+use crate::estimation::linalg::cholesky_with_jitter;
 use crate::limits::{check_assets, check_horizon};
-use crate::linalg::cholesky_with_jitter;
 use crate::parametric::CovarianceForm;
 
 /// Book symbols solved between two looks at the deadline.

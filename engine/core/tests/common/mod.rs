@@ -10,7 +10,7 @@ use risk_engine_core::abi::constants::{
     OP_SIMULATE, SPEC_HEADER_LEN, VARIANCE_REDUCTION_IMPORTANCE_SAMPLING, VARIANCE_REDUCTION_NONE,
 };
 use risk_engine_core::deadline::Deadline;
-use risk_engine_core::finalize::{finalize, FinalizeParams};
+use risk_engine_core::merge::finalize::{finalize, FinalizeParams};
 use risk_engine_core::metrics::{Metrics, Results};
 use risk_engine_core::simulate::simulate;
 use risk_engine_core::spec::{
@@ -39,7 +39,7 @@ pub fn three_assets() -> (Vec<f64>, Vec<f64>) {
 }
 
 pub fn cholesky(cov: &[f64], n: usize) -> Vec<f64> {
-    risk_engine_core::linalg::cholesky(cov, n).expect("positive definite")
+    risk_engine_core::estimation::linalg::cholesky(cov, n).expect("positive definite")
 }
 
 pub fn spec(method: Method, mode: Mode, scenarios: usize) -> SpecFields {

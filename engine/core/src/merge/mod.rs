@@ -1,0 +1,10 @@
+//! The merge: task partials into each book's figures. `finalize` (the exact merge), `weighted`
+//! (importance-sampled scenarios), `merged_tail` (the worst scenarios over every task),
+//! `figures` (the estimators both merges share: VaR/ES, standard errors, histogram, the one
+//! `Metrics` constructor) and `finalize_params` (what the merge needs of a calculation).
+
+pub mod figures;
+pub mod finalize;
+pub mod finalize_params;
+pub mod merged_tail;
+pub mod weighted;
