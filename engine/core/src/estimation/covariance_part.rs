@@ -4,7 +4,8 @@
 use std::ops::Range;
 
 use super::covariance::covariance_rows;
-use super::estimate::{returns_of, uses_loadings, window, EstimationInput};
+use super::estimate::uses_loadings;
+use super::returns::{returns_of, window, EstimationInput};
 use crate::error::{ensure, Result};
 
 /// Rows of Σ's lower triangle computed by one part of a split estimation.

@@ -1,8 +1,9 @@
-//! Estimation: from price histories to the model's mean and covariance factor. `estimate` (the
-//! estimation itself), `covariance` (Σ in tiles), `linalg` (Cholesky with jitter) and
-//! `covariance_part` (Σ's rows split over workers).
+//! Estimation: from price histories to the model's mean and covariance factor. `returns` (the input
+//! and its window of daily log returns), `covariance` (Σ in tiles), `linalg` (Cholesky with
+//! jitter), `estimate` (the estimation itself) and `covariance_part` (Σ's rows split over workers).
 
 pub mod covariance;
 pub mod covariance_part;
 pub mod estimate;
 pub mod linalg;
+pub mod returns;
