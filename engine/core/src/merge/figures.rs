@@ -1,8 +1,9 @@
 //! The estimators every merge shares: VaR and ES of a sorted tail, the batch standard errors,
-//! the histogram, component VaR's rescaling, and the rule that keeps a mean between its extremes.
+//! the histogram, component VaR's rescaling, the rule that keeps a mean between its extremes, and
+//! the one constructor of a simulated book's `Metrics`.
 
 use crate::error::{EngineError, Result};
-use crate::metrics::{CompensatedSum, Metrics};
+use crate::metrics::{CompensatedSum, Metrics, PERCENTILES};
 use crate::select::{from_order_key, order_key, rank_of_level, smallest_sorted};
 use crate::spec::Book;
 
@@ -11,6 +12,54 @@ pub(crate) const SE_BATCHES: usize = 20;
 
 /// Batch VaRs and ESs of one book.
 pub(crate) type Batches = (Vec<f64>, Vec<f64>);
+
+/// A book's moments over its scenarios (weighted or not).
+pub(crate) struct Moments {
+    pub(crate) mean: f64,
+    pub(crate) volatility: f64,
+    pub(crate) probability_of_loss: f64,
+    pub(crate) worst: f64,
+    pub(crate) best: f64,
+}
+
+/// Per asset: the Euler contributions to ES, the contributions to VaR and the standalone VaRs.
+pub(crate) struct AssetFigures {
+    pub(crate) component_es: Vec<f64>,
+    pub(crate) component_var: Vec<f64>,
+    pub(crate) standalone_var: Vec<f64>,
+}
+
+/// A simulated book's metrics from its `scenarios`, (VaR, ES), moments, batch figures (their
+/// standard errors), percentiles, asset figures and histogram (edges, counts): put together one
+/// way, whether the scenarios were weighted or not.
+pub(crate) fn simulated_metrics(
+    scenarios: usize,
+    (var, es): (f64, f64),
+    moments: Moments,
+    (vars, ess): &Batches,
+    percentiles: [f64; PERCENTILES],
+    assets: AssetFigures,
+    (bin_edges, counts): (Vec<f64>, Vec<f64>),
+) -> Metrics {
+    Metrics {
+        scenarios,
+        value_at_risk: var,
+        expected_shortfall: es,
+        expected_pnl: moments.mean,
+        volatility: moments.volatility,
+        probability_of_loss: moments.probability_of_loss,
+        worst_loss: moments.worst,
+        best_gain: moments.best,
+        value_at_risk_standard_error: standard_error(vars),
+        expected_shortfall_standard_error: standard_error(ess),
+        percentiles,
+        component_es: assets.component_es,
+        component_var: assets.component_var,
+        standalone_var: assets.standalone_var,
+        bin_edges,
+        counts,
+    }
+}
 
 /// Figures that left double precision are an error, never a response.
 pub(crate) fn finite(m: Metrics) -> Result<Metrics> {

@@ -2,8 +2,8 @@
 //! how they were split: partials are put back in scenario order and every tie is broken by index.
 
 use super::figures::{
-    batch_figures, between, finite, histogram, mean_asset_loss, rescaled, standard_error,
-    summarize, var_es_of_sorted, Batches, Summary,
+    batch_figures, between, finite, histogram, mean_asset_loss, rescaled, simulated_metrics,
+    standard_error, summarize, var_es_of_sorted, AssetFigures, Batches, Moments, Summary,
 };
 pub use super::finalize_params::FinalizeParams;
 use super::merged_tail::{merged_tail, Prefix};
@@ -106,10 +106,10 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Res
                 })
                 .collect()
         };
-        let (m, vars, ess) = book_metrics(params, partials, b, &pnl, standalone_var, &mut keys)?;
+        let (m, figures) = book_metrics(params, partials, b, &pnl, standalone_var, &mut keys)?;
         books.push(finite(m)?);
         if params.comparison != Comparison::None {
-            batches.push((vars, ess));
+            batches.push(figures);
         }
     }
     Ok(compared(params, books, &batches))
@@ -146,7 +146,7 @@ fn book_metrics(
     pnl: &[f64],
     standalone_var: Vec<f64>,
     keys: &mut Vec<u64>,
-) -> Result<(Metrics, Vec<f64>, Vec<f64>)> {
+) -> Result<(Metrics, Batches)> {
     let n_scen = pnl.len();
     let k = rank_of_level(1.0 - params.confidence, n_scen);
     let worst_k = (k + var_window(k)).min(n_scen);
@@ -211,27 +211,30 @@ fn book_metrics(
     } else {
         0.0
     };
-    let (vars, ess) = batch_figures(pnl, params.confidence, keys);
-    let (bin_edges, counts) = histogram(pnl, worst, best, params.histogram_bins);
-    let metrics = Metrics {
-        scenarios: n_scen,
-        value_at_risk: var,
-        expected_shortfall: es,
-        expected_pnl: mean,
+    let batches = batch_figures(pnl, params.confidence, keys);
+    let moments = Moments {
+        mean,
         volatility,
         probability_of_loss: losses as f64 / n_scen as f64,
-        worst_loss: worst,
-        best_gain: best,
-        value_at_risk_standard_error: standard_error(&vars),
-        expected_shortfall_standard_error: standard_error(&ess),
-        percentiles,
+        worst,
+        best,
+    };
+    let per_asset = AssetFigures {
         component_es,
         component_var,
         standalone_var,
-        bin_edges,
-        counts,
     };
-    Ok((metrics, vars, ess))
+    let bins = histogram(pnl, worst, best, params.histogram_bins);
+    let metrics = simulated_metrics(
+        n_scen,
+        (var, es),
+        moments,
+        &batches,
+        percentiles,
+        per_asset,
+        bins,
+    );
+    Ok((metrics, batches))
 }
 
 /// Incremental VaR and ES of book 1 over book 0, with the standard errors of the differences from

@@ -6,7 +6,10 @@
 //! order, or scenario order where one pass over the rows is cheaper), so builds agree bit for bit
 //! and no split of the work changes a bit.
 
-use super::figures::{between, bin_edges, finite, rescaled, standard_error, Batches, SE_BATCHES};
+use super::figures::{
+    between, bin_edges, finite, rescaled, simulated_metrics, AssetFigures, Batches, Moments,
+    SE_BATCHES,
+};
 use super::finalize_params::FinalizeParams;
 use crate::error::Result;
 use crate::limits::MAX_SCENARIOS;
@@ -78,7 +81,7 @@ pub fn book_metrics(
     pnl: &[f64],
     assets: &[f64],
     weights: &[f64],
-) -> (Metrics, Vec<f64>, Vec<f64>) {
+) -> (Metrics, Batches) {
     let n_scen = pnl.len();
     let n = book.weights.len();
     let alpha = 1.0 - confidence;
@@ -147,27 +150,30 @@ pub fn book_metrics(
     } else {
         0.0
     };
-    let (vars, ess) = batch_figures(pnl, weights, &order, alpha);
-    let (bin_edges, counts) = histogram(pnl, weights, worst, best, histogram_bins);
-    let metrics = Metrics {
-        scenarios: n_scen,
-        value_at_risk: var,
-        expected_shortfall: es,
-        expected_pnl: mean,
+    let batches = batch_figures(pnl, weights, &order, alpha);
+    let moments = Moments {
+        mean,
         volatility,
         probability_of_loss: loss.total() / n_scen as f64,
-        worst_loss: worst,
-        best_gain: best,
-        value_at_risk_standard_error: standard_error(&vars),
-        expected_shortfall_standard_error: standard_error(&ess),
-        percentiles,
+        worst,
+        best,
+    };
+    let per_asset = AssetFigures {
         component_es,
         component_var,
         standalone_var,
-        bin_edges,
-        counts,
     };
-    (metrics, vars, ess)
+    let bins = histogram(pnl, weights, worst, best, histogram_bins);
+    let metrics = simulated_metrics(
+        n_scen,
+        (var, es),
+        moments,
+        &batches,
+        percentiles,
+        per_asset,
+        bins,
+    );
+    (metrics, batches)
 }
 
 /// Equal-width bins from the worst to the best P&L holding the weights of their scenarios: the
@@ -199,7 +205,7 @@ pub fn results(
     for (b, book) in params.books.iter().enumerate() {
         let pnl = gather(partials, |p| &mut p.books[b].pnl);
         let assets = gather(partials, |p| &mut p.books[b].worst.asset_pnl);
-        let (m, vars, ess) = book_metrics(
+        let (m, figures) = book_metrics(
             params.confidence,
             params.histogram_bins,
             book,
@@ -209,7 +215,7 @@ pub fn results(
         );
         books.push(finite(m)?);
         if params.comparison != Comparison::None {
-            batches.push((vars, ess));
+            batches.push(figures);
         }
     }
     Ok((books, batches))
