@@ -1,18 +1,15 @@
 //! The engine's one entry point over flat f64 buffers, shared by the WASM ABI and the napi binding.
 
 use super::codec::{
-    decode_covariance_part_input, decode_estimation_input, decode_parametric, decode_partial,
-    decode_spec, encode_covariance_part, encode_error, encode_estimation, encode_partial,
-    encode_results,
+    decode_conditional, decode_covariance_part_input, decode_estimation_input, decode_parametric,
+    decode_partial, decode_spec, decode_worst_window, encode_conditional, encode_covariance_part,
+    encode_error, encode_estimation, encode_partial, encode_results, encode_worst_window,
 };
 use super::constants::{
     encode_table, OP_ABI, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE, OP_FINALIZE,
     OP_PARAMETRIC, OP_RUN, OP_SIMULATE, OP_WORST_WINDOW,
 };
 use super::reader::Reader;
-use super::stress_codec::{
-    decode_conditional, decode_worst_window, encode_conditional, encode_worst_window,
-};
 use crate::error::{ensure, EngineError, Result};
 use crate::estimation::covariance_part::covariance_part;
 use crate::estimation::estimate::estimate;

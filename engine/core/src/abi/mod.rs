@@ -8,7 +8,6 @@ pub mod codec;
 pub mod constants;
 pub mod dispatch;
 pub mod reader;
-pub mod stress_codec;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

@@ -1,31 +1,23 @@
 //! Flat encodings of the stress operations: conditional scenarios (`OP_CONDITIONAL`) and the worst
 //! historical windows (`OP_WORST_WINDOW`).
 
-use super::constants::{
+use super::fields::read_budget;
+use crate::abi::constants::{
     CONDITIONAL_HEADER_LEN, CONDITIONAL_RESULT_HEADER_LEN, WORST_WINDOW_HEADER_LEN,
     WORST_WINDOW_NONE, WORST_WINDOW_RESULT_HEADER_LEN,
 };
-use super::reader::{product, Reader};
+use crate::abi::reader::{product, Reader};
 use crate::deadline::Deadline;
 use crate::error::{ensure, Result};
 use crate::parametric::{CovarianceForm, COVARIANCE_DENSE};
 use crate::stress::conditional::{ConditionalInput, ConditionalOutcome, ConditionalScenario};
 use crate::stress::worst_window::WorstWindowInput;
 
-fn read_deadline(r: &mut Reader) -> Result<Deadline> {
-    let budget_ms = r.scalar()?;
-    ensure(
-        budget_ms.is_finite() && budget_ms >= 0.0,
-        "time budget must be finite, ≥ 0",
-    )?;
-    Ok(Deadline::after_ms(budget_ms))
-}
-
 /// Input: [budget ms, n, own, columns, jitter, scenarios], mean(n), then Σ (n², columns =
 /// COVARIANCE_DENSE) or loadings (n·columns); per scenario [horizon, s, (index, ln(1 + shock))·s].
 pub fn decode_conditional(data: &[f64]) -> Result<(ConditionalInput, Deadline)> {
     let mut r = Reader::new(data);
-    let deadline = read_deadline(&mut r)?;
+    let deadline = Deadline::after_ms(read_budget(&mut r)?);
     let n = r.count()?;
     let own = r.count()?;
     let columns = r.count()?;
@@ -83,7 +75,7 @@ pub fn encode_conditional(own: usize, outcomes: &[ConditionalOutcome]) -> Vec<f6
 /// Input: [budget ms, rows, assets, horizons], horizons, exposures(assets), prices(rows × assets).
 pub fn decode_worst_window(data: &[f64]) -> Result<(WorstWindowInput, Deadline)> {
     let mut r = Reader::new(data);
-    let deadline = read_deadline(&mut r)?;
+    let deadline = Deadline::after_ms(read_budget(&mut r)?);
     let rows = r.count()?;
     let assets = r.count()?;
     let count = r.count()?;

@@ -1,0 +1,44 @@
+//! Flat f64 encodings of the engine's requests and results: the one format both ABIs (WASM linear
+//! memory and the napi Float64Array) carry, so that both builds run the very same decoding.
+//! Layouts are documented in README.md ("Engine ABI"); every result starts with a status word
+//! (0 = success, else the `EngineError` code, then detail, message length and message bytes).
+//! One file per layout: `estimation` (estimation, covariance parts), `spec`, `partial`,
+//! `results`, `parametric` and `stress`; `fields` holds what several layouts share.
+
+mod estimation;
+mod fields;
+mod parametric;
+mod partial;
+mod results;
+mod spec;
+mod stress;
+
+pub use estimation::{
+    decode_covariance_part_input, decode_estimation_input, encode_covariance_part,
+    encode_estimation,
+};
+pub use parametric::decode_parametric;
+pub use partial::{decode_partial, encode_partial};
+pub use results::encode_results;
+pub use spec::decode_spec;
+pub use stress::{
+    decode_conditional, decode_worst_window, encode_conditional, encode_worst_window,
+};
+
+use crate::error::EngineError;
+
+/// A failed call's result: [code, detail (the usable observations of InsufficientData, else 0),
+/// message length, message bytes].
+pub fn encode_error(e: &EngineError) -> Vec<f64> {
+    let detail = match e {
+        EngineError::InsufficientData { observations, .. } => *observations as f64,
+        EngineError::InvalidInput(_)
+        | EngineError::LimitExceeded(_)
+        | EngineError::Overflow(_)
+        | EngineError::DeadlineExceeded => 0.0,
+    };
+    let msg = e.to_string();
+    let mut out = vec![e.code(), detail, msg.len() as f64];
+    out.extend(msg.bytes().map(f64::from));
+    out
+}

@@ -1,0 +1,155 @@
+//! A task's partial: `OP_SIMULATE`'s result and, several of them, `OP_FINALIZE`'s input.
+
+use super::fields::{comparison, comparison_code, read_books, write_books};
+use crate::abi::constants::PARTIAL_HEADER_LEN;
+use crate::abi::reader::{product, Reader};
+use crate::error::{ensure, EngineError, Result};
+use crate::limits::check_assets;
+use crate::merge::finalize_params::FinalizeParams;
+use crate::select::{from_order_key, order_key};
+use crate::simulate::{BookPartial, Partial, UnitTails};
+use crate::spec::Spec;
+use crate::tail::ScenarioTail;
+
+/// Partial layout: [0, N, n, c, books, bins, comparison, lanes, first, count, worst count w, tail
+/// count k, weighted], per book (capital, weights(n)), with weights their likelihood ratios(count), per lane and asset its k tail values (lane 2 holds
+/// −(e^R − 1)), then per book: pnl(count), worst index(w), worst P&L(w), worst per-asset P&L(w·n),
+/// and with no lanes its asset tails(n·k).
+pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
+    let h = FinalizeParams::of(spec);
+    let n = h.n_assets;
+    let count = p.count();
+    let worst = p.books[0].worst.indices.len();
+    let k = match (p.units.smallest.first(), p.books[0].asset_tails.first()) {
+        (Some(lane), _) | (None, Some(lane)) => lane.len(),
+        (None, None) => 0,
+    };
+    let header: [f64; PARTIAL_HEADER_LEN] = [
+        0.0,
+        h.scenarios as f64,
+        n as f64,
+        h.confidence,
+        h.books.len() as f64,
+        h.histogram_bins as f64,
+        comparison_code(h.comparison) as f64,
+        h.lanes as f64,
+        p.first as f64,
+        count as f64,
+        worst as f64,
+        k as f64,
+        f64::from(u8::from(h.weighted)),
+    ];
+    let mut out = header.to_vec();
+    write_books(&mut out, &h.books);
+    out.extend_from_slice(&p.weights);
+    for tail in p.units.smallest.iter().chain(&p.units.largest) {
+        out.extend(tail.iter().map(|&key| from_order_key(key)));
+    }
+    for b in &p.books {
+        out.extend_from_slice(&b.pnl);
+        out.extend(b.worst.indices.iter().map(|&i| i as f64));
+        out.extend(b.worst.keys.iter().map(|&key| from_order_key(key)));
+        out.extend_from_slice(&b.worst.asset_pnl);
+        for tail in &b.asset_tails {
+            out.extend(tail.iter().map(|&key| from_order_key(key)));
+        }
+    }
+    out
+}
+
+/// `assets` tails of `k` values each, as order keys.
+fn read_tails(r: &mut Reader, assets: usize, k: usize) -> Result<Vec<Vec<u64>>> {
+    (0..assets)
+        .map(|_| Ok(r.take(k)?.iter().map(|&x| order_key(x)).collect()))
+        .collect()
+}
+
+/// One partial of `OP_FINALIZE`'s input: the calculation's parameters (its header, the same in
+/// every partial of one calculation) and the task's results.
+pub fn decode_partial(r: &mut Reader) -> Result<(FinalizeParams, Partial)> {
+    let start = r.position();
+    ensure(r.scalar()? == 0.0, "partial must be a success result")?;
+    let scenarios = r.count()?;
+    let n = r.count()?;
+    // Bounded like every other decoder: with k = 0 nothing below would limit n (found by fuzzing).
+    check_assets(n)?;
+    let confidence = r.scalar()?;
+    let book_count = r.count()?;
+    let histogram_bins = r.count()?;
+    let comparison = comparison(r.count()?)?;
+    let lanes = r.count()?;
+    ensure(lanes <= 2, "at most two per-asset tail lanes")?;
+    let first = r.count()?;
+    let count = r.count()?;
+    let worst_count = r.count()?;
+    let k = r.count()?;
+    let weighted = r.flag()?;
+    debug_assert_eq!(r.position() - start, PARTIAL_HEADER_LEN);
+    ensure(
+        worst_count <= count && k <= count,
+        "tail larger than the partial",
+    )?;
+    let end = first
+        .checked_add(count)
+        .ok_or_else(|| EngineError::invalid("partial beyond the count range"))?;
+    let books = read_books(r, book_count, n)?;
+    let weights = r.take(if weighted { count } else { 0 })?.to_vec();
+    ensure(
+        weights.iter().all(|w| w.is_finite() && *w >= 0.0),
+        "likelihood ratios must be finite, ≥ 0",
+    )?;
+    let units = UnitTails {
+        smallest: read_tails(r, if lanes >= 1 { n } else { 0 }, k)?,
+        largest: read_tails(r, if lanes == 2 { n } else { 0 }, k)?,
+    };
+    let mut partials = Vec::with_capacity(book_count);
+    for _ in 0..book_count {
+        let pnl = r.take(count)?.to_vec();
+        ensure(
+            pnl.iter().all(|x| x.is_finite()),
+            "partial P&L must be finite",
+        )?;
+        let mut worst = ScenarioTail::new(worst_count, n);
+        worst.indices = (0..worst_count)
+            .map(|_| r.integer())
+            .collect::<Result<Vec<u64>>>()?;
+        worst.keys = r.take(worst_count)?.iter().map(|&x| order_key(x)).collect();
+        worst.asset_pnl = r.take(product(worst_count, n)?)?.to_vec();
+        ensure(
+            worst.asset_pnl.iter().all(|x| x.is_finite()),
+            "partial asset P&L must be finite",
+        )?;
+        ensure(
+            worst.indices.windows(2).all(|w| w[0] < w[1])
+                && worst
+                    .indices
+                    .iter()
+                    .all(|&i| (first as u64..end as u64).contains(&i)),
+            "tail indices must be increasing and inside the partial",
+        )?;
+        let asset_tails = read_tails(r, if lanes == 0 { n } else { 0 }, k)?;
+        partials.push(BookPartial {
+            pnl,
+            worst,
+            asset_tails,
+        });
+    }
+    Ok((
+        FinalizeParams {
+            scenarios,
+            n_assets: n,
+            confidence,
+            histogram_bins,
+            comparison,
+            lanes,
+            books,
+            weighted,
+        },
+        Partial {
+            first,
+            books: partials,
+            units,
+            weights,
+        },
+    ))
+}

@@ -1,0 +1,98 @@
+//! The spec of a simulation (`OP_SIMULATE`, `OP_RUN`): the model, the books, the task's blocks
+//! and its time budget.
+
+use super::fields::{comparison, read_books, read_budget};
+use crate::abi::constants::{
+    METHOD_HISTORICAL, METHOD_MONTE_CARLO_NORMAL, METHOD_MONTE_CARLO_STUDENT_T, MODE_BUY_AND_HOLD,
+    SPEC_HEADER_LEN, VARIANCE_REDUCTION_IMPORTANCE_SAMPLING, VARIANCE_REDUCTION_NONE,
+};
+use crate::abi::reader::{product, Reader};
+use crate::deadline::Deadline;
+use crate::error::{EngineError, Result};
+use crate::limits::check_assets;
+use crate::spec::{BlockRange, Method, Mode, Spec, SpecFields, FACTOR_TRIANGULAR};
+
+/// Spec layout: [method, mode, n, books, T, ν, seed, antithetic, N, c, bins, first block, end
+/// block, time budget ms (0 = none), comparison, variance reduction, per book (capital, weights(n)), mean(n), then
+/// (factor columns, factor: L(n²) when FACTOR_TRIANGULAR, else loadings(n·m)) or (observations,
+/// returns)].
+pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
+    let mut r = Reader::new(data);
+    let method = match r.count()? {
+        METHOD_MONTE_CARLO_NORMAL => Method::MonteCarloNormal,
+        METHOD_MONTE_CARLO_STUDENT_T => Method::MonteCarloStudentT,
+        METHOD_HISTORICAL => Method::Historical,
+        _ => return Err(EngineError::invalid("unknown method code")),
+    };
+    // The mode has always been read as a flag: any code but buy-and-hold means rebalanced.
+    let mode = match r.count()? {
+        MODE_BUY_AND_HOLD => Mode::BuyAndHold,
+        _ => Mode::Rebalanced,
+    };
+    let n = r.count()?;
+    // The upper bound before any array is read, as `n` sizes them; n = 0 is refused later, among
+    // the other fields, by `Spec::new` (the order errors have always been reported in).
+    if n != 0 {
+        check_assets(n)?;
+    }
+    let book_count = r.count()?;
+    let horizon = r.count()?;
+    let degrees_of_freedom = r.scalar()?;
+    let seed = r.integer()?;
+    let antithetic = r.flag()?;
+    let scenarios = r.count()?;
+    let confidence = r.scalar()?;
+    let histogram_bins = r.count()?;
+    let range = BlockRange {
+        first: r.count()?,
+        end: r.count()?,
+    };
+    let budget_ms = read_budget(&mut r)?;
+    let comparison = comparison(r.count()?)?;
+    let importance_sampling = match r.count()? {
+        VARIANCE_REDUCTION_NONE => false,
+        VARIANCE_REDUCTION_IMPORTANCE_SAMPLING => true,
+        _ => return Err(EngineError::invalid("unknown variance reduction code")),
+    };
+    debug_assert_eq!(r.position(), SPEC_HEADER_LEN);
+    let books = read_books(&mut r, book_count, n)?;
+    let mean = r.take(n)?.to_vec();
+    let (factor_columns, factor, returns) = if method == Method::Historical {
+        let obs = r.count()?;
+        (
+            FACTOR_TRIANGULAR,
+            Vec::new(),
+            r.take(product(obs, n)?)?.to_vec(),
+        )
+    } else {
+        let columns = r.count()?;
+        let width = if columns == FACTOR_TRIANGULAR {
+            n
+        } else {
+            columns
+        };
+        let factor = r.take(product(n, width)?)?.to_vec();
+        (columns, factor, Vec::new())
+    };
+    r.end()?;
+    let spec = Spec::new(SpecFields {
+        method,
+        mode,
+        books,
+        comparison,
+        horizon,
+        degrees_of_freedom,
+        seed,
+        antithetic,
+        importance_sampling,
+        scenarios,
+        confidence,
+        histogram_bins,
+        mean,
+        factor,
+        factor_columns,
+        returns,
+    })?;
+    range.validate(&spec)?;
+    Ok((spec, range, Deadline::after_ms(budget_ms)))
+}
