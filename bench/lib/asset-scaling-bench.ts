@@ -10,7 +10,7 @@ import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { ABI } from '../../src/engine/abi.js';
 import { warmUp } from '../../src/engine/warm-up.js';
-import { estimateModel, runModel, type ModelInput } from '../../src/risk/risk-calculation.js';
+import { estimateModel, runModel, type ModelInput } from '../../src/risk/engine-run.js';
 import { tempDir } from '../../test/helpers/service.js';
 import { runNumpyScaling } from './numpy.js';
 import { median } from './stats.js';

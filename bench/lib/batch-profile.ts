@@ -13,7 +13,7 @@ import { warmUp } from '../../src/engine/warm-up.js';
 import { selectColumns } from '../../src/datasets/dataset.js';
 import { priceBook, pricesAt } from '../../src/risk/books.js';
 import { blockCount, planBatches } from '../../src/risk/plan.js';
-import { estimateModel, simulationSpec, type ModelInput } from '../../src/risk/risk-calculation.js';
+import { estimateModel, simulationSpec, type ModelInput } from '../../src/risk/engine-run.js';
 import { BATCH_SIMULATIONS, BATCH_SYMBOLS, batchBooks } from './batch-bench.js';
 import { median } from './stats.js';
 import { loadDataset } from './workloads.js';

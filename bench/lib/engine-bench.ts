@@ -8,7 +8,7 @@ import { NativeEngine } from '../../src/engine/native-engine.js';
 import { compileWasm, WasmEngine } from '../../src/engine/wasm-engine.js';
 import { warmUp } from '../../src/engine/warm-up.js';
 import { blockCount } from '../../src/risk/plan.js';
-import { simulationSpec } from '../../src/risk/risk-calculation.js';
+import { simulationSpec } from '../../src/risk/engine-run.js';
 import { plainVarEs } from '../plain-ts-engine.js';
 import { interleaved } from './stats.js';
 import { prepare, type PreparedWorkload, type Workload, triangularFactor } from './workloads.js';

@@ -6,7 +6,7 @@ import { resolveEngineSource } from '../../src/engine/load.js';
 import { ABI } from '../../src/engine/abi.js';
 import { type Estimation } from '../../src/engine/codec.js';
 import { EnginePool } from '../../src/pool/engine-pool.js';
-import { estimateModel, MIN_SPLIT_ESTIMATION_WORK } from '../../src/risk/risk-calculation.js';
+import { estimateModel, MIN_SPLIT_ESTIMATION_WORK } from '../../src/risk/engine-run.js';
 import { interleaved, median } from './stats.js';
 import { overlap, TimedExecutor } from './worker-bench.js';
 import { factorPrices } from './wide-book-bench.js';

@@ -2,7 +2,7 @@ import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { warmUp } from '../../src/engine/warm-up.js';
 import { roundSchedule, runToPrecision } from '../../src/risk/precision.js';
-import { runModel, type ModelInput } from '../../src/risk/risk-calculation.js';
+import { runModel, type ModelInput } from '../../src/risk/engine-run.js';
 import { type EngineResults } from '../../src/engine/results-codec.js';
 import { runNumpy } from './numpy.js';
 import { agreeWithinErrors, interleaved } from './stats.js';

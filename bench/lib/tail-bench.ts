@@ -5,7 +5,7 @@ import { ABI } from '../../src/engine/abi.js';
 import { decodeResults } from '../../src/engine/results-codec.js';
 import { warmUp } from '../../src/engine/warm-up.js';
 import { blockCount } from '../../src/risk/plan.js';
-import { simulationSpec } from '../../src/risk/risk-calculation.js';
+import { simulationSpec } from '../../src/risk/engine-run.js';
 import { plainVarEs } from '../plain-ts-engine.js';
 import { plainModel } from './engine-bench.js';
 import { agreeWithinErrors, interleaved, pairedRatio } from './stats.js';

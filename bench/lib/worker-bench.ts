@@ -4,7 +4,7 @@ import { resolveEngineSource } from '../../src/engine/load.js';
 import { ABI } from '../../src/engine/abi.js';
 import { absoluteNow, type EngineExecutor, type EngineReply, type OpCode } from '../../src/engine/ops.js';
 import { EnginePool } from '../../src/pool/engine-pool.js';
-import { runModel } from '../../src/risk/risk-calculation.js';
+import { runModel } from '../../src/risk/engine-run.js';
 import { interleaved, median } from './stats.js';
 import { type PreparedWorkload } from './workloads.js';
 

@@ -6,7 +6,7 @@ import { portfolioBook, type Estimation } from '../../src/engine/codec.js';
 import { ABI } from '../../src/engine/abi.js';
 import { type EngineExecutor } from '../../src/engine/ops.js';
 import { ROOT } from '../../src/paths.js';
-import { estimateModel, type Method, type ModelInput } from '../../src/risk/risk-calculation.js';
+import { estimateModel, type Method, type ModelInput } from '../../src/risk/engine-run.js';
 import { generateWide461 } from '../../test/helpers/generate-prices.js';
 
 export interface Workload {

@@ -5,9 +5,10 @@ const Num = Type.Number();
 const Money = (description: string) => Type.Number({ description: `${description} In \`currency\`.` });
 const Text = (description: string) => Type.String({ description });
 
-const PERCENTILES = ['p01', 'p05', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99'] as const;
+/** The P&L percentiles every answer reports, in the engine's order (its PERCENTILES levels). */
+export const PERCENTILE_KEYS = ['p01', 'p05', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99'] as const;
 export const Percentiles = Type.Object(
-  Object.fromEntries(PERCENTILES.map((k) => [k, Money(`The ${Number(k.slice(1))} % percentile of the P&L (see conventions.percentiles).`)])) as Record<
+  Object.fromEntries(PERCENTILE_KEYS.map((k) => [k, Money(`The ${Number(k.slice(1))} % percentile of the P&L (see conventions.percentiles).`)])) as Record<
     string,
     typeof Num
   >,

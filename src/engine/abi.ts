@@ -1,9 +1,7 @@
-import { type Engine } from './ops.js';
-
 /**
  * The engine ABI's constants, each under the name it has in Rust (engine/core/src/abi/constants.rs).
- * The engine reports its own values through OP_ABI; `readAbi` compares them with these when an
- * engine is loaded, so a build whose layout drifted from this binding is refused at once.
+ * The engine reports its own values through OP_ABI; `readAbi` (abi-check.ts) compares them with
+ * these when an engine is loaded, so a build whose layout drifted from this binding is refused at once.
  */
 export const ABI = {
   OP_ESTIMATE: 1,
@@ -64,36 +62,3 @@ export const ABI = {
   /** Fewest Student-t degrees of freedom importance sampling accepts. */
   MIN_IMPORTANCE_DEGREES_OF_FREEDOM: 5,
 } as const;
-
-/** What OP_ABI reports besides the constants above. */
-const REPORTED_ONLY = new Set(['VERSION_MAJOR', 'VERSION_MINOR', 'VERSION_PATCH']);
-
-export class AbiMismatchError extends Error {}
-
-/** The constants an engine reports: [0, count, (name length, name bytes…, value) × count]. */
-export function reportedConstants(engine: Engine): Map<string, number> {
-  const out = engine.call(ABI.OP_ABI, new Float64Array(0));
-  if (out[0] !== 0) throw new AbiMismatchError('the engine does not answer OP_ABI: it predates this binding');
-  const constants = new Map<string, number>();
-  let at = 2;
-  for (let i = 0; i < (out[1] ?? 0); i++) {
-    const len = out[at++]!;
-    const name = String.fromCharCode(...out.subarray(at, at + len));
-    at += len;
-    constants.set(name, out[at++]!);
-  }
-  return constants;
-}
-
-/** Checks that the engine's constants are this binding's; returns the engine's version. */
-export function readAbi(engine: Engine): { version: string } {
-  const reported = reportedConstants(engine);
-  const ours = new Map<string, number>(Object.entries(ABI));
-  const problems: string[] = [];
-  for (const [name, value] of ours) {
-    if (reported.get(name) !== value) problems.push(`${name}: binding ${value}, engine ${reported.get(name) ?? 'missing'}`);
-  }
-  for (const name of reported.keys()) if (!ours.has(name) && !REPORTED_ONLY.has(name)) problems.push(`${name}: unknown to the binding`);
-  if (problems.length > 0) throw new AbiMismatchError(`engine ABI differs from the binding: ${problems.join('; ')}`);
-  return { version: ['VERSION_MAJOR', 'VERSION_MINOR', 'VERSION_PATCH'].map((k) => reported.get(k)).join('.') };
-}

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { readAbi } from './abi.js';
+import { readAbi } from './abi-check.js';
 import { type Engine, type OpCode } from './ops.js';
 import { NATIVE_BASELINE_PATH, NATIVE_PATH } from '../paths.js';
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { readAbi } from './abi.js';
+import { readAbi } from './abi-check.js';
 import { type Engine, type OpCode } from './ops.js';
 import { WASM_PATHS } from '../paths.js';
 

@@ -6,19 +6,15 @@ import { type KeyRecord } from '../auth/key-store.js';
 import { type RateLimiter } from '../limits/rate-limiter.js';
 import { ApiError } from '../contract/errors.js';
 import { type RequestHead } from './exchange.js';
+import { type Config } from '../config.js';
 
 export type LimitedEndpoint = 'upload' | 'calculate' | 'batch' | 'stress' | 'backtest';
 
-export interface LimitSettings {
-  uploadPerMin: number;
-  calculatePerMin: number;
-  batchPerMin: number;
-  stressPerMin: number;
-  backtestPerMin: number;
-  authFailuresPerMin: number;
-  /** Peers (IP addresses) whose X-Forwarded-For names the client. */
-  trustedProxies: string[];
-}
+/** The settings the guard reads: the per-minute limits and the trusted proxies. */
+export type LimitSettings = Pick<
+  Config,
+  'uploadPerMin' | 'calculatePerMin' | 'batchPerMin' | 'stressPerMin' | 'backtestPerMin' | 'authFailuresPerMin' | 'trustedProxies'
+>;
 
 export interface Admission {
   key: KeyRecord;

@@ -2,7 +2,8 @@ import { checkStatus, encodeSpec, portfolioBook, type SimulationSpec } from '../
 import { ABI } from '../engine/abi.js';
 import { type EngineExecutor } from '../engine/ops.js';
 import { DEFAULTS } from '../contract/schemas.js';
-import { WorkAdmission, workUnits, type WorkShape } from './admission.js';
+import { WorkAdmission } from './admission.js';
+import { workUnits, type WorkShape } from './work-cost.js';
 import { blockCount } from './plan.js';
 
 /** The calibration calculation: mid-sized, a few tens of ms on one worker. */

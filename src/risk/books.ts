@@ -68,7 +68,19 @@ export function pricesAt(dataset: Dataset, symbols: string[], row: number): Floa
 /** Money exposure of a position or trade at `price`. */
 const exposureOf = (p: PositionEntry, price: number) => (p.quantity !== undefined ? p.quantity * price : p.market_value!);
 
-/** Weights a = e / C; a book whose money does not fit a double is refused where it was stated. */
+/** A weight the request fixes for symbol i when the capital is C; undefined where a = e / C. */
+type StatedWeight = (i: number, capital: number) => number | undefined;
+
+/**
+ * The one rule for a book's engine weights: a = e / C, except where the request states the weight
+ * itself — a portfolio's weights, and after a what-if's trades at an unchanged capital the weights
+ * of the symbols not traded — which reach the engine as stated, to the bit.
+ */
+function weightsOf(exposures: Float64Array, capital: number, stated?: StatedWeight): Float64Array {
+  return exposures.map((e, i) => stated?.(i, capital) ?? e / capital);
+}
+
+/** The priced book; one whose money does not fit a double is refused where it was stated. */
 function finish(
   own: boolean[],
   listed: number[],
@@ -76,13 +88,14 @@ function finish(
   quantities: (number | null)[],
   portfolioValue: number | undefined,
   at: Loc,
+  stated?: StatedWeight,
 ): PricedBook {
   let gross = 0;
   for (const e of exposures) gross += Math.abs(e);
   if (!Number.isFinite(gross)) throw validationError([{ loc: at, msg: 'exposures (quantity × price) overflow double precision', type: 'overflow' }]);
   if (gross === 0) throw validationError([{ loc: at, msg: 'every exposure is zero: the book is empty', type: 'value_error' }]);
   const capital = portfolioValue ?? gross;
-  const weights = exposures.map((e) => e / capital);
+  const weights = weightsOf(exposures, capital, stated);
   if (!weights.every(Number.isFinite)) {
     throw validationError([{ loc: at, msg: 'exposure / portfolio_value overflows double precision', type: 'overflow' }]);
   }
@@ -127,15 +140,14 @@ export function priceBook(book: BookRequest, symbols: string[], prices: Float64A
   const exposures = new Float64Array(symbols.length);
   const quantities: (number | null)[] = symbols.map(() => null);
   if (book.portfolio) {
-    const v = portfolioValue!;
     const weights = new Float64Array(symbols.length);
     for (const p of book.portfolio) {
       const i = position.get(p.symbol)!;
       own[i] = true;
       weights[i] = p.weight;
-      exposures[i] = v * p.weight;
+      exposures[i] = portfolioValue! * p.weight;
     }
-    return { own, listed, capital: v, exposures, quantities, engine: { capital: v, weights } };
+    return finish(own, listed, exposures, quantities, portfolioValue, [...at, 'portfolio'], (i) => weights[i]);
   }
   holdingsOf(book.positions!, position, symbols.length).forEach((h, i) => {
     if (!h) return;
@@ -148,8 +160,8 @@ export function priceBook(book: BookRequest, symbols: string[], prices: Float64A
 
 /**
  * The book after `trades`: exposures added symbol by symbol, the capital again `portfolio_value`
- * or, without it, the new gross exposure. Weights of untouched symbols stay exactly as they were
- * while the capital does.
+ * or, without it, the new gross exposure; weights by `weightsOf` (untouched symbols keep theirs,
+ * to the bit, while the capital stays the same).
  */
 export function applyTrades(
   before: PricedBook,
@@ -179,13 +191,8 @@ export function applyTrades(
       ),
     ]),
   ];
-  const after = finish(own, listed, exposures, quantities, portfolioValue, ['body', 'what_if', 'trades']);
-  if (after.capital === before.capital) {
-    after.engine.weights.forEach((_, i, w) => {
-      if (!traded[i]) w[i] = before.engine.weights[i]!;
-    });
-  }
-  return after;
+  const untouched: StatedWeight = (i, capital) => (capital === before.capital && !traded[i] ? before.engine.weights[i] : undefined);
+  return finish(own, listed, exposures, quantities, portfolioValue, ['body', 'what_if', 'trades'], untouched);
 }
 
 export interface ExposureSummary {

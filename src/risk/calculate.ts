@@ -4,12 +4,13 @@ import { DEFAULTS, type BatchRequest, type CalculateRequest } from '../contract/
 import { type BatchResponseBody, type CalculateResponseBody } from '../contract/responses.js';
 import { type DatasetStore } from '../datasets/dataset-store.js';
 import { applyTrades, canonicalSymbols, priceBook, symbolsOf, unionOf, type BookRequest, type PricedBook } from './books.js';
-import { loadDataset, prepareModel, type ModelRequest, type PreparedModel, type SetupDeps, type SymbolRef } from './calculation-setup.js';
+import { loadDataset, prepareModel, type ModelRequest, type PreparedModel, type SetupDeps, type SymbolRef } from './model-setup.js';
 import { underDeadline, type Session } from './deadline.js';
-import { requestShape, workBytes, workUnits, type WorkAdmission } from './admission.js';
+import { type WorkAdmission } from './admission.js';
+import { requestShape, workBytes, workUnits } from './work-cost.js';
 import { checkBatchRequest, checkRequest } from './request-checks.js';
 import { buildBatchResponse, buildResponse, type Calculation, type EngineInfo } from './response-builder.js';
-import { runModel } from './risk-calculation.js';
+import { runModel } from './engine-run.js';
 import { runToPrecision, type Precision } from './precision.js';
 import { type Comparison } from '../engine/codec.js';
 

@@ -21,7 +21,7 @@ import { ABI } from '../engine/abi.js';
 import { samplesThroughLoadings } from '../engine/sampling-rule.js';
 import { type EngineExecutor, type EngineReply } from '../engine/ops.js';
 import { minBlocksFor, planBatches } from './plan.js';
-import { steppedDays, workUnits } from './admission.js';
+import { steppedDays, workUnits } from './work-cost.js';
 
 export interface BatchPolicy {
   maxBatches: number;

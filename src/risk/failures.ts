@@ -36,3 +36,11 @@ export function calculationFailure(e: unknown, deadline: { passed: boolean; ms: 
     return validationError([{ loc: ['body'], msg: e.message, type: 'overflow' }], `The figures do not fit double precision: ${e.message}.`);
   return e;
 }
+
+/** Every number in the response is finite (the contract's promise); anything else is a bug. */
+export function allFinite(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(allFinite);
+  if (value && typeof value === 'object') return Object.values(value).every(allFinite);
+  return true;
+}

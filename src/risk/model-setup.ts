@@ -7,8 +7,17 @@ import { type Estimation } from '../engine/codec.js';
 import { type EngineExecutor } from '../engine/ops.js';
 import { pricesAt } from './books.js';
 import { type EstimateCache } from './estimate-cache.js';
-import { type ResolvedOptions } from './response-builder.js';
-import { estimateModel } from './risk-calculation.js';
+import { estimateModel } from './engine-run.js';
+
+/** A request's model options with their defaults applied, as the response reports them. */
+export interface ResolvedOptions {
+  seed: number | null;
+  drift: 'sample' | 'zero';
+  covariance: 'sample' | 'ewma';
+  ewmaLambda: number | null;
+  lookback: number | null;
+  degreesOfFreedom: number | null;
+}
 
 /** The fields of a request that choose the model, whatever its book(s). */
 export type ModelRequest = Pick<

@@ -1,5 +1,5 @@
 import { ABI } from '../engine/abi.js';
-import { workUnits } from './admission.js';
+import { workUnits } from './work-cost.js';
 
 /** Fewest blocks worth a task of their own (64k simulations): below that dispatch costs more. */
 export const MIN_BLOCKS_PER_BATCH = 256;

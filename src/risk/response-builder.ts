@@ -3,19 +3,11 @@ import { type EngineMetrics, type EngineResults } from '../engine/results-codec.
 import { type Estimation } from '../engine/codec.js';
 import { ABI } from '../engine/abi.js';
 import { DEFAULTS, MONTE_CARLO, type CalculateRequest } from '../contract/schemas.js';
-import { type BatchResponseBody, type CalculateResponseBody } from '../contract/responses.js';
+import { PERCENTILE_KEYS, type BatchResponseBody, type CalculateResponseBody } from '../contract/responses.js';
 import { exposureSummary, type PricedBook } from './books.js';
-import { type PhaseTiming } from './risk-calculation.js';
+import { type PhaseTiming } from './engine-run.js';
 import { type Precision } from './precision.js';
-
-export interface ResolvedOptions {
-  seed: number | null;
-  drift: 'sample' | 'zero';
-  covariance: 'sample' | 'ewma';
-  ewmaLambda: number | null;
-  lookback: number | null;
-  degreesOfFreedom: number | null;
-}
+import { type ResolvedOptions } from './model-setup.js';
 
 export interface EngineInfo {
   build: string;
@@ -40,8 +32,6 @@ export interface Calculation {
   /** With method_options.target_relative_error: what the rounds reached. */
   precision: Precision | null;
 }
-
-const PERCENTILE_KEYS = ['p01', 'p05', 'p10', 'p25', 'p50', 'p75', 'p90', 'p95', 'p99'] as const;
 
 export const CONVENTIONS = {
   var_sign: 'loss_positive',
@@ -180,12 +170,4 @@ export function buildBatchResponse(c: Calculation, ids: string[], books: PricedB
       books: books.map((book, b) => ({ id: ids[b]!, ...bookFigures(c, book, results.books[b]!) })),
     },
   };
-}
-
-/** Every number in the response is finite (the contract's promise); anything else is a bug. */
-export function allFinite(value: unknown): boolean {
-  if (typeof value === 'number') return Number.isFinite(value);
-  if (Array.isArray(value)) return value.every(allFinite);
-  if (value && typeof value === 'object') return Object.values(value).every(allFinite);
-  return true;
 }

@@ -1,7 +1,8 @@
 // One source for the ABI: every constant the TypeScript binding uses has the same name and value as
 // in Rust. Each build reports its constants (OP_ABI); the binding refuses an engine that differs.
 import t from 'tap';
-import { ABI, AbiMismatchError, readAbi, reportedConstants } from '../../src/engine/abi.js';
+import { ABI } from '../../src/engine/abi.js';
+import { AbiMismatchError, readAbi, reportedConstants } from '../../src/engine/abi-check.js';
 import { NativeEngine } from '../../src/engine/native-engine.js';
 import { type Engine } from '../../src/engine/ops.js';
 import { compileWasm, WasmEngine } from '../../src/engine/wasm-engine.js';

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { backtestRequestSchema } from '../../src/contract/backtest-schemas.js';
 import { compileValidator } from '../../src/http/validator.js';
-import { backtest } from '../../src/risk/backtest.js';
+import { backtest } from '../../src/risk/backtest/backtest.js';
 import { MAX_SIMULATIONS } from '../helpers/calculation-domain.js';
 import { fourBuilds, OWNER, storeSyntheticDataset } from '../helpers/four-builds.js';
 

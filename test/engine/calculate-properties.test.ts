@@ -16,7 +16,7 @@ import { invalidRequests, type InvalidCase } from '../helpers/invalid-requests.j
 import { listingFree, relisted } from '../helpers/listing-variants.js';
 import { baseRequest, edgeRequests } from '../helpers/edge-requests.js';
 import { comparable, fourBuilds, outcomeOf, storeSyntheticDataset, type Build, type Outcome } from '../helpers/four-builds.js';
-import { allFinite } from '../../src/risk/response-builder.js';
+import { allFinite } from '../../src/risk/failures.js';
 import { METHODS, type CalculateRequest } from '../../src/contract/schemas.js';
 import { choicesOf } from '../../src/risk/request-checks.js';
 import { serializeCalculate } from '../../src/http/serializers.js';

@@ -9,7 +9,7 @@ import { selectColumns } from '../../src/datasets/dataset.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { NativeEngine, nativeAvailable } from '../../src/engine/native-engine.js';
-import { estimateModel, runModel, type Method, type ModelInput } from '../../src/risk/risk-calculation.js';
+import { estimateModel, runModel, type Method, type ModelInput } from '../../src/risk/engine-run.js';
 import { WIDE_SAMPLE } from '../helpers/service.js';
 
 const SYMBOLS = ['AAPL', 'MSFT', 'AMZN', 'JPM', 'KHC'];

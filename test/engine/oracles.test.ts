@@ -5,7 +5,7 @@ import t, { type Test } from 'tap';
 import { createReadStream, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runModel, type ModelInput } from '../../src/risk/risk-calculation.js';
+import { runModel, type ModelInput } from '../../src/risk/engine-run.js';
 import { portfolioBook, type Estimation } from '../../src/engine/codec.js';
 import { ABI } from '../../src/engine/abi.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';

@@ -5,7 +5,7 @@ import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { ABI } from '../../src/engine/abi.js';
 import { samplesThroughLoadings } from '../../src/engine/sampling-rule.js';
-import { estimateModel } from '../../src/risk/risk-calculation.js';
+import { estimateModel } from '../../src/risk/engine-run.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 
 t.test('the sampling rule is the engine’s', async (t) => {

@@ -9,7 +9,7 @@ import { instantiateEngine, resolveEngineSource, type EngineChoice } from '../..
 import { ABI } from '../../src/engine/abi.js';
 import { type EngineExecutor, type EngineReply, type OpCode } from '../../src/engine/ops.js';
 import { EnginePool } from '../../src/pool/engine-pool.js';
-import { estimateModel, MIN_SPLIT_ESTIMATION_WORK, type EstimationOptions } from '../../src/risk/risk-calculation.js';
+import { estimateModel, MIN_SPLIT_ESTIMATION_WORK, type EstimationOptions } from '../../src/risk/engine-run.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 
 /** An executor counting the operations it runs. */

@@ -3,7 +3,7 @@
 // the observed standard deviation within 20 %. This is what a target error (precision on demand)
 // stops on, so it must mean what it says.
 import t from 'tap';
-import { runModel, type ModelInput } from '../../src/risk/risk-calculation.js';
+import { runModel, type ModelInput } from '../../src/risk/engine-run.js';
 import { portfolioBook, type Estimation } from '../../src/engine/codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';

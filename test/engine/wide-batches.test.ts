@@ -5,7 +5,7 @@ import t from 'tap';
 import { portfolioBook } from '../../src/engine/codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
-import { estimateModel, runModel, type ModelInput } from '../../src/risk/risk-calculation.js';
+import { estimateModel, runModel, type ModelInput } from '../../src/risk/engine-run.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 
 function pricesOf(assets: number, dates: number): Float64Array {

@@ -1,7 +1,7 @@
 // What the admission tests size their calculations with: one Monte Carlo book of the sample's ten
 // symbols, its work units as the service's cost model counts them, and the model's live figures.
 import { readFileSync } from 'node:fs';
-import { requestShape, workUnits } from '../../src/risk/admission.js';
+import { requestShape, workUnits } from '../../src/risk/work-cost.js';
 import { calcBody, call } from './http.js';
 import { WIDE_SAMPLE } from './service.js';
 

@@ -4,7 +4,8 @@
 // deadline is refused at once even on an idle service; Retry-After never exceeds the deadline.
 // Sizes come from the cost model this same service reports, so what fits is set by construction.
 import t from 'tap';
-import { ADMIT_SHARE, DEFAULT_OWNER_SHARE, OWN_ESTIMATE_LIMIT, requestShape, workUnits } from '../../src/risk/admission.js';
+import { ADMIT_SHARE, DEFAULT_OWNER_SHARE, OWN_ESTIMATE_LIMIT } from '../../src/risk/admission.js';
+import { requestShape, workUnits } from '../../src/risk/work-cost.js';
 import { DATES, heavyBody as body, heavyShape as shape, metric, SYMBOLS, unitsPerSimulation } from '../helpers/admission-sizing.js';
 import { calculate, call, uploadFile, type Reply } from '../helpers/http.js';
 import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';

@@ -5,7 +5,7 @@
 // far below plain Monte Carlo's, and the methods and requests it does not apply to are refused.
 import t from 'tap';
 import { ABI } from '../../src/engine/abi.js';
-import { normalQuantile } from '../../src/risk/distributions.js';
+import { normalQuantile } from '../../src/risk/numerics/distributions.js';
 import { allowedMisses } from '../helpers/allowed-misses.js';
 import { calcBody, calculate, call, uploadFile } from '../helpers/http.js';
 import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';

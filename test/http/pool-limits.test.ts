@@ -5,7 +5,7 @@ import { firstKey, spawnService } from '../helpers/process.js';
 import { startTestService, tempDir, testEnv, WIDE_SAMPLE } from '../helpers/service.js';
 import { processCpuSeconds, waitFor } from '../helpers/wait.js';
 import { readFileSync } from 'node:fs';
-import { requestShape, workUnits } from '../../src/risk/admission.js';
+import { requestShape, workUnits } from '../../src/risk/work-cost.js';
 import { type CalculateRequest } from '../../src/contract/schemas.js';
 
 const DATES = readFileSync(WIDE_SAMPLE, 'utf8').trim().split('\n').length - 1;

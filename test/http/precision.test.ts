@@ -4,7 +4,7 @@
 import t from 'tap';
 import { bitJson } from '../helpers/bit-json.js';
 import { TARGET_RELATIVE_ERROR } from '../../src/contract/schemas.js';
-import { normalQuantile } from '../../src/risk/distributions.js';
+import { normalQuantile } from '../../src/risk/numerics/distributions.js';
 import { roundSchedule } from '../../src/risk/precision.js';
 import { calcBody, calculate, call, uploadFile } from '../helpers/http.js';
 import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';

@@ -2,18 +2,8 @@
 // computes, releases, the cost model's learning, and the work units over the request's whole domain.
 import t from 'tap';
 import fc from 'fast-check';
-import {
-  ADMIT_SHARE,
-  BeyondDeadlineError,
-  OverloadError,
-  OWN_ESTIMATE_LIMIT,
-  requestShape,
-  TAIL_WEIGHT,
-  WorkAdmission,
-  workBytes,
-  workUnits,
-  type WorkShape,
-} from '../../src/risk/admission.js';
+import { ADMIT_SHARE, BeyondDeadlineError, OverloadError, OWN_ESTIMATE_LIMIT, WorkAdmission } from '../../src/risk/admission.js';
+import { requestShape, TAIL_WEIGHT, workBytes, workUnits, type WorkShape } from '../../src/risk/work-cost.js';
 
 const shape = (over: Partial<WorkShape> = {}): WorkShape => ({
   scenarios: 1_000_000,

@@ -5,7 +5,7 @@ import t, { type Test } from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../src/paths.js';
-import { binomialCdf, chiSquareSurvival, erfc, normalPdf, normalQuantile } from '../../src/risk/distributions.js';
+import { binomialCdf, chiSquareSurvival, erfc, normalPdf, normalQuantile } from '../../src/risk/numerics/distributions.js';
 import {
   backtestStatistics,
   christoffersenIndependence,
@@ -13,8 +13,9 @@ import {
   trafficLight,
   transitionCounts,
   type TransitionCounts,
-} from '../../src/risk/backtest-statistics.js';
-import { acerbiSzekelyZ2, esBacktest, normalModelFromVarEs, uniformSource } from '../../src/risk/es-backtest.js';
+} from '../../src/risk/backtest/statistics.js';
+import { acerbiSzekelyZ2, esBacktest, normalModelFromVarEs } from '../../src/risk/backtest/es-backtest.js';
+import { uniformSource } from '../../src/risk/numerics/uniform-source.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 
 interface Oracle {

@@ -1,5 +1,7 @@
 // The tree's import rules (see README, "Architecture"): checked on the TypeScript sources, so a
-// change that breaks one fails here at once.
+// change that breaks one fails here at once — folder rules, no cycle between folders, and no cycle
+// between files (type-only imports included). The engine's Rust modules have the same checks in
+// engine/core/tests/module_graph.rs.
 import t from 'tap';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -60,6 +62,23 @@ t.test('no folder imports one that imports it back (no cycle between folders)', 
   t.same(cycles, [], 'cycles between folders');
 });
 
+t.test('no file imports one that imports it back, types included (no cycle between files)', async (t) => {
+  const next = new Map<string, string[]>();
+  for (const [from, to] of edges) next.set(from, [...(next.get(from) ?? []), to]);
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const walk = (file: string, trail: string[]) => {
+    state.set(file, 'open');
+    for (const to of next.get(file) ?? []) {
+      if (state.get(to) === 'open') cycles.push([...trail.slice(trail.indexOf(to)), to].map(rel).join(' → '));
+      else if (!state.has(to)) walk(to, [...trail, to]);
+    }
+    state.set(file, 'done');
+  };
+  for (const file of [...next.keys()].sort()) if (!state.has(file)) walk(file, [file]);
+  t.same(cycles, [], 'cycles between files');
+});
+
 const RULES: [string, string[] | 'nothing', string][] = [
   ['contract', 'nothing', 'the API contract is a leaf'],
   ['ids', 'nothing', 'ids are a leaf'],
@@ -72,6 +91,7 @@ const RULES: [string, string[] | 'nothing', string][] = [
   ['risk', ['contract', 'datasets', 'engine', 'ids'], 'risk knows no HTTP and no pool'],
   ['auth', ['ids', 'persistence'], 'auth knows its stores only'],
   ['limits', [], 'limits stand alone'],
+  ['cli', ['auth', 'backends', 'config', 'contract', 'paths', 'service'], 'the commands use the service and its parts, never the engine binding'],
 ];
 
 for (const [unit, allowed, why] of RULES) {

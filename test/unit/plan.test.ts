@@ -5,7 +5,7 @@ import { ABI } from '../../src/engine/abi.js';
 
 const BLOCK = ABI.BLOCK;
 import { MIN_BLOCKS_PER_BATCH, blockCount, minBlocksFor, planBatches, type Batch } from '../../src/risk/plan.js';
-import { workUnits } from '../../src/risk/admission.js';
+import { workUnits } from '../../src/risk/work-cost.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 
 /** Every invariant of a plan, checked once per call and reported as a single assertion on failure. */

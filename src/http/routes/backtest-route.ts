@@ -1,4 +1,4 @@
-import { backtest } from '../../risk/backtest.js';
+import { backtest } from '../../risk/backtest/backtest.js';
 import { readJsonBody } from '../body.js';
 import { limitedRoute } from '../limited-route.js';
 import { serializeBacktest } from '../serializers.js';

@@ -1,4 +1,4 @@
-import { summarize } from '../../datasets/dataset.js';
+import { summarize } from '../../datasets/summary.js';
 import { type StoredDataset } from '../../datasets/dataset-file.js';
 import { datasetQualityInTurns } from '../../datasets/quality.js';
 import { type Handler } from '../context.js';

@@ -1,4 +1,4 @@
-import { stress } from '../../risk/stress.js';
+import { stress } from '../../risk/stress/stress.js';
 import { readJsonBody } from '../body.js';
 import { limitedRoute } from '../limited-route.js';
 import { serializeStress } from '../serializers.js';

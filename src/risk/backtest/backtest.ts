@@ -1,18 +1,16 @@
-import { BACKTEST_DEFAULTS, type BacktestRequest, type BacktestResponseBody } from '../contract/backtest-schemas.js';
-import { MONTE_CARLO } from '../contract/schemas.js';
-import { newCalculationId } from '../ids.js';
-import { forecastRows, forecasts } from './backtest-forecasts.js';
-import { backtestStatistics } from './backtest-statistics.js';
-import { canonicalSymbols, priceBook, symbolsOf } from './books.js';
-import { loadDataset, resolveOptions } from './calculation-setup.js';
-import { type CalculatorDeps } from './calculate.js';
-import { underDeadline } from './deadline.js';
-import { requestShape, workBytes, workUnits } from './admission.js';
-import { completeHistory } from './price-history.js';
-import { checkBacktestRequest } from './request-checks.js';
-
-/** Simulations of the Z2 p-value under the forecast model. */
-export const Z2_SIMULATIONS = 10_000;
+import { BACKTEST_DEFAULTS, type BacktestRequest, type BacktestResponseBody } from '../../contract/backtest-schemas.js';
+import { MONTE_CARLO } from '../../contract/schemas.js';
+import { newCalculationId } from '../../ids.js';
+import { forecastRows, forecasts } from './forecasts.js';
+import { backtestStatistics } from './statistics.js';
+import { DEFAULT_Z2_SIMULATIONS } from './es-backtest.js';
+import { canonicalSymbols, priceBook, symbolsOf } from '../books.js';
+import { loadDataset, resolveOptions } from '../model-setup.js';
+import { type CalculatorDeps } from '../calculate.js';
+import { underDeadline } from '../deadline.js';
+import { requestShape, workBytes, workUnits } from '../work-cost.js';
+import { completeHistory } from '../price-history.js';
+import { checkBacktestRequest } from '../request-checks.js';
 
 /**
  * A rolling 1-day backtest of the request's model and book (api.md §9): forecasts over the last
@@ -51,7 +49,7 @@ export async function backtest(req: BacktestRequest, owner: string, deps: Calcul
         pnl: series.map((f) => f.pnl),
         var: series.map((f) => f.var),
         confidence: req.confidence_level,
-        ...(esTestable ? { es: series.map((f) => f.es), esTest: { seed: req.method_options?.seed ?? seed ?? 0, simulations: Z2_SIMULATIONS } } : {}),
+        ...(esTestable ? { es: series.map((f) => f.es), esTest: { seed: req.method_options?.seed ?? seed ?? 0, simulations: DEFAULT_Z2_SIMULATIONS } } : {}),
       });
       const exception = series.map((f) => f.pnl < -f.var);
       return {

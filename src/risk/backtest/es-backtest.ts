@@ -10,7 +10,10 @@
 // days independent. A caller with another model passes a sampler instead. Either way simulation s,
 // day t consumes the next uniform(s) of one xoshiro128** stream seeded by the seed, s = 0..M−1 outer,
 // t = 0..N−1 inner, so the same inputs and seed give the same p-value bit for bit.
-import { normalPdf, normalQuantile } from './distributions.js';
+import { type Static } from '@sinclair/typebox';
+import { type BacktestFigures } from '../../contract/backtest-schemas.js';
+import { normalPdf, normalQuantile } from '../numerics/distributions.js';
+import { uniformSource } from '../numerics/uniform-source.js';
 
 export const DEFAULT_Z2_SIMULATIONS = 10_000;
 
@@ -31,60 +34,8 @@ export interface Z2SimulationOptions {
   sampler?: DaySampler;
 }
 
-export interface EsBacktest {
-  z2: number;
-  p_value: number;
-  simulations: number;
-  seed: number;
-  model: 'normal' | 'sampler';
-}
-
-/** fmix32 of MurmurHash3: a bijection of 32-bit words that spreads every input bit. */
-function mix32(x: number): number {
-  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
-  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
-  return (x ^ (x >>> 16)) >>> 0;
-}
-
-/**
- * Uniform draws in the open interval (0, 1) with 53 random bits each, from xoshiro128** (Blackman and
- * Vigna) whose 128-bit state is derived from the seed's low and high 32 bits.
- */
-export function uniformSource(seed: number): () => number {
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new RangeError(`seed must be a whole number in 0..2^53 − 1, got ${String(seed)}`);
-  let lo = seed >>> 0;
-  let hi = Math.floor(seed / 4294967296) >>> 0;
-  const s = new Uint32Array(4);
-  for (let i = 0; i < 4; i++) {
-    lo = (lo + 0x9e3779b9) >>> 0;
-    hi = (hi + 0x6a09e667) >>> 0;
-    s[i] = mix32(lo ^ mix32(hi));
-  }
-  if ((s[0]! | s[1]! | s[2]! | s[3]!) === 0) s[0] = 1;
-  let a = s[0]!;
-  let b = s[1]!;
-  let c = s[2]!;
-  let d = s[3]!;
-  const next = (): number => {
-    const r = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
-    const t = b << 9;
-    c ^= a;
-    d ^= b;
-    b ^= c;
-    a ^= d;
-    c ^= t;
-    d = rotl(d, 11);
-    return r;
-  };
-  return () => {
-    const u = ((next() >>> 5) * 67108864 + (next() >>> 6)) / 9007199254740992;
-    return u === 0 ? 2 ** -54 : u;
-  };
-}
-
-function rotl(x: number, k: number): number {
-  return (x << k) | (x >>> (32 - k));
-}
+/** The Z2 test's figures, typed by the response schema that documents them. */
+export type EsBacktest = NonNullable<Static<typeof BacktestFigures>['es_test']>;
 
 /** μ and σ of the normal distribution whose VaR and ES at c (positive loss amounts) are the given. */
 export function normalModelFromVarEs(valueAtRisk: number, expectedShortfall: number, confidence: number): NormalDayModel {

@@ -1,11 +1,11 @@
-import { ApiError } from '../contract/errors.js';
-import { DEFAULTS, MONTE_CARLO } from '../contract/schemas.js';
-import { type BacktestRequest } from '../contract/backtest-schemas.js';
-import { type EngineBook } from '../engine/codec.js';
-import { type EngineExecutor } from '../engine/ops.js';
-import { type Session } from './deadline.js';
-import { type PriceHistory } from './price-history.js';
-import { estimateModel, runModel } from './risk-calculation.js';
+import { ApiError } from '../../contract/errors.js';
+import { DEFAULTS, MONTE_CARLO } from '../../contract/schemas.js';
+import { type BacktestRequest } from '../../contract/backtest-schemas.js';
+import { type EngineBook } from '../../engine/codec.js';
+import { type EngineExecutor } from '../../engine/ops.js';
+import { type Session } from '../deadline.js';
+import { type PriceHistory } from '../price-history.js';
+import { estimateModel, runModel } from '../engine-run.js';
 
 /** One forecast date: the 1-day VaR and ES forecast the day before, and the realised P&L. */
 export interface Forecast {

@@ -5,45 +5,22 @@
 // Conventions: day t is an exception when pnl_t < −var_t (strictly; var and es are positive loss
 // amounts); p = 1 − c is the exception probability under the model; every 0·ln 0 is 0; a likelihood
 // ratio is never negative (a rounding residue below 0 is returned as 0, p-value 1).
-import { binomialCdf, chiSquareSurvival } from './distributions.js';
-import { esBacktest, type EsBacktest, type Z2SimulationOptions } from './es-backtest.js';
+import { binomialCdf, chiSquareSurvival } from '../numerics/distributions.js';
+import { type Static } from '@sinclair/typebox';
+import { type BacktestFigures } from '../../contract/backtest-schemas.js';
+import { esBacktest, type Z2SimulationOptions } from './es-backtest.js';
 
-export interface LikelihoodRatioTest {
-  lr: number;
-  p_value: number;
-}
-
+/** The figures this module computes, typed by the response schema that documents them. */
+type Figures = Static<typeof BacktestFigures>;
+export type LikelihoodRatioTest = Figures['kupiec'];
 /** n_ij: the number of days t ≥ 1 in state j whose previous day t − 1 was in state i (1 = exception). */
-export interface TransitionCounts {
-  n00: number;
-  n01: number;
-  n10: number;
-  n11: number;
-}
-
-export type IndependenceTest = LikelihoodRatioTest & TransitionCounts;
-
-export type TrafficLightZone = 'green' | 'yellow' | 'red';
-
-export interface TrafficLight {
-  zone: TrafficLightZone;
-  /** F(x; N, 1 − c) = P(X ≤ x) at the observed number of exceptions x. */
-  cumulative_probability: number;
-  basel_multiplier: number | null;
-  frtb_multiplier: number | null;
-}
-
-export interface BacktestStatistics {
-  observations: number;
-  exceptions: number;
-  expected_exceptions: number;
-  kupiec: LikelihoodRatioTest;
-  christoffersen_independence: IndependenceTest;
-  conditional_coverage: LikelihoodRatioTest;
-  traffic_light: TrafficLight;
-  /** null when no ES series was given. */
-  es_test: EsBacktest | null;
-}
+export type IndependenceTest = Figures['christoffersen_independence'];
+export type TransitionCounts = Omit<IndependenceTest, 'lr' | 'p_value'>;
+/** `cumulative_probability`: F(x; N, 1 − c) = P(X ≤ x) at the observed number of exceptions x. */
+export type TrafficLight = Figures['traffic_light'];
+export type TrafficLightZone = TrafficLight['zone'];
+/** `es_test` is null when no ES series was given. */
+export type BacktestStatistics = Omit<Figures, 'exception_dates' | 'series'>;
 
 export interface BacktestInput {
   pnl: readonly number[];
@@ -186,7 +163,7 @@ export function backtestStatistics(input: BacktestInput): BacktestStatistics {
   const exceptions = hits.filter(Boolean).length;
   const kupiec = kupiecPof(observations, exceptions, confidence);
   const independence = christoffersenIndependence(transitionCounts(hits));
-  let esTest: EsBacktest | null = null;
+  let esTest: BacktestStatistics['es_test'] = null;
   if (input.es !== undefined) {
     if (input.esTest === undefined) throw new RangeError('an ES backtest needs esTest options (at least a seed)');
     esTest = esBacktest(pnl, input.var, input.es, confidence, input.esTest);

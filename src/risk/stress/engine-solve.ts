@@ -1,11 +1,11 @@
-import { type StressScenarioInput } from '../contract/stress-schemas.js';
-import { ABI } from '../engine/abi.js';
-import { parametricCovariance, type Estimation } from '../engine/codec.js';
-import { type EngineExecutor, type EngineReply } from '../engine/ops.js';
-import { samplesThroughLoadings } from '../engine/sampling-rule.js';
-import { decodeConditional, decodeWorstWindow, encodeConditional, encodeWorstWindow, type ConditionalOutcome } from '../engine/stress-codec.js';
-import { type PriceHistory } from './price-history.js';
-import { addPhase, type PhaseTiming } from './risk-calculation.js';
+import { type StressScenarioInput } from '../../contract/stress-schemas.js';
+import { ABI } from '../../engine/abi.js';
+import { parametricCovariance, type Estimation } from '../../engine/codec.js';
+import { type EngineExecutor, type EngineReply } from '../../engine/ops.js';
+import { samplesThroughLoadings } from '../../engine/sampling-rule.js';
+import { decodeConditional, decodeWorstWindow, encodeConditional, encodeWorstWindow, type ConditionalOutcome } from '../../engine/stress-codec.js';
+import { type PriceHistory } from '../price-history.js';
+import { addPhase, type PhaseTiming } from '../engine-run.js';
 
 type Conditional = Extract<StressScenarioInput, { type: 'conditional' }>;
 

@@ -1,8 +1,9 @@
-import { NAMED_WINDOWS, type StressScenarioInput } from '../contract/stress-schemas.js';
-import { type ConditionalOutcome } from '../engine/stress-codec.js';
-import { type PricedBook } from './books.js';
-import { type PriceHistory } from './price-history.js';
-import { type StressSolutions } from './stress-engine.js';
+import { type Static } from '@sinclair/typebox';
+import { NAMED_WINDOWS, type StressResult, type StressScenarioInput } from '../../contract/stress-schemas.js';
+import { type ConditionalOutcome } from '../../engine/stress-codec.js';
+import { type PricedBook } from '../books.js';
+import { type PriceHistory } from '../price-history.js';
+import { type StressSolutions } from './engine-solve.js';
 
 /** The book the scenarios revalue: its symbols (the model's first ones), exposures and capital. */
 export interface StressBook {
@@ -10,21 +11,9 @@ export interface StressBook {
   book: PricedBook;
 }
 
-export interface StressItem {
-  symbol: string;
-  return: number;
-  pnl: number;
-  conditional_sd?: number;
-}
-
-export interface StressOutcome {
-  covered: boolean;
-  start?: string;
-  end?: string;
-  pnl: number;
-  pnl_pct: number;
-  items: StressItem[];
-}
+/** A scenario's outcome and its items, typed by the response schema that documents them. */
+export type StressOutcome = Omit<Static<typeof StressResult>, 'scenario'>;
+export type StressItem = StressOutcome['items'][number];
 
 /** Revalues the book on simple returns per symbol (the book's order). */
 function revalue(b: StressBook, returns: ArrayLike<number>, extra?: (i: number) => Partial<StressItem>): Omit<StressOutcome, 'covered'> {

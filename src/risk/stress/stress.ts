@@ -1,14 +1,14 @@
-import { validationError } from '../contract/errors.js';
-import { type StressRequestBody, type StressResponseBody } from '../contract/stress-schemas.js';
-import { newCalculationId } from '../ids.js';
-import { canonicalSymbols, exposureSummary, inListedOrder, priceBook, symbolsOf } from './books.js';
-import { loadDataset, prepareModel, type SymbolRef } from './calculation-setup.js';
-import { type CalculatorDeps } from './calculate.js';
-import { underDeadline } from './deadline.js';
-import { checkBook } from './request-checks.js';
-import { completeHistory, type PriceHistory } from './price-history.js';
-import { solveStress, stressBytes, stressUnits } from './stress-engine.js';
-import { runScenario } from './stress-scenarios.js';
+import { validationError } from '../../contract/errors.js';
+import { type StressRequestBody, type StressResponseBody } from '../../contract/stress-schemas.js';
+import { newCalculationId } from '../../ids.js';
+import { canonicalSymbols, exposureSummary, inListedOrder, priceBook, symbolsOf } from '../books.js';
+import { loadDataset, prepareModel, type SymbolRef } from '../model-setup.js';
+import { type CalculatorDeps } from '../calculate.js';
+import { underDeadline } from '../deadline.js';
+import { checkBook } from '../request-checks.js';
+import { completeHistory, type PriceHistory } from '../price-history.js';
+import { solveStress, stressBytes, stressUnits } from './engine-solve.js';
+import { runScenario } from './scenarios.js';
 
 /** Rules across fields: the book's, and a window that ends after it starts. */
 function checkStress(req: StressRequestBody): void {
