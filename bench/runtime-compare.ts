@@ -77,7 +77,10 @@ async function inImage(): Promise<Runtime> {
     "the image's service to listen",
     180_000,
   );
-  const key = buildah(['run', '--isolation', 'chroot', container, '--', 'cat', '/var/lib/risk/.secrets/first-api-key']).stdout.trim();
+  // The first key is in the file the service names in its log (in the state volume, mode 0600).
+  const keyFile = /It is in (\S+) \(mode 0600\)/.exec(log)?.[1];
+  if (!keyFile) throw new Error(`the image's service named no first-key file:\n${log}`);
+  const key = buildah(['run', '--isolation', 'chroot', container, '--', 'cat', keyFile]).stdout.trim();
   const base = `http://127.0.0.1:${port}`;
   const stop = async () => {
     const exited = new Promise((r) => child.once('exit', r));
