@@ -2,10 +2,12 @@
 # Portfolio Risk Service image. The build stage runs scripts/setup.sh — the very script `npm start`,
 # `npm test` and CI run — so the image is built by the same steps CI exercises on every run.
 
-# The base images are arguments: public Node images by default; `npm run test:stress` passes local
-# ones made from Debian packages (scripts/container-base.sh) where no registry can be reached.
-ARG BUILD_BASE=node:20-bookworm
-ARG RUNTIME_BASE=node:20-bookworm-slim
+# The base images are arguments: public Node images by default; `npm run test:stress` passes a local
+# one made from Debian packages and the npm registry's Node (scripts/container-base.sh) where no
+# registry serves base images. Debian 13 and Node 24 LTS: the uWebSockets.js build with Node 22/24
+# binaries needs glibc 2.38, which Debian 12 does not have (README, "Runtime").
+ARG BUILD_BASE=node:24-trixie
+ARG RUNTIME_BASE=node:24-trixie-slim
 
 # ---- build: WASM engine (simd128 + scalar), native addon, TypeScript ----
 FROM ${BUILD_BASE} AS build

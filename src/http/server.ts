@@ -1,4 +1,4 @@
-import uWS, { type HttpResponse } from 'uWebSockets.js';
+import { type HttpResponse } from 'uWebSockets.js';
 import { batchRequestSchema, calculateRequestSchema } from '../contract/schemas.js';
 import { StressRequest } from '../contract/stress-schemas.js';
 import { backtestRequestSchema } from '../contract/backtest-schemas.js';
@@ -11,7 +11,7 @@ import { isStorageUnavailable } from '../persistence/storage-unavailable.js';
 import { ApiError, storageUnavailableError } from '../contract/errors.js';
 import { Exchange, readHead } from './exchange.js';
 import { Router } from './router.js';
-import { checkUwsRuntime } from './uws-runtime.js';
+import { checkUwsRuntime, loadUws, type UwsBuild } from './uws-runtime.js';
 
 export { checkUwsRuntime };
 import { SERVICE_VERSION } from '../paths.js';
@@ -54,14 +54,14 @@ export interface HttpServer {
 }
 
 /** The handlers' context, built from the domain's services: guard, validator, OpenAPI, metrics. */
-function contextOf(s: HttpServices): AppContext {
+function contextOf(s: HttpServices, uws: UwsBuild): AppContext {
   const requestSchema = calculateRequestSchema(s.config.maxSimulations);
   const batchSchema = batchRequestSchema(s.config.maxSimulations);
   const backtestSchema = backtestRequestSchema(s.config.maxSimulations);
   const metrics = new ServiceMetrics(
     s.pool,
     s.limiterFallbacks,
-    { version: SERVICE_VERSION, engine: s.calculator.engine.build, engineVersion: s.calculator.engine.version },
+    { version: SERVICE_VERSION, engine: s.calculator.engine.build, engineVersion: s.calculator.engine.version, uws },
     s.calculator.admission,
   );
   return {
@@ -83,11 +83,13 @@ function contextOf(s: HttpServices): AppContext {
 
 /** The uWS app: one dispatcher for every path, so 404/405/errors share one shape. */
 export function startHttpServer(services: HttpServices): Promise<HttpServer> {
-  checkUwsRuntime();
+  // The newest build that loads here (see uws-runtime.ts): its binary, never a JavaScript shim.
+  const { uws: uWS, build } = loadUws();
+  services.log.info({ uws: build.package, uws_version: build.version, uws_source_commit: build.sourceCommit, node: process.version }, 'http layer');
   // uWS writes `uWebSockets: 20` on every answer unless its loop is silent; `_cfg('silent')` is
-  // undocumented (absent from its types) but in this build, and a test checks the header is gone.
+  // undocumented (absent from its types) but in both builds, and a test checks the header is gone.
   (uWS as unknown as { _cfg?: (key: string) => void })._cfg?.('silent');
-  const ctx = contextOf(services);
+  const ctx = contextOf(services, build);
   const router = buildRouter();
   const app = uWS.App();
   let inFlight = 0;

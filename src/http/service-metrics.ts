@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { type WorkAdmission } from '../risk/admission.js';
+import { type UwsBuild } from './uws-runtime.js';
 
 /** Prometheus metrics of the service (GET /metrics). Labels never carry keys or ids. */
 export class ServiceMetrics {
@@ -39,7 +40,7 @@ export class ServiceMetrics {
   constructor(
     pool: { queueDepth(): number; threads(): number; inFlight(): number; workerRestarts(): number },
     limiterFallbacks: () => number,
-    build: { version: string; engine: string; engineVersion: string },
+    build: { version: string; engine: string; engineVersion: string; uws?: UwsBuild },
     admission?: WorkAdmission,
   ) {
     const counters: [string, string, () => number][] = [
@@ -80,6 +81,16 @@ export class ServiceMetrics {
       },
       1,
     );
+    if (build.uws)
+      new Gauge({
+        name: 'risk_http_server_info',
+        help: 'Always 1; the labels say which uWebSockets.js build serves (package, version, source commit, binary) and on which Node',
+        labelNames: ['package', 'version', 'source_commit', 'binary', 'node'] as const,
+        registers: [this.registry],
+      }).set(
+        { package: build.uws.package, version: build.uws.version, source_commit: build.uws.sourceCommit, binary: build.uws.binary, node: process.version },
+        1,
+      );
     const gauges: [string, string, () => number][] = [
       ['engine_pool_queue_depth', 'Engine tasks waiting for a worker', () => pool.queueDepth()],
       ['engine_tasks_in_flight', 'Engine tasks submitted and not yet finished (running or waiting)', () => pool.inFlight()],

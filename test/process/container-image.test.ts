@@ -23,7 +23,7 @@ t.test('the build stage is the set-up script', async (t) => {
   t.match(build, /NATIVE_RUSTFLAGS=""/, 'a portable native addon, not one for the builder CPU');
   t.match(build.split('\n')[0], /^\$\{BUILD_BASE\} AS build/);
   const beforeFrom = dockerfile.split(/^FROM /m)[0]!;
-  t.match(beforeFrom, /^ARG BUILD_BASE=node:20-bookworm$/m, 'by default the Node image: an argument set before any FROM');
+  t.match(beforeFrom, /^ARG BUILD_BASE=node:24-trixie$/m, 'by default the Node 24 image on Debian 13: an argument set before any FROM');
   t.match(beforeFrom, /^ARG RUNTIME_BASE=\S+$/m);
 });
 
@@ -31,7 +31,7 @@ const copies = [...runtime.matchAll(/^COPY --from=build \S+ \/app\/(\S+) \.\/(\S
 
 t.test('the runtime stage: slim, non-root, health-checked, everything it copies exists', async (t) => {
   t.match(runtime.split('\n')[0], /^\$\{RUNTIME_BASE\} AS runtime/);
-  t.match(dockerfile, /^ARG RUNTIME_BASE=node:20-bookworm-slim$/m, 'by default the slim Node image');
+  t.match(dockerfile, /^ARG RUNTIME_BASE=node:24-trixie-slim$/m, 'by default the slim Node 24 image on Debian 13');
   const user = /^USER (\S+)$/m.exec(runtime)?.[1];
   t.ok(user && user !== 'root' && user !== '0', `runs as ${user}`);
   t.match(runtime, /^HEALTHCHECK .*CMD \["node", "-e", ".*\/healthz/m);

@@ -1,8 +1,9 @@
-// The real Dockerfile, built with buildah (`bud --isolation chroot`) on local base images made from
-// Debian packages (scripts/container-base.sh: no registry serves base images here), then the
-// image's own entry command run inside it with `buildah run` as the image's own user: health (the
-// image's HEALTHCHECK command too), an upload and a calculation through it, SIGTERM. Run by
-// `npm run test:stress` (and .ci/run).
+// The real Dockerfile, built with buildah (`bud --isolation chroot`) on a local base made from
+// Debian 13 packages and the npm registry's Node 24 (scripts/container-base.sh: no registry serves
+// base images here), then the image's own entry command run inside it with `buildah run` as the
+// image's own user: the runtime (Node ≥ 22 and the uWebSockets.js build for it), health (the image's
+// HEALTHCHECK command too), an upload and a calculation through it, SIGTERM; then the HTTP test lane
+// inside a container of the image (image-lane.ts). Run by `npm run test:stress` (and .ci/run).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,9 +13,12 @@ import { freePort } from '../helpers/backing-servers.js';
 import { calcBody, call, uploadFile } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
 import { waitFor } from '../helpers/wait.js';
+import { laneCommand, prepareLane } from './image-lane.js';
 
-const IMAGE = 'localhost/risk-service:stress-test';
-const CONTAINER = 'risk-service-stress-test';
+// Named per run: another checkout's run on this machine shares buildah's storage.
+const IMAGE = `localhost/risk-service:stress-test-${process.pid}`;
+const CONTAINER = `risk-service-stress-test-${process.pid}`;
+const LANE = `risk-service-http-lane-${process.pid}`;
 const SAMPLE = path.join(ROOT, 'examples/prices_wide_sample.csv');
 const MINUTE = 60_000;
 // Should this test process die (tap's timeout), buildah dies with it, and the service with buildah.
@@ -36,17 +40,22 @@ interface ImageConfig {
   Healthcheck?: { Test: string[] };
 }
 
+let built = false;
+t.teardown(() => {
+  run(['rm', LANE], MINUTE);
+  run(['rmi', IMAGE], MINUTE);
+});
+
 t.test('the Dockerfile builds with buildah and its image serves as a non-root user', async (t) => {
   const made = spawnSync('bash', ['scripts/container-base.sh'], { cwd: ROOT, encoding: 'utf8', timeout: 15 * MINUTE });
   t.equal(made.status, 0, 'scripts/container-base.sh made (or found) the local base', { stderr: made.stderr.slice(-3000) });
   const base = made.stdout.trim().split('\n').pop();
-  t.equal(base, 'localhost/risk-base:bookworm-node20', 'a local base from Debian packages and this Node');
+  t.equal(base, 'localhost/risk-base:trixie-node24', 'a local base from Debian 13 packages and Node 24');
   if (made.status !== 0) return;
-
-  run(['rm', CONTAINER], MINUTE); // a container left by a run that was killed
   // Docker's format, as `docker build` makes: the OCI format has no place for HEALTHCHECK.
   const args = ['--build-arg', `BUILD_BASE=${base}`, '--build-arg', `RUNTIME_BASE=${base}`];
   buildah(['bud', '--isolation', 'chroot', '--format', 'docker', ...args, '-t', IMAGE, '.'], 35 * MINUTE);
+  built = true;
   const config = (JSON.parse(buildah(['inspect', '--type', 'image', IMAGE])) as { Docker: { config: ImageConfig } }).Docker.config;
   t.equal(config.User, 'risk', 'the image runs as its own user');
   t.same(config.Cmd, ['node', 'dist/src/main.js'], 'the entry command');
@@ -62,8 +71,10 @@ t.test('the Dockerfile builds with buildah and its image serves as a non-root us
       await exited;
     }
     run(['rm', CONTAINER], MINUTE);
-    run(['rmi', IMAGE], MINUTE);
   });
+  const nodeVersion = buildah(['run', '--isolation', 'chroot', CONTAINER, '--', 'node', '--version']);
+  t.ok(Number(/^v(\d+)\./.exec(nodeVersion)?.[1]) >= 22, `the image runs a maintained Node: ${nodeVersion}`);
+  t.match(buildah(['run', '--isolation', 'chroot', CONTAINER, '--', 'cat', '/etc/debian_version']), /^13\./, 'on Debian 13');
 
   // No --user: the container's configured USER is what buildah runs as. Chroot isolation shares
   // the host's network (and PID) namespaces: the port and the pid are the host's.
@@ -88,6 +99,17 @@ t.test('the Dockerfile builds with buildah and its image serves as a non-root us
   const { pid } = listening;
   const base_ = `http://127.0.0.1:${port}`;
   t.match((await call(base_, 'GET', '/healthz')).body, { status: 'ok' }, '/healthz through the image');
+  // The newer uWebSockets.js build serves there, and the log and /metrics say so.
+  const http = log.split('\n').find((l) => l.includes('"msg":"http layer"'));
+  t.match(
+    JSON.parse(http ?? '{}'),
+    { uws: '@btc-vision/uwebsockets.js', uws_version: '20.56.0', node: nodeVersion },
+    'the start-up log names the build and Node',
+  );
+  const info = `risk_http_server_info{package="@btc-vision/uwebsockets.js",version="20.56.0",source_commit="ff48755d2f5428973d87f166f40ede34995bee5a"`;
+  const metrics = (await call(base_, 'GET', '/metrics')).text;
+  t.ok(metrics.includes(info), 'and /metrics', { found: /^risk_http_server_info.*$/m.exec(metrics)?.[0] });
+  t.match(metrics, new RegExp(`^risk_http_server_info\\{.*node="${nodeVersion}"\\} 1$`, 'm'));
 
   const healthcheck = ['run', '--isolation', 'chroot', '--env', `PORT=${port}`, CONTAINER, '--', ...config.Healthcheck!.Test.slice(1)];
   t.equal(run(healthcheck, MINUTE).status, 0, "the image's HEALTHCHECK command passes inside it");
@@ -127,4 +149,17 @@ t.test('the Dockerfile builds with buildah and its image serves as a non-root us
 
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   t.ok(readme.includes('## Container image'), 'the README says what this exercises');
+});
+
+t.test('the HTTP test lane passes inside the image', async (t) => {
+  if (!built) return t.fail('the image was not built');
+  run(['rm', LANE], MINUTE);
+  prepareLane(buildah, IMAGE, LANE);
+  const lane = run(laneCommand(LANE), 60 * MINUTE);
+  const summary = /^# \{ total: \d+.*\}$/m.exec(lane.out)?.[0] ?? '';
+  t.equal(lane.status, 0, `test/http and the parser limits under the image's Node and uWebSockets.js: ${summary}`, {
+    tail: `${lane.out.slice(-6000)}\n${lane.err.slice(-2000)}`,
+  });
+  t.match(lane.out, /which build serves: @btc-vision\/uwebsockets\.js 20\.56\.0 on Node v2\d\./, 'the newer build served the lane');
+  t.match(summary, /pass: [1-9]\d{2,}/, 'hundreds of checks ran');
 });
