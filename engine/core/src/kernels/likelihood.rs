@@ -1,11 +1,13 @@
-//! Importance sampling in the kernels: each day's normals moved by the spec's shift θ, and each
-//! simulation's likelihood ratio φ(z)/φ(z − θ) of the draws z it was given (the model's density over
-//! the shifted one), accumulated in logs over its days.
+//! A block's normals in the kernels, and importance sampling: each day's normals drawn in the one
+//! fixed order, moved by the spec's shift θ, and each simulation's likelihood ratio φ(z)/φ(z − θ)
+//! of the draws z it was given (the model's density over the shifted one), accumulated in logs
+//! over its days.
 
-use super::{fill_normals, Workspace};
+use super::workspace::Workspace;
 use crate::math::exp;
 use crate::rng::Xoshiro256pp;
 use crate::spec::{Spec, BLOCK};
+use crate::ziggurat::standard_normal;
 
 /// Importance sampling: moves every simulation's normals by θ (`shift`, one entry per factor
 /// column of `z`) and adds −θ·z + |θ|²/2 of the moved z to its log likelihood ratio, column by
@@ -22,6 +24,22 @@ fn shift_normals(shift: &[f64], z: &mut [f64], log_weight: &mut [f64]) {
         }
     }
     log_weight.iter_mut().for_each(|lw| *lw += half_square);
+}
+
+/// Draw order, fixed for every build: factor column by column (asset by asset for a triangular
+/// factor), simulation by simulation. Antithetic runs pair simulation 2m with 2m + 1.
+fn fill_normals(rng: &mut Xoshiro256pp, z: &mut [f64], antithetic: bool) {
+    if antithetic {
+        for pair in z.chunks_exact_mut(2) {
+            let x = standard_normal(rng);
+            pair[0] = x;
+            pair[1] = -x;
+        }
+    } else {
+        for x in z.iter_mut() {
+            *x = standard_normal(rng);
+        }
+    }
 }
 
 /// A block's normals for one day: drawn, paired when antithetic, moved under importance sampling.

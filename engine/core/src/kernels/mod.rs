@@ -7,90 +7,17 @@
 use crate::math::expm1;
 use crate::rng::Xoshiro256pp;
 use crate::spec::{Book, Method, Mode, Spec, BLOCK};
-use crate::ziggurat::{standard_normal, ChiSquare};
+use crate::ziggurat::ChiSquare;
 
 mod correlate;
 mod likelihood;
 #[cfg(test)]
 mod reference;
+mod workspace;
 
 use correlate::correlate_rows;
 use likelihood::{close_weights, draw_normals, reset_weights};
-
-/// Memory one group of rebalanced books may hold in path state; more books take more groups, each
-/// of which draws the block again (the same draws: results never depend on the grouping).
-const GROUP_BYTES: usize = 32 << 20;
-
-/// Books per rebalanced group for `n` assets.
-pub fn group_size(n: usize) -> usize {
-    (GROUP_BYTES / ((n + 4) * BLOCK * 8)).max(1)
-}
-
-/// A rebalanced book's running state over the days of one block.
-pub struct BookPaths {
-    /// Output: per asset, its gains on the running value [asset][simulation] (money).
-    pub asset_pnl: Vec<f64>,
-    gross: Vec<f64>,
-    growth: Vec<f64>,
-    scaled_gross: Vec<f64>,
-    /// Output: C·(gross − 1).
-    pub pnl: Vec<f64>,
-}
-
-impl BookPaths {
-    fn new(n: usize) -> Self {
-        BookPaths {
-            asset_pnl: vec![0.0; n * BLOCK],
-            gross: vec![0.0; BLOCK],
-            growth: vec![0.0; BLOCK],
-            scaled_gross: vec![0.0; BLOCK],
-            pnl: vec![0.0; BLOCK],
-        }
-    }
-}
-
-/// Scratch space of one task, allocated once.
-pub struct Workspace {
-    n: usize,
-    group: usize,
-    z: Vec<f64>,
-    gain: Vec<f64>,
-    t_factor: Vec<f64>,
-    cumulative: Vec<f64>,
-    log_weight: Vec<f64>,
-    /// Importance sampling output: each simulation's likelihood ratio (else untouched).
-    pub weight: Vec<f64>,
-    /// Buy-and-hold output: e^{R_i} − 1 per asset [asset][simulation], shared by every book.
-    pub unit: Vec<f64>,
-    /// Rebalanced: the path state of each book of the current group.
-    pub paths: Vec<BookPaths>,
-    /// Buy-and-hold output for one book: portfolio P&L.
-    pub pnl: Vec<f64>,
-}
-
-impl Workspace {
-    /// For `n` assets and rebalanced groups of at most `group` books (see `group_size`).
-    pub fn new(n: usize, group: usize) -> Self {
-        Workspace {
-            n,
-            group: group.max(1),
-            z: vec![0.0; n * BLOCK],
-            gain: vec![0.0; BLOCK.max(n)],
-            t_factor: vec![0.0; BLOCK],
-            cumulative: vec![0.0; n * BLOCK],
-            log_weight: vec![0.0; BLOCK],
-            weight: vec![1.0; BLOCK],
-            unit: vec![0.0; n * BLOCK],
-            paths: Vec::new(),
-            pnl: vec![0.0; BLOCK],
-        }
-    }
-
-    /// Books per rebalanced group.
-    pub fn group(&self) -> usize {
-        self.group
-    }
-}
+pub use workspace::{group_size, BookPaths, Workspace};
 
 /// What a block yields, in order: buy-and-hold first the shared returns, then each book.
 pub enum Priced<'a> {
@@ -171,22 +98,6 @@ pub fn price_block(
                 assets: Assets::Values(&path.asset_pnl),
                 pnl: &path.pnl,
             });
-        }
-    }
-}
-
-/// Draw order, fixed for every build: factor column by column (asset by asset for a triangular
-/// factor), simulation by simulation. Antithetic runs pair simulation 2m with 2m + 1.
-fn fill_normals(rng: &mut Xoshiro256pp, z: &mut [f64], antithetic: bool) {
-    if antithetic {
-        for pair in z.chunks_exact_mut(2) {
-            let x = standard_normal(rng);
-            pair[0] = x;
-            pair[1] = -x;
-        }
-    } else {
-        for x in z.iter_mut() {
-            *x = standard_normal(rng);
         }
     }
 }
