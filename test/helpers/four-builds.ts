@@ -16,12 +16,13 @@ import { type CalculateResponseBody } from '../../src/contract/responses.js';
 import { FileDatasetStore } from '../../src/datasets/dataset-store.js';
 import { validateRequest } from './calculation-domain.js';
 import { mulberry32 } from './mulberry32.js';
+import { gaussian } from './price-series.js';
 import { bitJson } from './bit-json.js';
 
 /** Synthetic daily prices: one market factor plus noise, a late starter and scattered gaps. */
 export function syntheticWideCsv(symbols: number, dates: number, seed = 7): string {
   const rand = mulberry32(seed);
-  const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+  const normal = () => gaussian(rand);
   const names = Array.from({ length: symbols }, (_, i) => `S${String(i).padStart(4, '0')}`);
   const vol = names.map((_, i) => 0.006 + (0.02 * ((i * 7919) % 101)) / 100);
   const price = names.map(() => 50 + 100 * rand());

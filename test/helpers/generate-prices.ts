@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../src/paths.js';
 import { mulberry32 as prng } from './mulberry32.js';
+import { gaussian } from './price-series.js';
 
 export const WIDE_461 = path.join(ROOT, 'bench/data/wide-461.csv');
 const SYMBOLS = 461;
@@ -14,7 +15,7 @@ const SEED = 20240611;
 export function generateWide461(): string {
   if (existsSync(WIDE_461)) return WIDE_461;
   const rand = prng(SEED);
-  const normal = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+  const normal = () => gaussian(rand);
   const loadings = Array.from({ length: SYMBOLS }, () => [0.5 + rand(), rand() - 0.5, rand() - 0.5]);
   const idio = Array.from({ length: SYMBOLS }, () => 0.008 + 0.012 * rand());
   const prices = Array.from({ length: SYMBOLS }, () => 20 + 200 * rand());

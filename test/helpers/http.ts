@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { type Test } from 'tap';
 import { checkAgainstDocument } from './response-validation.js';
+import { portfolio } from './portfolio.js';
 
 export interface Reply {
   status: number;
@@ -55,11 +57,7 @@ export function calcBody(datasetId: string, overrides: Record<string, unknown> =
     method_options: { seed: 42 },
     portfolio_value: 1_000_000,
     currency: 'USD',
-    portfolio: [
-      { symbol: 'AAPL', weight: 0.4 },
-      { symbol: 'MSFT', weight: 0.3 },
-      { symbol: 'KHC', weight: 0.3 },
-    ],
+    portfolio: portfolio({ AAPL: 0.4, MSFT: 0.3, KHC: 0.3 }),
     portfolio_mode: 'buy_and_hold',
     confidence_level: 0.99,
     time_horizon: 10,
@@ -80,4 +78,17 @@ export function withoutRequestId(body: { detail: Record<string, unknown> }): { d
   const detail = { ...body.detail };
   delete detail.request_id;
   return { detail };
+}
+
+/**
+ * A checker of refused requests sent by `send`: the status, the error code and, where given, the
+ * first error's location.
+ */
+export function refusals(t: Test, send: (json: Record<string, unknown>) => Promise<Reply>) {
+  return async (json: Record<string, unknown>, status: number, code: string, loc?: (string | number)[]): Promise<void> => {
+    const r = await send(json);
+    t.equal(r.status, status, `${code}: ${r.text.slice(0, 200)}`);
+    t.equal(r.body?.detail?.code, code);
+    if (loc) t.same(r.body.detail.errors[0].loc, loc);
+  };
 }

@@ -1,30 +1,17 @@
 // Backtests over HTTP (API contract §9): on real data, the parametric-normal forecasts and their
 // exceptions equal an independent rolling computation done here on the CSV; Monte Carlo backtests
-// repeat bit for bit; every error row; the backtest bucket. The statistics themselves are checked
+// repeat bit for bit; every error row (the backtest bucket is in rate-limits.test.ts). The statistics themselves are checked
 // against published values in test/unit/backtest-statistics.test.ts.
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import { call, uploadFile } from '../helpers/http.js';
+import { call, refusals, uploadFile } from '../helpers/http.js';
 import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
+import { completeRows } from '../helpers/price-series.js';
 
 const BACKTEST = '/api/v1/risk/backtest';
 type Body = Record<string, unknown>;
 
 /** Prices of `symbols` on the sample's dates where all of them have one. */
-function complete(symbols: string[]): { dates: string[]; prices: number[][] } {
-  const [head, ...lines] = readFileSync(WIDE_SAMPLE, 'utf8').trim().split('\n');
-  const idx = symbols.map((s) => head!.split(',').indexOf(s));
-  const out = { dates: [] as string[], prices: [] as number[][] };
-  for (const line of lines) {
-    const c = line.split(',');
-    const p = idx.map((i) => (c[i] === '' ? NaN : Number(c[i])));
-    if (p.every((x) => !Number.isNaN(x))) {
-      out.dates.push(c[0]!);
-      out.prices.push(p);
-    }
-  }
-  return out;
-}
+const complete = (symbols: string[]) => completeRows(WIDE_SAMPLE, symbols);
 
 /** Standard normal quantile by bisection on erfc-free Φ (an independent check, slow but plain). */
 function normalQuantile(p: number): number {
@@ -161,12 +148,7 @@ t.test('backtest', async (t) => {
   });
 
   t.test('every error row', async (t) => {
-    const refused = async (json: Body, status: number, code: string, loc?: (string | number)[]) => {
-      const r = await post(json);
-      t.equal(r.status, status, `${code}: ${r.text.slice(0, 200)}`);
-      t.equal(r.body?.detail?.code, code);
-      if (loc) t.same(r.body.detail.errors[0].loc, loc);
-    };
+    const refused = refusals(t, post);
     await refused(body({ time_horizon: 10 }), 422, 'VALIDATION_ERROR', ['body', 'time_horizon']);
     await refused(body({ backtest: { window: 49 } }), 422, 'VALIDATION_ERROR', ['body', 'backtest', 'window']);
     await refused(body({ backtest: { estimation_window: 5001 } }), 422, 'VALIDATION_ERROR', ['body', 'backtest', 'estimation_window']);
@@ -179,29 +161,5 @@ t.test('backtest', async (t) => {
     await refused(body({ positions: undefined }), 422, 'VALIDATION_ERROR', ['body']);
     await refused(body({ dataset_id: 'ds_nope' }), 404, 'DATASET_NOT_FOUND');
     t.equal((await call(s.base, 'POST', BACKTEST, { json: body() })).status, 401, 'auth first');
-  });
-});
-
-t.test('the backtest bucket', async (t) => {
-  const s = await startTestService({ RATE_LIMIT_BACKTEST_PER_MIN: '1' });
-  t.teardown(() => s.stop());
-  const up = await uploadFile(s.base, s.key, WIDE_SAMPLE);
-  const json = {
-    dataset_id: up.body.dataset_id,
-    method: 'parametric_normal',
-    currency: 'USD',
-    portfolio_value: 1e6,
-    portfolio: [{ symbol: 'AAPL', weight: 1 }],
-    confidence_level: 0.99,
-    time_horizon: 1,
-    backtest: { window: 50, estimation_window: 100 },
-  };
-  const first = await call(s.base, 'POST', BACKTEST, { key: s.key, json });
-  t.equal(first.status, 200, first.text.slice(0, 200));
-  t.equal(first.headers.get('ratelimit-policy'), '"backtest";q=1;w=60');
-  const second = await call(s.base, 'POST', BACKTEST, { key: s.key, json });
-  t.equal(second.status, 429);
-  t.same(second.body, {
-    detail: { code: 'RATE_LIMIT_EXCEEDED', message: 'Too many requests. Please try again later.', request_id: second.headers.get('x-request-id') },
   });
 });

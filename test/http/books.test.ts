@@ -1,18 +1,19 @@
 // Books over HTTP (API contract §7–§8): every error row of positions, what-if and batch with its
 // exact location; batch figures equal to single calls over the same set of symbols; what-if
-// against Euler and against a plain calculate of the book after the trades; the batch's own bucket.
+// against Euler and against a plain calculate of the book after the trades. The batch's own bucket
+// is in rate-limits.test.ts, with every limited endpoint's.
 import t from 'tap';
-import { calcBody, calculate, call, type Reply, upload, uploadFile, withoutRequestId } from '../helpers/http.js';
+import { calcBody, calculate, call, type Reply, upload, uploadFile } from '../helpers/http.js';
 import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
 import { syntheticCsv } from '../helpers/csv.js';
 import { without } from '../helpers/without.js';
+import { portfolio } from '../helpers/portfolio.js';
 
 type Body = Record<string, unknown>;
 type Position = { symbol: string; quantity?: number; market_value?: number };
 type Book = { id: string; portfolio?: { symbol: string; weight: number }[]; positions?: Position[] };
 type Loc = (string | number)[];
 
-const RATE_LIMIT_BODY = { detail: { code: 'RATE_LIMIT_EXCEEDED', message: 'Too many requests. Please try again later.' } };
 const BATCH = '/api/v1/risk/calculate/batch';
 const batch = (base: string, key: string | undefined, json: unknown) => call(base, 'POST', BATCH, { ...(key === undefined ? {} : { key }), json });
 const ok = (r: Reply) => (r.status === 200 ? 'ok' : r.text);
@@ -29,11 +30,7 @@ const LS: Position[] = [
 const BOOKS: Book[] = [
   {
     id: 'weights',
-    portfolio: [
-      { symbol: 'AAPL', weight: 0.5 },
-      { symbol: 'MSFT', weight: 0.3 },
-      { symbol: 'KHC', weight: 0.2 },
-    ],
+    portfolio: portfolio({ AAPL: 0.5, MSFT: 0.3, KHC: 0.2 }),
   },
   {
     id: 'long-short',
@@ -258,30 +255,4 @@ t.test('books', async (t) => {
     t.equal(added.body.meta.what_if.expected_shortfall, plain.body.meta.metrics.expected_shortfall, 'ES after = plain calculate, bit for bit');
     t.strictSame(added.body.meta.what_if.exposures, plain.body.meta.exposures, 'exposures after = plain calculate');
   });
-});
-
-t.test('the batch bucket: RATE_LIMIT_BATCH_PER_MIN, separate from calculate', async (t) => {
-  const s = await startTestService({ RATE_LIMIT_BATCH_PER_MIN: '2' });
-  t.teardown(() => s.stop());
-  const ds = (await uploadFile(s.base, s.key, WIDE_SAMPLE)).body.dataset_id as string;
-  const { key } = await s.newKey({ calculate: 1 });
-  const body = { ...without(calcBody(ds), 'portfolio'), simulations: 1000, books: BOOKS };
-  for (const n of [1, 2]) {
-    const r = await batch(s.base, key, body);
-    t.equal(r.status, 200, `batch ${n}: ${ok(r)}`);
-    t.equal(r.headers.get('ratelimit-policy'), '"batch";q=2;w=60');
-    t.match(r.headers.get('ratelimit') ?? '', new RegExp(`^"batch";r=${2 - n};t=\\d+$`));
-  }
-  const third = await batch(s.base, key, body);
-  t.equal(third.status, 429);
-  t.strictSame(withoutRequestId(third.body), RATE_LIMIT_BODY);
-  t.ok(Number(third.headers.get('retry-after')) >= 1, `Retry-After ${third.headers.get('retry-after')}`);
-  t.equal(third.headers.get('cache-control'), 'no-store');
-  t.equal(third.headers.get('ratelimit-policy'), '"batch";q=2;w=60');
-  const calc = await calculate(s.base, key, calcBody(ds, { simulations: 1000 }));
-  t.equal(calc.status, 200, 'calculate has its own bucket');
-  t.equal(calc.headers.get('ratelimit-policy'), '"calculate";q=1;w=60');
-  const calc429 = await calculate(s.base, key, calcBody(ds, { simulations: 1000 }));
-  t.equal(calc429.status, 429);
-  t.strictSame(withoutRequestId(third.body), withoutRequestId(calc429.body), "the same body as calculate's 429");
 });

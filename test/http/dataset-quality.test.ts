@@ -5,40 +5,15 @@ import { FormatRegistry } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { DatasetResponse, UploadResponse } from '../../src/contract/dataset-schemas.js';
 import { call, upload, uploadFile } from '../helpers/http.js';
-import { mulberry32 } from '../helpers/mulberry32.js';
+import { iso, qualityCase, wideCsv } from '../helpers/price-series.js';
 import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
 
 if (!FormatRegistry.Has('date')) FormatRegistry.Set('date', (v) => /^\d{4}-\d{2}-\d{2}$/.test(v));
 const uploadShape = TypeCompiler.Compile(UploadResponse);
 const getShape = TypeCompiler.Compile(DatasetResponse);
 
-const iso = (day: number) => new Date(Date.UTC(2020, 0, 1) + day * 86_400_000).toISOString().slice(0, 10);
-
-/** n prices of a random walk from 100 (daily log returns N(0, 1 %²)), reproducible by seed. */
-function walk(n: number, seed: number): number[] {
-  const rand = mulberry32(seed);
-  const out = [100];
-  while (out.length < n) out.push(out[out.length - 1]! * Math.exp(0.01 * Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand())));
-  return out;
-}
-
-/** 300 calendar days: CLEAN, a 2:1 split on day 150, 10 equal prices on days 99..108, days 200..229 empty, +25 % on day 180. */
-function findingsCsv(): string {
-  const split = walk(299, 2);
-  const stale = walk(291, 3);
-  const gap = walk(270, 4);
-  const spike = walk(299, 5);
-  const columns: (number | null)[][] = [
-    walk(300, 1),
-    [...split.slice(0, 150), ...split.slice(149).map((p) => p * 0.5)],
-    [...stale.slice(0, 100), ...Array<number>(9).fill(stale[99]!), ...stale.slice(100)],
-    [...gap.slice(0, 200), ...Array<null>(30).fill(null), ...gap.slice(200)],
-    [...spike.slice(0, 180), ...spike.slice(179).map((p) => p * 1.25)],
-  ];
-  const lines = ['date,CLEAN,SPLIT,STALE,GAP,SPIKE'];
-  for (let i = 0; i < 300; i++) lines.push([iso(i), ...columns.map((c) => (c[i] == null ? '' : c[i]!.toFixed(6)))].join(','));
-  return lines.join('\n') + '\n';
-}
+/** 300 calendar days: CLEAN, and a split, a stale run, a gap and an outlier (price-series.ts). */
+const findingsCsv = () => wideCsv(qualityCase(), (p) => p.toFixed(6));
 
 t.test('upload and GET carry the quality report; findings never reject an upload', async (t) => {
   const s = await startTestService();

@@ -4,6 +4,7 @@ import { waitFor } from '../helpers/wait.js';
 import { calcBody, calculate, call, csvForm, type Reply, upload, uploadFile, withoutRequestId } from '../helpers/http.js';
 import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
 import { syntheticCsv } from '../helpers/csv.js';
+import { portfolio } from '../helpers/portfolio.js';
 
 const MAX_UPLOAD = 300_000;
 
@@ -152,27 +153,9 @@ t.test('error contract', async (t) => {
     expectError(t, await calculate(s.base, s.key, calcBody(ds, { currency: 'XYZ' })), 422, 'VALIDATION_ERROR');
     expectError(t, await calculate(s.base, s.key, calcBody(ds, { simulations: undefined })), 422, 'VALIDATION_ERROR');
     expectError(t, await calculate(s.base, s.key, calcBody(ds, { confidence_level: 1 })), 422, 'VALIDATION_ERROR');
-    const w = await calculate(
-      s.base,
-      s.key,
-      calcBody(ds, {
-        portfolio: [
-          { symbol: 'AAPL', weight: 0.5 },
-          { symbol: 'MSFT', weight: 0.4 },
-        ],
-      }),
-    );
+    const w = await calculate(s.base, s.key, calcBody(ds, { portfolio: portfolio({ AAPL: 0.5, MSFT: 0.4 }) }));
     expectError(t, w, 422, 'WEIGHTS_DO_NOT_SUM_TO_ONE');
-    const sym = await calculate(
-      s.base,
-      s.key,
-      calcBody(ds, {
-        portfolio: [
-          { symbol: 'AAPL', weight: 0.5 },
-          { symbol: 'NOPE', weight: 0.5 },
-        ],
-      }),
-    );
+    const sym = await calculate(s.base, s.key, calcBody(ds, { portfolio: portfolio({ AAPL: 0.5, NOPE: 0.5 }) }));
     expectError(t, sym, 422, 'UNKNOWN_SYMBOL');
     t.same(sym.body.detail.symbols, ['NOPE'], 'names the unknown symbols');
     const short = await upload(s.base, s.key, syntheticCsv(['A', 'B'], 20));

@@ -1,38 +1,19 @@
 // Stress scenarios over HTTP (API contract §10): an instantaneous shock revalues exactly; the worst
 // window equals a brute-force search done here on the CSV; the conditional means and standard
 // deviations equal an independent solve of the normal model estimated here; named windows are
-// covered only where the data reaches them; every error row; the stress bucket.
+// covered only where the data reaches them; every error row. The stress bucket is in
+// rate-limits.test.ts, with every limited endpoint's.
 import t from 'tap';
-import { readFileSync } from 'node:fs';
-import { call, upload, uploadFile } from '../helpers/http.js';
+import { call, refusals, upload, uploadFile } from '../helpers/http.js';
 import { syntheticCsv } from '../helpers/csv.js';
 import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
+import { completeRows } from '../helpers/price-series.js';
 
 const STRESS = '/api/v1/risk/stress';
 type Body = Record<string, unknown>;
 
-/** The sample CSV: dates and prices [date][symbol] (NaN where missing). */
-function sample(): { dates: string[]; symbols: string[]; rows: number[][] } {
-  const [head, ...lines] = readFileSync(WIDE_SAMPLE, 'utf8').trim().split('\n');
-  const symbols = head!.split(',').slice(1);
-  const cells = lines.map((l) => l.split(','));
-  return { dates: cells.map((c) => c[0]!), symbols, rows: cells.map((c) => c.slice(1).map((x) => (x === '' ? NaN : Number(x)))) };
-}
-
-/** Prices of `symbols` on the dates where all of them have one. */
-function complete(symbols: string[]): { dates: string[]; prices: number[][] } {
-  const s = sample();
-  const idx = symbols.map((x) => s.symbols.indexOf(x));
-  const out = { dates: [] as string[], prices: [] as number[][] };
-  s.rows.forEach((row, r) => {
-    const p = idx.map((i) => row[i]!);
-    if (p.every((x) => !Number.isNaN(x))) {
-      out.dates.push(s.dates[r]!);
-      out.prices.push(p);
-    }
-  });
-  return out;
-}
+/** Prices of `symbols` on the sample's dates where all of them have one. */
+const complete = (symbols: string[]) => completeRows(WIDE_SAMPLE, symbols);
 
 /** Plain Gauss–Jordan solve of A x = b (an independent check, not the service's Cholesky). */
 function gaussSolve(a: number[][], b: number[]): number[] {
@@ -142,12 +123,7 @@ t.test('stress', async (t) => {
   });
 
   t.test('every error row', async (t) => {
-    const refused = async (json: Body, status: number, code: string, loc?: (string | number)[]) => {
-      const r = await post(json);
-      t.equal(r.status, status, `${code}: ${r.text.slice(0, 200)}`);
-      t.equal(r.body?.detail?.code, code);
-      if (loc) t.same(r.body.detail.errors[0].loc, loc);
-    };
+    const refused = refusals(t, post);
     await refused(body({ scenarios: [] }), 422, 'VALIDATION_ERROR', ['body', 'scenarios']);
     await refused(body({ scenarios: Array(51).fill({ type: 'shock', shocks: { AAPL: -0.1 } }) }), 422, 'VALIDATION_ERROR', ['body', 'scenarios']);
     await refused(body({ scenarios: [{ type: 'historical_window', start: '2019-01-01', end: '2018-01-01' }] }), 422, 'VALIDATION_ERROR', [
@@ -188,25 +164,4 @@ t.test('stress', async (t) => {
       [true, false],
     );
   });
-});
-
-t.test('the stress bucket', async (t) => {
-  const s = await startTestService({ RATE_LIMIT_STRESS_PER_MIN: '1' });
-  t.teardown(() => s.stop());
-  const up = await uploadFile(s.base, s.key, WIDE_SAMPLE);
-  const json = {
-    dataset_id: up.body.dataset_id,
-    currency: 'USD',
-    positions: [{ symbol: 'AAPL', quantity: 10 }],
-    scenarios: [{ type: 'shock', shocks: { AAPL: -0.1 } }],
-  };
-  const first = await call(s.base, 'POST', STRESS, { key: s.key, json });
-  t.equal(first.status, 200);
-  t.equal(first.headers.get('ratelimit-policy'), '"stress";q=1;w=60');
-  const second = await call(s.base, 'POST', STRESS, { key: s.key, json });
-  t.equal(second.status, 429);
-  t.same(second.body, {
-    detail: { code: 'RATE_LIMIT_EXCEEDED', message: 'Too many requests. Please try again later.', request_id: second.headers.get('x-request-id') },
-  });
-  t.ok(Number(second.headers.get('retry-after')) >= 1);
 });

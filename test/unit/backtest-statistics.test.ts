@@ -17,6 +17,7 @@ import {
 import { acerbiSzekelyZ2, esBacktest, normalModelFromVarEs } from '../../src/risk/backtest/es-backtest.js';
 import { uniformSource } from '../../src/risk/numerics/uniform-source.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
+import { gaussian } from '../helpers/price-series.js';
 
 interface Oracle {
   erfc: { x: number; erfc: number }[];
@@ -223,7 +224,7 @@ const ES_PER_SIGMA = 2.3378027922;
 function drawBook(rand: () => number, n: number, scale = 1) {
   const sigma = Array.from({ length: n }, (_, t) => 1 + 0.5 * Math.sin(t / 7));
   const mu = Array.from({ length: n }, (_, t) => 0.05 * Math.cos(t / 11));
-  const pnl = sigma.map((s, t) => mu[t]! + scale * s * Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand()));
+  const pnl = sigma.map((s, t) => mu[t]! + scale * s * gaussian(rand));
   return { pnl, var: sigma.map((s, t) => Z * s - mu[t]!), es: sigma.map((s, t) => ES_PER_SIGMA * s - mu[t]!), mu, sigma };
 }
 

@@ -10,45 +10,12 @@ import { type Dataset } from '../../src/datasets/dataset.js';
 import { MAD_TO_SIGMA, MIN_RETURNS_FOR_OUTLIERS, OUTLIER_SIGMAS, computeQuality, datasetQuality, middle } from '../../src/datasets/quality.js';
 import { MAX_FINDINGS_LISTED, MAX_FINDINGS_PER_LIST, MAX_WARNINGS } from '../../src/datasets/quality-report.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
-
-const iso = (day: number) => new Date(Date.UTC(2020, 0, 1) + day * 86_400_000).toISOString().slice(0, 10);
-
-/** n prices of a random walk from 100 (daily log returns N(0, 1 %²)), reproducible by seed. */
-function walk(n: number, seed: number): number[] {
-  const rand = mulberry32(seed);
-  const out = [100];
-  while (out.length < n) out.push(out[out.length - 1]! * Math.exp(0.01 * Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand())));
-  return out;
-}
-
-/** A wide CSV, one row per calendar day from 2020-01-01; null is an empty cell. */
-function wideCsv(columns: Record<string, (number | null)[]>): string {
-  const names = Object.keys(columns);
-  const rows = Math.max(...names.map((s) => columns[s]!.length));
-  const lines = [['date', ...names].join(',')];
-  for (let i = 0; i < rows; i++) lines.push([iso(i), ...names.map((s) => (columns[s]![i] == null ? '' : columns[s]![i]!.toPrecision(12)))].join(','));
-  return lines.join('\n') + '\n';
-}
+import { iso, qualityCase as mainCase, walk, wideCsv } from '../helpers/price-series.js';
 
 async function* once(text: string): AsyncGenerator<Buffer> {
   yield Buffer.from(text);
 }
 const parse = (text: string) => readCsv(once(text), { maxSymbols: 5000 });
-
-/** The five series of the main case: CLEAN, and one finding each in SPLIT, STALE, GAP and SPIKE. */
-function mainCase(): Record<string, (number | null)[]> {
-  const split = walk(299, 2);
-  const stale = walk(291, 3);
-  const gap = walk(270, 4);
-  const spike = walk(299, 5);
-  return {
-    CLEAN: walk(300, 1),
-    SPLIT: [...split.slice(0, 150), ...split.slice(149).map((p) => p * 0.5)], // P(day 150) = P(day 149) / 2
-    STALE: [...stale.slice(0, 100), ...Array<number>(9).fill(stale[99]!), ...stale.slice(100)], // days 99..108 equal
-    GAP: [...gap.slice(0, 200), ...Array<null>(30).fill(null), ...gap.slice(200)], // days 200..229 empty
-    SPIKE: [...spike.slice(0, 180), ...spike.slice(179).map((p) => p * 1.25)], // +25 % on day 180
-  };
-}
 
 const noFindings = { stale_runs: [], suspected_splits: [], outliers: [], counts: { stale_runs: 0, suspected_splits: 0, outliers: 0 } };
 

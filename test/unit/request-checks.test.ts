@@ -5,16 +5,14 @@ import { ApiError } from '../../src/contract/errors.js';
 import { type BatchRequest, type CalculateRequest } from '../../src/contract/schemas.js';
 import { WEIGHT_TOLERANCE, checkBatchRequest, checkRequest } from '../../src/risk/request-checks.js';
 import { without } from '../helpers/without.js';
+import { portfolio } from '../helpers/portfolio.js';
 
 const base: CalculateRequest = {
   dataset_id: 'ds_0123456789abcdef',
   method: 'monte_carlo_normal',
   portfolio_value: 1_000_000,
   currency: 'USD',
-  portfolio: [
-    { symbol: 'A', weight: 0.6 },
-    { symbol: 'B', weight: 0.4 },
-  ],
+  portfolio: portfolio({ A: 0.6, B: 0.4 }),
   confidence_level: 0.99,
   time_horizon: 10,
   simulations: 10_000,

@@ -6,6 +6,7 @@ import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { ApiError, type ValidationIssue } from '../../src/contract/errors.js';
 import { calculateRequestSchema } from '../../src/contract/schemas.js';
 import { compileValidator } from '../../src/http/validator.js';
+import { portfolio } from '../helpers/portfolio.js';
 
 const MAX_SIMS = 10_000_000;
 const validate = compileValidator(calculateRequestSchema(MAX_SIMS));
@@ -15,10 +16,7 @@ const valid = {
   method: 'monte_carlo_normal',
   portfolio_value: 1_000_000,
   currency: 'USD',
-  portfolio: [
-    { symbol: 'A', weight: 0.5 },
-    { symbol: 'B', weight: 0.5 },
-  ],
+  portfolio: portfolio({ A: 0.5, B: 0.5 }),
   confidence_level: 0.99,
   time_horizon: 10,
   simulations: 10_000,
