@@ -1,13 +1,13 @@
 // The console page and /docs in headless Chromium (Debian's, driven by playwright-core): the page
 // uploads the sample, calculates and backtests through the API, and the figures it shows are the
 // API's own; /docs renders the document from assets the service serves itself.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { chromium, type Page } from 'playwright-core';
 import { ROOT } from '../../src/paths.js';
 import { calcBody, call } from '../helpers/http.js';
-import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
+import { startTestService, tempDir, WIDE_SAMPLE } from '../helpers/service.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 if (!CHROMIUM) throw new Error('Chromium is missing: `npm test` installs it with apt (Debian package chromium); install it to run this test.');
@@ -69,8 +69,19 @@ t.test('the console uploads, calculates and backtests; it shows the API’s figu
     api.body.meta.contributions.map((c: { symbol: string; component_es: number }) => [c.symbol, c.component_es]),
     'a bar per contribution',
   );
-  mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-  await page.screenshot({ path: path.join(ROOT, 'bench/results/console.png'), fullPage: true });
+  // A temporary file, so that tests leave the tree as they found it; `npm run screenshot` names the
+  // README's picture in CONSOLE_SCREENSHOT to refresh it.
+  const named = process.env.CONSOLE_SCREENSHOT;
+  const shots = named ? undefined : tempDir('risk-console-');
+  if (shots) t.teardown(() => rmSync(shots, { recursive: true, force: true }));
+  const shot = named ? path.resolve(ROOT, named) : path.join(shots!, 'console.png');
+  mkdirSync(path.dirname(shot), { recursive: true });
+  await page.screenshot({ path: shot, fullPage: true });
+  const png = readFileSync(shot);
+  t.same([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'the screenshot is a PNG');
+  t.equal(png.toString('latin1', 12, 16), 'IHDR', 'opening with its header chunk');
+  t.equal(png.readUInt32BE(16), 1100, 'as wide as the page');
+  t.ok(png.readUInt32BE(20) >= 1500, `the whole page, at least the viewport's height (${png.readUInt32BE(20)} px)`);
 
   await testid(page, 'backtest').click();
   await page.locator('[data-testid="bt-summary"][data-exceptions]').waitFor({ timeout: 120_000 });
