@@ -1,6 +1,6 @@
 //! Flat f64 encodings of the engine's requests and results: the one format both ABIs (WASM linear
 //! memory and the napi Float64Array) carry, so that both builds run the very same decoding.
-//! Layouts are documented in README.md ("Engine ABI"); every result starts with a status word
+//! Layouts are documented in docs/engine.md ("Engine ABI"); every result starts with a status word
 //! (0 = success, else the `EngineError` code, then detail, message length and message bytes).
 //! One file per layout: `estimation` (estimation, covariance parts), `spec`, `partial`,
 //! `results`, `parametric` and `stress`; `fields` holds what several layouts share.
