@@ -21,6 +21,8 @@ pub fn decode_estimation_input(data: &[f64]) -> Result<EstimationInput<'_>> {
 }
 
 fn read_estimation_input<'a>(r: &mut Reader<'a>) -> Result<EstimationInput<'a>> {
+    // Relative to where it starts: a covariance part's input has its own header before it.
+    let start = r.position();
     let n_dates = r.count()?;
     let n_assets = r.count()?;
     let lookback = r.count()?;
@@ -28,7 +30,7 @@ fn read_estimation_input<'a>(r: &mut Reader<'a>) -> Result<EstimationInput<'a>> 
     let ewma = r.flag()?;
     let lambda = r.scalar()?;
     let covariance_given = r.flag()?;
-    debug_assert_eq!(r.position(), ESTIMATION_HEADER_LEN);
+    debug_assert_eq!(r.position() - start, ESTIMATION_HEADER_LEN);
     let prices = r.take(product(n_dates, n_assets)?)?;
     let covariance_lower = if covariance_given {
         let entries = product(n_assets, n_assets.saturating_add(1))? / 2;
