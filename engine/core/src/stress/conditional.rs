@@ -115,10 +115,11 @@ impl ConditionalInput {
     }
 }
 
-/// y with L·y = b (L lower triangular, s×s row-major).
-fn forward(l: &[f64], b: &[f64]) -> Vec<f64> {
+/// y with L·y = b (L lower triangular, s×s row-major), written into `y` (its old contents dropped,
+/// its allocation kept: the per-symbol loop reuses one).
+fn forward_into(l: &[f64], b: &[f64], y: &mut Vec<f64>) {
     let s = b.len();
-    let mut y = Vec::with_capacity(s);
+    y.clear();
     for i in 0..s {
         let mut acc = b[i];
         for (k, yk) in y.iter().enumerate() {
@@ -126,12 +127,12 @@ fn forward(l: &[f64], b: &[f64]) -> Vec<f64> {
         }
         y.push(acc / l[i * s + i]);
     }
-    y
 }
 
 /// z with L·Lᵀ·z = b.
 fn solve(l: &[f64], b: &[f64]) -> Vec<f64> {
-    let y = forward(l, b);
+    let mut y = Vec::with_capacity(b.len());
+    forward_into(l, b, &mut y);
     let s = y.len();
     let mut z = vec![0.0; s];
     for i in (0..s).rev() {
@@ -173,6 +174,9 @@ fn scenario_outcome(
             log_means[i] = scenario.log_shocks[k];
         }
     }
+    // One pair of buffers for every symbol: the cross entries Σ_is and L⁻¹ of them.
+    let mut cross = Vec::with_capacity(s);
+    let mut projected = Vec::with_capacity(s);
     let mut next = 0;
     for i in 0..input.own {
         if i % SYMBOLS_PER_DEADLINE_CHECK == 0 && deadline.passed() {
@@ -182,14 +186,16 @@ fn scenario_outcome(
             next += 1;
             continue;
         }
-        let cross: Vec<f64> = shocked.iter().map(|&j| input.entry(i, j)).collect();
+        cross.clear();
+        cross.extend(shocked.iter().map(|&j| input.entry(i, j)));
         let mut shift = 0.0;
         for (c, a) in cross.iter().zip(&alpha) {
             shift += c * a;
         }
         log_means[i] = horizon * input.mean[i] + shift;
         let mut explained = 0.0;
-        for v in forward(&l, &cross) {
+        forward_into(&l, &cross, &mut projected);
+        for v in &projected {
             explained += v * v;
         }
         let variance = horizon * (input.entry(i, i) - explained);
