@@ -18,14 +18,33 @@ function conditionalKey(s: Conditional): string {
   return JSON.stringify([s.horizon, shocks]);
 }
 
-function uniqueConditionals(scenarios: StressScenarioInput[]): Map<string, Conditional> {
-  const unique = new Map<string, Conditional>();
-  for (const s of scenarios) if (s.type === 'conditional') unique.set(conditionalKey(s), s);
-  return unique;
+/** A request's distinct engine solves, found once per request: each conditional scenario and worst-window horizon once. */
+export interface StressPlan {
+  /** The distinct conditional scenarios, in the order first listed. */
+  conditionals: Conditional[];
+  /** Each conditional scenario of the request → the index of its distinct one in `conditionals`. */
+  conditionalOf: Map<Conditional, number>;
+  horizons: number[];
 }
 
-function uniqueHorizons(scenarios: StressScenarioInput[]): number[] {
-  return [...new Set(scenarios.flatMap((s) => (s.type === 'historical_worst' ? [s.horizon] : [])))];
+export function planStress(scenarios: StressScenarioInput[]): StressPlan {
+  const byKey = new Map<string, number>();
+  const plan: StressPlan = { conditionals: [], conditionalOf: new Map(), horizons: [] };
+  for (const s of scenarios) {
+    if (s.type !== 'conditional') continue;
+    const key = conditionalKey(s);
+    let k = byKey.get(key);
+    if (k === undefined) byKey.set(key, (k = plan.conditionals.push(s) - 1));
+    plan.conditionalOf.set(s, k);
+  }
+  plan.horizons = [...new Set(scenarios.flatMap((s) => (s.type === 'historical_worst' ? [s.horizon] : [])))];
+  return plan;
+}
+
+/** The estimation window's returns m, and whether the model is drawn through its n×m loadings. */
+function modelWindow(modelAssets: number, dates: number): { window: number; loadings: boolean } {
+  const window = Math.max(1, dates - 1);
+  return { window, loadings: samplesThroughLoadings(window, modelAssets) };
 }
 
 /**
@@ -35,26 +54,26 @@ function uniqueHorizons(scenarios: StressScenarioInput[]): number[] {
  * costs the window's m returns through loadings, else 1. Per worst-window horizon, one P&L per
  * start row.
  */
-export function stressUnits(scenarios: StressScenarioInput[], own: number, modelAssets: number, dates: number): number {
-  const window = Math.max(1, dates - 1);
-  const entry = samplesThroughLoadings(window, modelAssets) ? window : 1;
+export function stressUnits(plan: StressPlan, own: number, modelAssets: number, dates: number): number {
+  const { window, loadings } = modelWindow(modelAssets, dates);
+  const entry = loadings ? window : 1;
   let units = 0;
-  for (const s of uniqueConditionals(scenarios).values()) {
+  for (const s of plan.conditionals) {
     const k = Object.keys(s.shocks).length;
     units += (k * k * entry) / 2 + k ** 3 / 6 + own * (k * entry + (k * k) / 2 + k);
   }
-  return units + uniqueHorizons(scenarios).length * dates * own * DIVISION_WEIGHT;
+  return units + plan.horizons.length * dates * own * DIVISION_WEIGHT;
 }
 
 /**
  * Peak bytes of a stress request's engine solves: the model's Σ or loadings and each distinct
  * conditional scenario's two values per book symbol; the book's price rows for a worst window.
  */
-export function stressBytes(scenarios: StressScenarioInput[], own: number, modelAssets: number, dates: number): number {
-  const window = Math.max(1, dates - 1);
-  const model = modelAssets * (samplesThroughLoadings(window, modelAssets) ? window : modelAssets);
-  const solved = uniqueConditionals(scenarios).size * 2 * own;
-  const rows = uniqueHorizons(scenarios).length > 0 ? dates * own : 0;
+export function stressBytes(plan: StressPlan, own: number, modelAssets: number, dates: number): number {
+  const { window, loadings } = modelWindow(modelAssets, dates);
+  const model = modelAssets * (loadings ? window : modelAssets);
+  const solved = plan.conditionals.length * 2 * own;
+  const rows = plan.horizons.length > 0 ? dates * own : 0;
   return 8 * (model + solved + rows);
 }
 
@@ -112,15 +131,12 @@ async function solveWorstWindows(horizons: number[], p: StressSolve, budget: () 
  * Solves a request's conditional scenarios and worst windows in the engine (two tasks, run side
  * by side), each distinct scenario once; the cheap kinds are revalued by the caller.
  */
-export async function solveStress(scenarios: StressScenarioInput[], p: StressSolve): Promise<StressSolutions> {
+export async function solveStress(plan: StressPlan, p: StressSolve): Promise<StressSolutions> {
   const budget = () => Math.max(1, p.deadline - Date.now());
-  const conditionals = uniqueConditionals(scenarios);
-  const horizons = uniqueHorizons(scenarios);
-  const [outcomes, starts] = await Promise.all([solveConditionals([...conditionals.values()], p, budget), solveWorstWindows(horizons, p, budget)]);
-  const byKey = new Map([...conditionals.keys()].map((key, i) => [key, outcomes[i]!]));
-  const byHorizon = new Map(horizons.map((h, i) => [h, starts[i]!]));
+  const [outcomes, starts] = await Promise.all([solveConditionals(plan.conditionals, p, budget), solveWorstWindows(plan.horizons, p, budget)]);
+  const byHorizon = new Map(plan.horizons.map((h, i) => [h, starts[i]!]));
   return {
-    conditional: (s) => byKey.get(conditionalKey(s))!,
+    conditional: (s) => outcomes[plan.conditionalOf.get(s)!]!,
     worstStart: (h) => byHorizon.get(h) ?? null,
   };
 }

@@ -7,7 +7,7 @@ import { type CalculatorDeps } from '../calculate.js';
 import { underDeadline } from '../deadline.js';
 import { checkBook } from '../request-checks.js';
 import { completeHistory, type PriceHistory } from '../price-history.js';
-import { solveStress, stressBytes, stressUnits } from './engine-solve.js';
+import { planStress, solveStress, stressBytes, stressUnits } from './engine-solve.js';
 import { runScenario } from './scenarios.js';
 
 /** Rules across fields: the book's, and a window that ends after it starts. */
@@ -42,8 +42,9 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
   const ownSet = new Set(own);
   const conditionalSymbols = req.scenarios.flatMap((s) => (s.type === 'conditional' ? Object.keys(s.shocks) : []));
   const symbols = [...own, ...canonicalSymbols(dataset, [conditionalSymbols.filter((s) => !ownSet.has(s))])];
-  const units = stressUnits(req.scenarios, own.length, symbols.length, dataset.dates.length);
-  const bytes = stressBytes(req.scenarios, own.length, symbols.length, dataset.dates.length);
+  const plan = planStress(req.scenarios);
+  const units = stressUnits(plan, own.length, symbols.length, dataset.dates.length);
+  const bytes = stressBytes(plan, own.length, symbols.length, dataset.dates.length);
   return underDeadline(
     deps,
     clientSignal,
@@ -61,7 +62,7 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
       const ownBook = { symbols: own, book: { ...book, exposures } };
       let complete: PriceHistory | undefined;
       const history = () => (complete ??= completeHistory(dataset, own));
-      const solved = await solveStress(req.scenarios, {
+      const solved = await solveStress(plan, {
         exec: deps.executor,
         est: model.est,
         symbols,
