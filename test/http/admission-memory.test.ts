@@ -3,16 +3,13 @@
 // another that needs memory is refused at once with 503 SERVER_BUSY and a Retry-After, while the
 // closed form, which holds none, is still admitted; once the first finishes, the refused one runs.
 import t from 'tap';
-import { existsSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { calcBody, calculate, call, uploadFile } from '../helpers/http.js';
-import { startTestService, tempDir, WIDE_SAMPLE } from '../helpers/service.js';
+import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
+import { engineHold } from '../helpers/engine-hold.js';
 import { waitFor } from '../helpers/wait.js';
 
 t.test('admission bounds the memory the admitted calculations hold together', async (t) => {
-  const faultFile = path.join(tempDir('risk-hold-'), 'fault');
-  process.env.NODE_ENV = 'test'; // fault hooks are inert otherwise
-  process.env.ENGINE_FAULT_FILE = faultFile;
+  const hold = engineHold();
   // 200,000 scenarios of 3 assets at 99 %: 8 × (200,000 + 2,000 × 8) B ≈ 1.7 MB each against 2 MiB.
   const s = await startTestService({ WORKERS: '1', ADMISSION_MEMORY_MB: '2', RATE_LIMIT_CALCULATE_PER_MIN: '1000' });
   t.teardown(() => s.stop());
@@ -21,9 +18,9 @@ t.test('admission bounds the memory the admitted calculations hold together', as
   const warm = await calculate(s.base, s.key, big); // the model is estimated and cached: the next task is the simulation
   t.equal(warm.status, 200, 'alone, it is admitted');
 
-  writeFileSync(faultFile, 'hold');
+  hold.arm();
   const held = calculate(s.base, s.key, big);
-  await waitFor(() => (existsSync(`${faultFile}.held`) ? true : undefined), 'the first calculation to be held in its worker', 60_000);
+  await hold.held('the first calculation to be held in its worker');
   const refused = await calculate(s.base, s.key, big);
   t.equal(refused.status, 503, 'a second one would exceed the memory budget');
   t.equal(refused.body.detail.code, 'SERVER_BUSY');
@@ -36,7 +33,7 @@ t.test('admission bounds the memory the admitted calculations hold together', as
   const before = await admitted();
   const closedForm = calculate(s.base, s.key, calcBody(ds, { method: 'parametric_normal', method_options: {} }));
   await waitFor(async () => ((await admitted()) > before ? true : undefined), 'the closed form to be admitted while the first is held');
-  writeFileSync(`${faultFile}.release`, '');
+  hold.release();
   t.equal((await held).status, 200, 'the held one completes');
   t.equal((await closedForm).status, 200, 'the closed form, which holds no scenarios, was admitted meanwhile');
   t.equal((await calculate(s.base, s.key, big)).status, 200, 'once memory is free again the refused one runs');

@@ -4,14 +4,12 @@
 // ordering, not a timing. A repeated scenario answers as its first listing (solved once), and the
 // stress is admitted by its estimated work: beyond its deadline it is refused at once (503).
 import t from 'tap';
-import { existsSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { MAX_CONDITIONAL_SHOCKS, MAX_STRESS_SCENARIOS } from '../../src/contract/stress-schemas.js';
 import { MAX_BOOK_ITEMS } from '../../src/contract/schemas.js';
 import { call, upload } from '../helpers/http.js';
 import { syntheticCsv } from '../helpers/csv.js';
-import { startTestService, tempDir } from '../helpers/service.js';
-import { waitFor } from '../helpers/wait.js';
+import { startTestService } from '../helpers/service.js';
+import { engineHold } from '../helpers/engine-hold.js';
 
 const STRESS = '/api/v1/risk/stress';
 const symbols = Array.from({ length: MAX_BOOK_ITEMS }, (_, i) => `S${i}`);
@@ -24,9 +22,7 @@ function conditional(k: number, horizon = 10): { type: 'conditional'; shocks: Re
 }
 
 t.test('stress runs in a worker under admission', async (t) => {
-  const faultFile = path.join(tempDir('risk-hold-'), 'fault');
-  process.env.NODE_ENV = 'test'; // fault hooks are inert otherwise
-  process.env.ENGINE_FAULT_FILE = faultFile;
+  const hold = engineHold();
   const s = await startTestService({ WORKERS: '1', RATE_LIMIT_STRESS_PER_MIN: '1000' });
   t.teardown(() => s.stop());
   const up = await upload(s.base, s.key, syntheticCsv(symbols, 60));
@@ -49,18 +45,18 @@ t.test('stress runs in a worker under admission', async (t) => {
   const first = await post(body);
   t.equal(first.status, 200, 'answered');
 
-  writeFileSync(faultFile, 'hold');
+  hold.arm();
   let answered = false;
   const held = post(body).then((r) => {
     answered = true;
     return r;
   });
-  await waitFor(() => (existsSync(`${faultFile}.held`) ? true : undefined), 'the stress task to be held in its worker', 60_000);
+  await hold.held('the stress task to be held in its worker');
   const health = await call(s.base, 'GET', '/healthz');
   t.equal(health.status, 200, '/healthz answered while the stress is in flight');
   t.equal((await call(s.base, 'GET', '/readyz')).status, 200, '/readyz too');
   t.equal(answered, false, 'the stress was still in flight when the probes were answered');
-  writeFileSync(`${faultFile}.release`, '');
+  hold.release();
   const second = await held;
   t.equal(second.status, 200, 'answered once released');
   t.same(second.body.meta.results, first.body.meta.results, 'the same answer, held or not');
