@@ -122,8 +122,26 @@ export const DatasetSummarySchema = Type.Object(
     layout: literals(['wide', 'long'], 'Layout detected from the header.'),
     missing_values: Type.Integer({ description: 'Cells without a price (date × symbol).' }),
     quality: DatasetQualitySchema,
+    base_currency: Type.Optional(
+      Type.Union([Type.String({ description: 'ISO 4217 code.' }), Type.Null()], {
+        description: 'Multi-currency datasets: the currency of every series `currencies` did not name at upload (null when it named all).',
+        examples: ['USD'],
+      }),
+    ),
+    currencies: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description: 'Multi-currency datasets: each price series’ ISO 4217 currency (FX columns excluded).',
+        examples: [{ AAPL: 'USD', SAP: 'EUR' }],
+      }),
+    ),
+    fx_pairs: Type.Optional(
+      Type.Array(Type.String({ pattern: '^[A-Z]{6}$' }), {
+        description: 'Multi-currency datasets: FX columns `CCY1CCY2` (units of CCY2 per one CCY1), risk factors rather than instruments, in the file’s order.',
+        examples: [['EURUSD', 'USDJPY']],
+      }),
+    ),
   },
-  { description: 'What the dataset holds.' },
+  { description: 'What the dataset holds. Single-currency datasets (no `currencies` or `base_currency` at upload) have no currency fields.' },
 );
 
 export type DatasetSummary = Static<typeof DatasetSummarySchema>;

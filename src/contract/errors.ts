@@ -17,6 +17,7 @@ export const ERRORS = {
   INSUFFICIENT_DATA: [422, 'Not enough price history for this calculation.'],
   MISSING_FILE: [422, 'The upload needs one file part named "file".'],
   INVALID_CSV: [422, 'The file is not a valid price CSV.'],
+  MISSING_FX_RATE: [422, 'No FX rate in the dataset converts a position’s currency into the reporting currency.'],
   RATE_LIMIT_EXCEEDED: [429, 'Too many requests. Please try again later.'],
   INTERNAL_ERROR: [500, 'Internal error.'],
   SERVER_BUSY: [503, 'The server is busy. Please retry later.'],

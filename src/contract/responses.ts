@@ -177,6 +177,41 @@ const sharedMeta = {
   ),
 };
 
+const FxPair = Type.Object({
+  pair: Text('The conversion, local then reporting currency (EURUSD: euros into dollars).'),
+  columns: Type.Array(Type.String(), { description: 'The FX columns it uses, in order: the pair itself, its inverse, or two legs of a cross.' }),
+  inverted: Type.Boolean({ description: 'Whether a column is used inverted (USDEUR for EUR → USD).' }),
+  via: Type.Union([Type.String(), Type.Null()], { description: 'The currency a cross goes through, else null.' }),
+  last_rate: Type.Number({ description: 'Units of the reporting currency per unit of the local one on the estimation’s last date.' }),
+});
+
+export const FxFigures = Type.Object(
+  {
+    reporting_currency: Text('The reporting currency (`currency`).'),
+    pairs: Type.Array(FxPair, { description: 'Each foreign currency of the book and how it converts, alphabetical.' }),
+    var_without_fx: Money('VaR of the same book on the same scenarios with every FX return set to 0.'),
+    es_without_fx: Money('ES of the same book on the same scenarios with every FX return set to 0.'),
+    fx_effect_var: Money('VaR − var_without_fx (common random numbers).'),
+    fx_effect_es: Money('ES − es_without_fx (common random numbers).'),
+    fx_effect_var_standard_error: Money('Standard error of fx_effect_var (of the difference, on the same scenarios).'),
+    fx_effect_es_standard_error: Money('Standard error of fx_effect_es (of the difference, on the same scenarios).'),
+  },
+  {
+    description:
+      'Multi-currency datasets only (api.md §14): FX as a risk factor. With a what-if the effect is not computed (0, and the without-FX figures equal the book’s).',
+  },
+);
+
+export const CurrencyBreakdown = Type.Array(
+  Type.Object({
+    currency: Text('A local currency of the book.'),
+    gross: Money('Gross exposure of its positions.'),
+    net: Money('Net exposure of its positions.'),
+    component_es: Money('Sum of its positions’ component ES: the rows add up to ES.'),
+  }),
+  { description: 'Multi-currency datasets only: per local currency (alphabetical), its exposures and share of ES.' },
+);
+
 const Success = Type.Literal('success', { description: 'Always "success" on a 200.' });
 
 export const CalculateResponse = Type.Object({
@@ -190,6 +225,8 @@ export const CalculateResponse = Type.Object({
       exposures: Exposures,
       distribution: Distribution,
       what_if: Type.Optional(WhatIfFigures),
+      fx: Type.Optional(FxFigures),
+      currency_breakdown: Type.Optional(CurrencyBreakdown),
     },
     { description: 'The calculation: what was asked, the figures, and how they were computed.' },
   ),
@@ -252,6 +289,20 @@ export const ErrorBody = Type.Object({
 
 export const UploadForm = Type.Object({
   file: Type.String({ format: 'binary', description: 'The CSV file: wide (date, then one column per symbol) or long (date, symbol, price).' }),
+  currencies: Type.Optional(
+    Type.String({
+      description:
+        'Multi-currency datasets: a JSON object {symbol: ISO 4217 code} of the series not in `base_currency`. Columns named CCY1CCY2 (two ISO codes) are FX rates, units of CCY2 per one CCY1, and have no entry. At most 48 KiB.',
+      examples: ['{"SAP": "EUR", "BARC": "GBP"}'],
+    }),
+  ),
+  base_currency: Type.Optional(
+    Type.String({
+      description:
+        'Multi-currency datasets: the ISO 4217 currency of every series `currencies` does not name. Without both fields the dataset is single-currency.',
+      examples: ['USD'],
+    }),
+  ),
 });
 export const Health = Type.Object({ status: Text('"ok": the process serves HTTP.') });
 export const Ready = Type.Object({

@@ -97,12 +97,24 @@ export const PositionItem = Type.Object(
   { additionalProperties: false, description: 'Exactly one of quantity or market_value; |value| ≤ 1e15.' },
 );
 
+/** Cash in a currency: an FX-only exposure (api.md §14). */
+export const CashItem = Type.Object(
+  {
+    cash: Type.String({ format: 'iso4217', enum: [...ISO_4217].sort(), description: 'ISO 4217 code of the cash.', examples: ['EUR'] }),
+    amount: amount('Amount in that currency, negative for a borrowing: its exposure is amount × the last rate into `currency`.', 250_000),
+  },
+  {
+    additionalProperties: false,
+    description: 'Cash: FX risk only (needs a multi-currency dataset holding a rate from its currency into `currency`, direct, inverse or through one cross).',
+  },
+);
+
 export const Portfolio = Type.Array(PortfolioItem, {
   minItems: 1,
   maxItems: MAX_BOOK_ITEMS,
   description: 'Long-only weights of portfolio_value (unique symbols). Exactly one of portfolio and positions.',
 });
-export const Positions = Type.Array(PositionItem, {
+export const Positions = Type.Array(Type.Union([PositionItem, CashItem]), {
   minItems: 1,
   maxItems: MAX_BOOK_ITEMS,
   description:
@@ -194,5 +206,6 @@ export function batchRequestSchema(maxSimulations: number) {
 export type BatchRequest = Static<ReturnType<typeof batchRequestSchema>>;
 export type PortfolioEntry = Static<typeof PortfolioItem>;
 export type PositionEntry = Static<typeof PositionItem>;
+export type CashEntry = Static<typeof CashItem>;
 
 export type Schema = TSchema;

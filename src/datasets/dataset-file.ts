@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Dataset } from './dataset.js';
+import { type Dataset, type DatasetCurrencies } from './dataset.js';
 
 /**
  * One dataset, one file: a magic line, a JSON header (owner, symbols, dates, checksum) and the
@@ -25,6 +25,8 @@ interface Header {
   dates: string[];
   layout: 'wide' | 'long';
   missing_values: number;
+  /** Multi-currency datasets only: absent from single-currency files, which keep their bytes. */
+  currencies?: DatasetCurrencies;
   sha256: string;
 }
 
@@ -59,6 +61,7 @@ function unsignedHeader(s: StoredDataset): Omit<Header, 'sha256'> {
     dates: s.dataset.dates,
     layout: s.dataset.layout,
     missing_values: s.dataset.missingValues,
+    ...(s.dataset.currencies ? { currencies: s.dataset.currencies } : {}),
   };
 }
 
@@ -134,6 +137,7 @@ export function decodeDatasetFile(buf: Buffer): StoredDataset {
       prices,
       layout: header.layout,
       missingValues: header.missing_values,
+      ...(header.currencies ? { currencies: header.currencies } : {}),
     },
   };
 }

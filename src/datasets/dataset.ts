@@ -5,6 +5,18 @@ export interface Dataset {
   prices: Float64Array;
   layout: 'wide' | 'long';
   missingValues: number;
+  /** Multi-currency datasets only (api.md §14); absent, the dataset is single-currency. */
+  currencies?: DatasetCurrencies;
+}
+
+/** Each price series' currency, and which columns are FX rates. */
+export interface DatasetCurrencies {
+  /** Currency of every series the upload's `currencies` does not name; null when it names all. */
+  base: string | null;
+  /** Each priced series' currency (FX columns excluded). */
+  bySymbol: Record<string, string>;
+  /** FX columns `CCY1CCY2` (units of CCY2 per one CCY1), in the file's order. */
+  fxPairs: string[];
 }
 
 /** Prices of the chosen symbols, [date][asset] in the order given. */

@@ -15,5 +15,6 @@ export function summarize(d: Dataset): DatasetSummary {
     layout: d.layout,
     missing_values: d.missingValues,
     quality: datasetQuality(d),
+    ...(d.currencies ? { base_currency: d.currencies.base, currencies: d.currencies.bySymbol, fx_pairs: d.currencies.fxPairs } : {}),
   };
 }

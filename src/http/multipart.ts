@@ -4,12 +4,15 @@ import { PassThrough } from 'node:stream';
 import { ApiError, validationError } from '../contract/errors.js';
 import { CsvError } from '../datasets/csv-error.js';
 import { readCsv } from '../datasets/csv-reader.js';
+import { type CurrencyFields, withCurrencies } from '../datasets/currencies.js';
 import { type Dataset } from '../datasets/dataset.js';
 import { type Exchange } from './exchange.js';
 
 // A multipart upload streamed through busboy into the CSV reader: one file part named "file".
 
 const MAX_PARTS = 5;
+/** A text field's bytes: `currencies` names up to one code per symbol. */
+const MAX_FIELD_BYTES = 48 * 1024;
 /** Room for part headers and boundaries beyond the file itself. */
 export const MULTIPART_OVERHEAD = 64 * 1024;
 
@@ -51,7 +54,7 @@ export function receiveDataset(ex: Exchange, limits: { maxBytes: number; maxSymb
       parser = busboy({
         headers: { 'content-type': ex.head.contentType },
         // busboy signals "limit" on reaching fileSize, so a file of exactly `max` bytes needs max + 1.
-        limits: { fileSize: max + 1, files: 1, parts: MAX_PARTS, fields: MAX_PARTS, fieldSize: 4096, fieldNameSize: 200, headerPairs: 20 },
+        limits: { fileSize: max + 1, files: 1, parts: MAX_PARTS, fields: MAX_PARTS, fieldSize: MAX_FIELD_BYTES, fieldNameSize: 200, headerPairs: 20 },
       });
     } catch {
       reject(new ApiError('MALFORMED_MULTIPART', 'Content-Type multipart/form-data needs a boundary.'));
@@ -60,6 +63,13 @@ export function receiveDataset(ex: Exchange, limits: { maxBytes: number; maxSymb
     let file: PassThrough | null = null;
     let dataset: Promise<Dataset> | null = null;
     let truncated = false;
+    const fields: CurrencyFields = {};
+
+    parser.on('field', (name, value, info) => {
+      if (name !== 'currencies' && name !== 'base_currency') return;
+      if (info.valueTruncated) fail(validationError([{ loc: ['body', name], msg: `at most ${MAX_FIELD_BYTES} bytes`, type: 'string_too_long' }]));
+      fields[name] = value;
+    });
 
     parser.on('file', (name, stream) => {
       // A truncated body errors the part's stream too; every stream gets a handler.
@@ -95,9 +105,15 @@ export function receiveDataset(ex: Exchange, limits: { maxBytes: number; maxSymb
       if (truncated) return;
       dataset.then(
         (d) => {
-          if (!settled) {
+          if (settled) return;
+          try {
+            const dataset = withCurrencies(d, fields);
+            // An idempotent replay must match the currencies too, not only the file.
+            if (dataset.currencies) hash.update(JSON.stringify(['\u0000currencies', fields.currencies ?? null, fields.base_currency ?? null]));
             settled = true;
-            resolve({ dataset: d, fileSha256: hash.digest('hex') });
+            resolve({ dataset, fileSha256: hash.digest('hex') });
+          } catch (e) {
+            fail(e);
           }
         },
         (e: unknown) => fail(e instanceof CsvError ? csvFailure(e) : e),

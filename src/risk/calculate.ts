@@ -13,6 +13,9 @@ import { buildBatchResponse, buildResponse, type Calculation, type EngineInfo } 
 import { runModel } from './engine-run.js';
 import { runToPrecision, type Precision } from './precision.js';
 import { type Comparison } from '../engine/codec.js';
+import { cashAsPositions } from './fx/cash.js';
+import { CASH_PREFIX } from './fx/fx-plan.js';
+import { bookWithoutFx, currencyBreakdown, fxMeta, planFor } from './fx/fx-figures.js';
 
 export interface CalculatorDeps extends SetupDeps {
   datasets: DatasetStore;
@@ -32,7 +35,9 @@ const targetsPrecision = (req: ModelRequest) => req.method_options?.target_relat
 /** Where each symbol of a book was stated. */
 function refsOf(book: BookRequest, at: (string | number)[]): SymbolRef[] {
   const field = book.portfolio ? 'portfolio' : 'positions';
-  return symbolsOf(book).map((symbol, i) => ({ symbol, loc: [...at, field, i, 'symbol'] }));
+  return symbolsOf(book)
+    .map((symbol, i) => ({ symbol, loc: [...at, field, i, 'symbol'] }))
+    .filter((r) => !r.symbol.startsWith(CASH_PREFIX));
 }
 
 /** Prices `books` on one scenario set of the prepared model; with a target error, in rounds (precision.ts). */
@@ -97,29 +102,38 @@ function calculationOf(req: ModelRequest, model: PreparedModel, listed: string[]
  */
 export async function calculate(req: CalculateRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<CalculateResponseBody> {
   checkRequest(req);
+  const { book: stated, cash } = cashAsPositions(req);
   const trades = req.what_if?.trades ?? [];
-  const refs = [...refsOf(req, ['body']), ...trades.map((t, i) => ({ symbol: t.symbol, loc: ['body', 'what_if', 'trades', i, 'symbol'] }))];
+  const refs = [...refsOf(stated, ['body']), ...trades.map((t, i) => ({ symbol: t.symbol, loc: ['body', 'what_if', 'trades', i, 'symbol'] }))];
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
-  const listed = unionOf([symbolsOf(req), trades.map((t) => t.symbol)]);
+  const listed = unionOf([symbolsOf(stated), trades.map((t) => t.symbol)]);
   const symbols = canonicalSymbols(dataset, [listed]);
-  const shape = requestShape(req, symbols.length, req.what_if ? 2 : 1, dataset.dates.length);
+  // Multi-currency: one run prices the book with and without FX (a what-if already compares two books).
+  const fx = planFor(dataset, symbols, cash, req.currency, !req.what_if);
+  const shape = requestShape(req, fx ? fx.instruments.length : symbols.length, req.what_if ? 2 : 1, dataset.dates.length);
   const units = workUnits(shape);
   return underDeadline(
     deps,
     clientSignal,
     async (s) => {
-      const model = await prepareModel(req, dataset, symbols, deps, s.signal);
-      const before = priceBook(req, symbols, model.prices, req.portfolio_value, ['body']);
-      const books: PricedBook[] = req.what_if ? [before, applyTrades(before, trades, symbols, model.prices, req.portfolio_value)] : [before];
-      const { results, precision } = await priceBooks(
-        req,
-        model,
-        books.map((b) => b.engine),
-        req.what_if ? 'what_if' : 'none',
-        deps,
-        s,
-      );
-      return buildResponse(calculationOf(req, model, listed, deps, s, precision), books, results);
+      const model = await prepareModel(req, dataset, symbols, deps, s.signal, fx);
+      const before = priceBook(stated, model.symbols, model.prices, req.portfolio_value, ['body']);
+      const books: PricedBook[] = req.what_if ? [before, applyTrades(before, trades, model.symbols, model.prices, req.portfolio_value)] : [before];
+      const withFxEffect = fx !== null && fx.foreign && !req.what_if;
+      const engineBooks = withFxEffect ? [before.engine, bookWithoutFx(before, fx)] : books.map((b) => b.engine);
+      const { results, precision } = await priceBooks(req, model, engineBooks, req.what_if || withFxEffect ? 'what_if' : 'none', deps, s);
+      const calc = calculationOf(req, model, listed, deps, s, precision);
+      if (!fx) return buildResponse(calc, books, results);
+      const answer = buildResponse(calc, books, withFxEffect ? { books: [results.books[0]!], whatIf: null } : results);
+      const effect = withFxEffect ? results : null;
+      return {
+        ...answer,
+        meta: {
+          ...answer.meta,
+          fx: fxMeta(fx, dataset, model.est.lastDate, effect ?? (req.what_if ? null : results)),
+          currency_breakdown: currencyBreakdown(fx, before, results.books[0]!.componentEs),
+        },
+      };
     },
     { units, teaches: !targetsPrecision(req), owner, bytes: workBytes(shape) },
   );
@@ -128,18 +142,20 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
 /** Up to 200 books on one scenario set over the set of their symbols (the dataset's order, api.md §13). */
 export async function calculateBatch(req: BatchRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<BatchResponseBody> {
   checkBatchRequest(req);
-  const refs = req.books.flatMap((book, b) => refsOf(book, ['body', 'books', b]));
+  const stated = req.books.map((book) => cashAsPositions(book));
+  const refs = stated.flatMap(({ book }, b) => refsOf(book, ['body', 'books', b]));
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
-  const listed = unionOf(req.books.map(symbolsOf));
+  const listed = unionOf(stated.map(({ book }) => symbolsOf(book)));
   const symbols = canonicalSymbols(dataset, [listed]);
-  const shape = requestShape(req, symbols.length, req.books.length, dataset.dates.length);
+  const fx = planFor(dataset, symbols, unionOf(stated.map((b) => b.cash)), req.currency, false);
+  const shape = requestShape(req, fx ? fx.instruments.length : symbols.length, req.books.length, dataset.dates.length);
   const units = workUnits(shape);
   return underDeadline(
     deps,
     clientSignal,
     async (s) => {
-      const model = await prepareModel(req, dataset, symbols, deps, s.signal);
-      const books = req.books.map((book, b) => priceBook(book, symbols, model.prices, req.portfolio_value, ['body', 'books', b]));
+      const model = await prepareModel(req, dataset, symbols, deps, s.signal, fx);
+      const books = stated.map(({ book }, b) => priceBook(book, model.symbols, model.prices, req.portfolio_value, ['body', 'books', b]));
       const { results, precision } = await priceBooks(
         req,
         model,

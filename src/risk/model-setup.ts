@@ -8,6 +8,8 @@ import { type EngineExecutor } from '../engine/ops.js';
 import { pricesAt } from './books.js';
 import { type EstimateCache } from './estimate-cache.js';
 import { estimateModel } from './engine-run.js';
+import { instrumentPrices, type FxPlan } from './fx/fx-plan.js';
+import { instrumentEstimation } from './fx/instrument-estimation.js';
 
 /** A request's model options with their defaults applied, as the response reports them. */
 export interface ResolvedOptions {
@@ -83,17 +85,27 @@ export interface SetupDeps {
   minSplitEstimationWork?: number;
 }
 
-/** Estimates the model over `symbols` (shared between concurrent requests through the cache). */
-export async function prepareModel(req: ModelRequest, dataset: Dataset, symbols: string[], deps: SetupDeps, signal: AbortSignal): Promise<PreparedModel> {
+/**
+ * Estimates the model over `symbols`, or with `fx` over its factors, seen through its instruments
+ * (then the model's symbols are the instruments' names) (shared between concurrent requests through the cache). */
+export async function prepareModel(
+  req: ModelRequest,
+  dataset: Dataset,
+  symbols: string[],
+  deps: SetupDeps,
+  signal: AbortSignal,
+  fx: FxPlan | null = null,
+): Promise<PreparedModel> {
   const opts = resolveOptions(req);
-  const key = [req.dataset_id, symbols.join('\u0001'), opts.lookback, opts.drift, opts.covariance, opts.ewmaLambda].join('|');
+  const factors = fx ? fx.factors : symbols;
+  const key = [req.dataset_id, factors.join('\u0001'), opts.lookback, opts.drift, opts.covariance, opts.ewmaLambda].join('|');
   const estimate = () =>
     deps.estimates.get(key, () =>
       estimateModel(
         deps.executor,
-        selectColumns(dataset, symbols),
+        selectColumns(dataset, factors),
         dataset.dates.length,
-        symbols.length,
+        factors.length,
         { lookback: opts.lookback ?? 0, zeroDrift: opts.drift === 'zero', ewmaLambda: opts.ewmaLambda },
         signal,
         { parts: deps.maxBatches, minWork: deps.minSplitEstimationWork },
@@ -112,5 +124,13 @@ export async function prepareModel(req: ModelRequest, dataset: Dataset, symbols:
       { observations: est.observations },
     );
   }
-  return { dataset, symbols, opts, est, prices: pricesAt(dataset, symbols, est.lastDate) };
+  if (!fx) return { dataset, symbols, opts, est, prices: pricesAt(dataset, symbols, est.lastDate) };
+  // A multi-currency book: its columns are instruments over the factors (api.md §14).
+  return {
+    dataset,
+    symbols: fx.instruments.map((i) => i.name),
+    opts,
+    est: instrumentEstimation(est, fx.instruments),
+    prices: instrumentPrices(fx, dataset, est.lastDate),
+  };
 }

@@ -1,7 +1,15 @@
 import { ApiError, validationError } from '../contract/errors.js';
 import { type BacktestRequest } from '../contract/backtest-schemas.js';
 import { ABI } from '../engine/abi.js';
-import { DEFAULTS, MONTE_CARLO, type BatchRequest, type CalculateRequest, type PortfolioEntry, type PositionEntry } from '../contract/schemas.js';
+import {
+  DEFAULTS,
+  MONTE_CARLO,
+  type BatchRequest,
+  type CalculateRequest,
+  type PortfolioEntry,
+  type PositionEntry,
+  type CashEntry,
+} from '../contract/schemas.js';
 
 /** Largest |Σw − 1| accepted. */
 export const WEIGHT_TOLERANCE = 1e-6;
@@ -93,14 +101,22 @@ function checkPositionItems(items: PositionEntry[], at: Loc): void {
   });
 }
 
-/** Positions may name a symbol several times: its amounts add up (api.md §13). */
-function checkPositions(items: PositionEntry[], at: Loc): void {
-  checkPositionItems(items, at);
-  if (items.every((p) => (p.quantity ?? p.market_value) === 0)) throw invalid(at, 'every position is zero: the book is empty');
+/** Positions may name a symbol several times: its amounts add up (api.md §13); cash has its amount. */
+function checkPositions(items: (PositionEntry | CashEntry)[], at: Loc): void {
+  items.forEach((item, i) => {
+    if ('cash' in item) return;
+    const given = Number(item.quantity !== undefined) + Number(item.market_value !== undefined);
+    if (given !== 1) throw invalid([...at, i], 'exactly one of quantity or market_value', given === 0 ? 'missing' : 'value_error');
+  });
+  if (items.every((p) => ('cash' in p ? p.amount : (p.quantity ?? p.market_value)) === 0)) throw invalid(at, 'every position is zero: the book is empty');
 }
 
 /** A book: exactly one of `portfolio` and `positions`, each by its own rules. */
-export function checkBook(book: { portfolio?: PortfolioEntry[]; positions?: PositionEntry[] }, at: Loc, portfolioValue: number | undefined): void {
+export function checkBook(
+  book: { portfolio?: PortfolioEntry[]; positions?: (PositionEntry | CashEntry)[] },
+  at: Loc,
+  portfolioValue: number | undefined,
+): void {
   if (book.portfolio && book.positions) throw invalid([...at, 'positions'], 'portfolio and positions exclude each other');
   if (book.portfolio) return checkPortfolio(book.portfolio, [...at, 'portfolio'], portfolioValue);
   if (book.positions) return checkPositions(book.positions, [...at, 'positions']);

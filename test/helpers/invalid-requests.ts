@@ -2,7 +2,7 @@
 // request with one rule broken, each with the exact answer the contract's table gives it (status,
 // code, and where: the loc of one of its issues).
 import fc from 'fast-check';
-import { type CalculateRequest } from '../../src/contract/schemas.js';
+import { type CalculateRequest, type PositionEntry } from '../../src/contract/schemas.js';
 import { DOMAIN, MAX_SIMULATIONS } from './calculation-domain.js';
 import { without } from './without.js';
 
@@ -62,7 +62,11 @@ export function invalidRequests(datasetId: string, symbols: string[]): fc.Arbitr
   const asPortfolio = (r: CalculateRequest): CalculateRequest =>
     r.portfolio
       ? r
-      : { ...without(r, 'positions'), portfolio_value: 1e6, portfolio: r.positions!.map((p, _, all) => ({ symbol: p.symbol, weight: 1 / all.length })) };
+      : {
+          ...without(r, 'positions'),
+          portfolio_value: 1e6,
+          portfolio: (r.positions! as PositionEntry[]).map((p, _, all) => ({ symbol: p.symbol, weight: 1 / all.length })),
+        };
   const kinds: fc.Arbitrary<InvalidCase>[] = [
     fc
       .tuple(
@@ -72,7 +76,7 @@ export function invalidRequests(datasetId: string, symbols: string[]): fc.Arbitr
         fc.nat(),
       )
       .map(([r, a, field, k]) => {
-        const p = asPositions(r).positions!;
+        const p = asPositions(r).positions! as PositionEntry[];
         const i = k % p.length;
         return bad(`${field} beyond ±1e15`, { ...asPositions(r), positions: p.map((x, j) => (j === i ? { symbol: x.symbol, [field]: a } : x)) }, [
           'body',
@@ -179,7 +183,7 @@ export function invalidRequests(datasetId: string, symbols: string[]): fc.Arbitr
       ),
     ),
     base.map((r) => {
-      const p = asPositions(r).positions!;
+      const p = asPositions(r).positions! as PositionEntry[];
       return bad('quantity and market_value', { ...asPositions(r), positions: [{ ...p[0]!, quantity: 1, market_value: 1 }, ...p.slice(1)] }, [
         'body',
         'positions',

@@ -46,7 +46,7 @@ export function relisted(request: CalculateRequest, seed: number): CalculateRequ
   if (request.positions) {
     const positions = shuffled(request.positions, rand);
     const at = Math.floor(rand() * positions.length);
-    const parts = splitPosition(positions[at]!);
+    const parts = splitPosition(positions[at]! as PositionEntry);
     if (parts) positions.splice(at, 1, parts[0]);
     out.positions = parts ? [...positions, parts[1]] : positions;
   }

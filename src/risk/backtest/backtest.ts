@@ -11,6 +11,7 @@ import { underDeadline } from '../deadline.js';
 import { requestShape, workBytes, workUnits } from '../work-cost.js';
 import { completeHistory } from '../price-history.js';
 import { checkBacktestRequest } from '../request-checks.js';
+import { refuseForeign, withoutCash } from '../fx/cash.js';
 
 /**
  * A rolling 1-day backtest of the request's model and book (api.md §9): forecasts over the last
@@ -19,16 +20,18 @@ import { checkBacktestRequest } from '../request-checks.js';
  */
 export async function backtest(req: BacktestRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<BacktestResponseBody> {
   checkBacktestRequest(req);
+  const stated = withoutCash(req, ['body']);
   const options = { ...BACKTEST_DEFAULTS, ...req.backtest };
   const field = req.portfolio ? 'portfolio' : 'positions';
   const dataset = await loadDataset(
     deps.datasets,
     req.dataset_id,
     owner,
-    symbolsOf(req).map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] })),
+    symbolsOf(stated).map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] })),
   );
   // The book's risk factors in the dataset's order: the forecasts do not depend on the listing (api.md §13).
-  const symbols = canonicalSymbols(dataset, [symbolsOf(req)]);
+  const symbols = canonicalSymbols(dataset, [symbolsOf(stated)]);
+  refuseForeign(dataset, symbols, req.currency);
   const history = completeHistory(dataset, symbols);
   const rows = forecastRows(history, options.window, options.estimation_window);
   const seed = resolveOptions(req).seed;
@@ -39,7 +42,7 @@ export async function backtest(req: BacktestRequest, owner: string, deps: Calcul
     deps,
     clientSignal,
     async (session) => {
-      const book = priceBook(req, symbols, history.prices[history.prices.length - 1]!, req.portfolio_value, ['body']);
+      const book = priceBook(stated, symbols, history.prices[history.prices.length - 1]!, req.portfolio_value, ['body']);
       const deps2 = { executor: deps.executor, concurrency: 2 * Math.max(1, deps.maxBatches) };
       const series = await forecasts(req, book.engine, book.exposures, history, rows, options.estimation_window, seed ?? 0, deps2, session);
       // Z2's p-value simulates a normal model fitted to each day's VaR and ES: a day whose ES is not

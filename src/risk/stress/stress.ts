@@ -9,6 +9,7 @@ import { checkBook } from '../request-checks.js';
 import { completeHistory, type PriceHistory } from '../price-history.js';
 import { planStress, solveStress, stressBytes, stressUnits } from './engine-solve.js';
 import { runScenario } from './scenarios.js';
+import { refuseForeign, withoutCash } from '../fx/cash.js';
 
 /** Rules across fields: the book's, and a window that ends after it starts. */
 function checkStress(req: StressRequestBody): void {
@@ -34,11 +35,13 @@ function shockRefs(req: StressRequestBody): SymbolRef[] {
  */
 export async function stress(req: StressRequestBody, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<StressResponseBody> {
   checkStress(req);
+  const stated = withoutCash(req, ['body']);
   const field = req.portfolio ? 'portfolio' : 'positions';
-  const refs: SymbolRef[] = [...symbolsOf(req).map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] })), ...shockRefs(req)];
+  const refs: SymbolRef[] = [...symbolsOf(stated).map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] })), ...shockRefs(req)];
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
   // The book's symbols, then the conditional scenarios' others, each set in the dataset's order (api.md §13).
-  const own = canonicalSymbols(dataset, [symbolsOf(req)]);
+  const own = canonicalSymbols(dataset, [symbolsOf(stated)]);
+  refuseForeign(dataset, own, req.currency);
   const ownSet = new Set(own);
   const conditionalSymbols = req.scenarios.flatMap((s) => (s.type === 'conditional' ? Object.keys(s.shocks) : []));
   const symbols = [...own, ...canonicalSymbols(dataset, [conditionalSymbols.filter((s) => !ownSet.has(s))])];
@@ -57,7 +60,7 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
         confidence_level: 0.99,
       };
       const model = await prepareModel(modelRequest, dataset, symbols, deps, signal);
-      const book = priceBook(req, symbols, model.prices, req.portfolio_value, ['body']);
+      const book = priceBook(stated, symbols, model.prices, req.portfolio_value, ['body']);
       const exposures = book.exposures.subarray(0, own.length);
       const ownBook = { symbols: own, book: { ...book, exposures } };
       let complete: PriceHistory | undefined;

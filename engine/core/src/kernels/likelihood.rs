@@ -45,6 +45,11 @@ fn fill_normals(rng: &mut Xoshiro256pp, z: &mut [f64], antithetic: bool) {
 /// A block's normals for one day: drawn, paired when antithetic, moved under importance sampling.
 pub(super) fn draw_normals(spec: &Spec, rng: &mut Xoshiro256pp, ws: &mut Workspace) {
     let draws = spec.draws() * BLOCK;
+    // Loadings can have more columns than the assets the workspace was sized for (instruments
+    // summing several factors): grown once, on the first block.
+    if ws.z.len() < draws {
+        ws.z.resize(draws, 0.0);
+    }
     fill_normals(rng, &mut ws.z[..draws], spec.antithetic());
     shift_normals(spec.shift(), &mut ws.z[..draws], &mut ws.log_weight);
 }

@@ -215,10 +215,11 @@ fn draw_spec(d: &mut Draw, case: usize) -> Spec {
     ][case % 3];
     let mode = [Mode::BuyAndHold, Mode::Rebalanced][case / 3 % 2];
     let (n, horizon) = (d.up_to(8), d.up_to(20));
-    // Every other Monte Carlo spec samples through n×m loadings (m ≤ n), the rest through a
-    // triangular factor.
+    // Every other Monte Carlo spec samples through n×m loadings (m up to n + 3: instruments
+    // that are sums of factors, such as a foreign stock and its FX rate, are fewer than the
+    // factors), the rest through a triangular factor.
     let factor_columns = if d.next() % 2 == 0 {
-        d.up_to(n)
+        d.up_to(n + 3)
     } else {
         FACTOR_TRIANGULAR
     };

@@ -72,7 +72,8 @@ pub struct SpecFields {
     pub mean: Vec<f64>,
     /// A factor F of the daily covariance, Σ = F·Fᵀ, row-major (Monte Carlo only): the n×n
     /// lower-triangular Cholesky factor when `factor_columns` is `FACTOR_TRIANGULAR`, else n×m
-    /// loadings (the scaled centred returns of the estimation window, 1 ≤ m ≤ n).
+    /// loadings (the scaled centred returns of the estimation window, m ≤ n; or, when the assets
+    /// are instruments summing several risk factors, those factors' rows added up, m any size).
     pub factor: Vec<f64>,
     pub factor_columns: usize,
     /// Daily returns [observation][asset] (historical only).

@@ -4,7 +4,7 @@
 use crate::error::{ensure, EngineError, Result};
 use crate::limits::{
     check_assets, check_books, check_degrees_of_freedom, check_histogram_bins, check_horizon,
-    check_priced_scenarios, check_scenarios, confidence_in_range, MAX_TAIL_BYTES,
+    check_priced_scenarios, check_scenarios, confidence_in_range, MAX_ASSETS, MAX_TAIL_BYTES,
     MIN_IMPORTANCE_DEGREES_OF_FREEDOM,
 };
 use crate::select::rank_of_level;
@@ -94,11 +94,13 @@ impl Spec {
                 } else {
                     f.factor_columns
                 };
+                // Loadings may have more columns than rows: a book's instruments can be sums of
+                // risk factors (a foreign stock's return and its FX rate's), fewer than the factors.
                 ensure(
-                    columns <= n
+                    columns <= MAX_ASSETS
                         && n.checked_mul(columns) == Some(f.factor.len())
                         && f.factor.iter().all(|x| x.is_finite()),
-                    "the covariance factor must be n×n triangular or n×m loadings (m ≤ n), finite",
+                    "the covariance factor must be n×n triangular or n×m loadings (m ≤ 100,000), finite",
                 )?;
                 if f.method == Method::MonteCarloStudentT {
                     check_degrees_of_freedom(f.degrees_of_freedom)?;
