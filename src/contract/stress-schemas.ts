@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ISO_4217 } from './currencies.js';
 import { Exposures } from './responses.js';
-import { MAX_BOOK_ITEMS, PortfolioItem, PositionItem } from './schemas.js';
+import { CashItem, MAX_BOOK_ITEMS, PortfolioItem, PositionItem } from './schemas.js';
 import { SymbolName } from './symbol-grammar.js';
 
 /** Named crisis windows (first and last price date), replayed where the data covers them. */
@@ -89,7 +89,11 @@ export const StressRequest = Type.Object(
       }),
     ),
     positions: Type.Optional(
-      Type.Array(PositionItem, { minItems: 1, maxItems: MAX_BOOK_ITEMS, description: 'Long/short positions. Exactly one of portfolio and positions.' }),
+      Type.Array(Type.Union([PositionItem, CashItem]), {
+        minItems: 1,
+        maxItems: MAX_BOOK_ITEMS,
+        description: 'Long/short positions. Exactly one of portfolio and positions.',
+      }),
     ),
     scenarios: Type.Array(StressScenario, {
       minItems: 1,

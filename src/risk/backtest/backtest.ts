@@ -11,7 +11,9 @@ import { underDeadline } from '../deadline.js';
 import { requestShape, workBytes, workUnits } from '../work-cost.js';
 import { completeHistory } from '../price-history.js';
 import { checkBacktestRequest } from '../request-checks.js';
-import { refuseForeign, withoutCash } from '../fx/cash.js';
+import { cashAsPositions } from '../fx/cash.js';
+import { inReportingCurrency } from '../fx/converted-dataset.js';
+import { CASH_PREFIX } from '../fx/fx-plan.js';
 
 /**
  * A rolling 1-day backtest of the request's model and book (api.md §9): forecasts over the last
@@ -20,18 +22,20 @@ import { refuseForeign, withoutCash } from '../fx/cash.js';
  */
 export async function backtest(req: BacktestRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<BacktestResponseBody> {
   checkBacktestRequest(req);
-  const stated = withoutCash(req, ['body']);
+  const { book: stated, cash } = cashAsPositions(req);
   const options = { ...BACKTEST_DEFAULTS, ...req.backtest };
   const field = req.portfolio ? 'portfolio' : 'positions';
-  const dataset = await loadDataset(
+  const raw = await loadDataset(
     deps.datasets,
     req.dataset_id,
     owner,
-    symbolsOf(stated).map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] })),
+    symbolsOf(stated)
+      .map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] }))
+      .filter((r) => !r.symbol.startsWith(CASH_PREFIX)),
   );
   // The book's risk factors in the dataset's order: the forecasts do not depend on the listing (api.md §13).
-  const symbols = canonicalSymbols(dataset, [symbolsOf(stated)]);
-  refuseForeign(dataset, symbols, req.currency);
+  // Multi-currency: its series (and cash) priced in the reporting currency date by date (api.md §14).
+  const { dataset, symbols } = inReportingCurrency(raw, req.dataset_id, canonicalSymbols(raw, [symbolsOf(stated)]), cash, req.currency);
   const history = completeHistory(dataset, symbols);
   const rows = forecastRows(history, options.window, options.estimation_window);
   const seed = resolveOptions(req).seed;

@@ -9,7 +9,9 @@ import { checkBook } from '../request-checks.js';
 import { completeHistory, type PriceHistory } from '../price-history.js';
 import { planStress, solveStress, stressBytes, stressUnits } from './engine-solve.js';
 import { runScenario } from './scenarios.js';
-import { refuseForeign, withoutCash } from '../fx/cash.js';
+import { cashAsPositions } from '../fx/cash.js';
+import { inReportingCurrency, instrumentShocks } from '../fx/converted-dataset.js';
+import { CASH_PREFIX } from '../fx/fx-plan.js';
 
 /** Rules across fields: the book's, and a window that ends after it starts. */
 function checkStress(req: StressRequestBody): void {
@@ -35,16 +37,26 @@ function shockRefs(req: StressRequestBody): SymbolRef[] {
  */
 export async function stress(req: StressRequestBody, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<StressResponseBody> {
   checkStress(req);
-  const stated = withoutCash(req, ['body']);
+  const { book: stated, cash } = cashAsPositions(req);
   const field = req.portfolio ? 'portfolio' : 'positions';
-  const refs: SymbolRef[] = [...symbolsOf(stated).map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] })), ...shockRefs(req)];
-  const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
+  const refs: SymbolRef[] = [
+    ...symbolsOf(stated)
+      .map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] }))
+      .filter((r) => !r.symbol.startsWith(CASH_PREFIX)),
+    ...shockRefs(req),
+  ];
+  const raw = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
   // The book's symbols, then the conditional scenarios' others, each set in the dataset's order (api.md §13).
-  const own = canonicalSymbols(dataset, [symbolsOf(stated)]);
-  refuseForeign(dataset, own, req.currency);
-  const ownSet = new Set(own);
+  const ownRaw = canonicalSymbols(raw, [symbolsOf(stated)]);
+  const ownSet = new Set(ownRaw);
   const conditionalSymbols = req.scenarios.flatMap((s) => (s.type === 'conditional' ? Object.keys(s.shocks) : []));
-  const symbols = [...own, ...canonicalSymbols(dataset, [conditionalSymbols.filter((s) => !ownSet.has(s))])];
+  const others = canonicalSymbols(raw, [conditionalSymbols.filter((s) => !ownSet.has(s))]);
+  // Multi-currency: every series (and cash) priced in the reporting currency date by date (api.md §14).
+  const converted = inReportingCurrency(raw, req.dataset_id, [...ownRaw, ...others], cash, req.currency);
+  const dataset = converted.dataset;
+  const cashColumns = cash.length > 0 ? converted.symbols.slice(ownRaw.length + others.length) : [];
+  const own = [...ownRaw, ...cashColumns];
+  const symbols = [...own, ...others];
   const plan = planStress(req.scenarios);
   const units = stressUnits(plan, own.length, symbols.length, dataset.dates.length);
   const bytes = stressBytes(plan, own.length, symbols.length, dataset.dates.length);
@@ -53,7 +65,7 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
     clientSignal,
     async ({ signal, deadline, timing }) => {
       const modelRequest = {
-        dataset_id: req.dataset_id,
+        dataset_id: converted.cacheId,
         method: 'parametric_normal' as const,
         time_horizon: 1,
         currency: req.currency,
@@ -77,7 +89,9 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
         timing,
       });
       const results = req.scenarios.map((scenario) => {
-        const outcome = runScenario(scenario, ownBook, history, solved);
+        // Multi-currency: a shock on an FX column moves every instrument converted through it.
+        const priced = converted.plan && scenario.type === 'shock' ? { ...scenario, shocks: instrumentShocks(scenario.shocks, converted.plan) } : scenario;
+        const outcome = runScenario(priced, ownBook, history, solved);
         return { scenario, ...outcome, items: inListedOrder(outcome.items, book.listed) };
       });
       return {
