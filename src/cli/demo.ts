@@ -6,6 +6,7 @@ import { loadKeySecret } from '../auth/secret.js';
 import { loadConfig } from '../config.js';
 import { ROOT } from '../paths.js';
 import { startService } from '../service.js';
+import { multiCurrencyDesk } from './demo-fx.js';
 
 const SAMPLE = path.join(ROOT, 'examples/prices_wide_sample.csv');
 const PORTFOLIO = [
@@ -179,6 +180,7 @@ async function demo(): Promise<void> {
     await precise(base, key, up.dataset_id, 'importance_sampling');
     await longShort(base, key, up.dataset_id);
     await validation(base, key, up.dataset_id);
+    await multiCurrencyDesk(base, key);
   } finally {
     await service.shutdown();
     await rm(scratch, { recursive: true, force: true });

@@ -274,6 +274,33 @@ t.test('multi-currency books', async (t) => {
     t.equal(Math.round(both.body.meta.metrics.value_at_risk), 1_620_114);
   });
 
+  t.test('without FX: the book on its local returns (historical, recomputed from the CSV)', async (t) => {
+    const book = [
+      { symbol: 'SAP', quantity: 100 },
+      { symbol: 'AAPL', quantity: -30 },
+      { cash: 'GBP', amount: 1e4 },
+    ];
+    const r = await calculate(s.base, s.key, calcOf(ds, { positions: book }));
+    t.equal(r.status, 200, ok(r));
+    const m = r.body.meta as Meta;
+    const exposure = Object.fromEntries((m.exposures.items as Meta[]).map((i) => [i.symbol, i.exposure as number]));
+    const rows = csv
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(',').map(Number));
+    // SAP column 1 and AAPL column 3 on their own returns; the cash does not move without FX.
+    const pnl = rows
+      .slice(1)
+      .map((row, i) => exposure.SAP! * Math.expm1(Math.log(row[1]! / rows[i]![1]!)) + exposure.AAPL! * Math.expm1(Math.log(row[3]! / rows[i]![3]!)))
+      .sort((a, b) => a - b);
+    const k = Math.ceil(0.01 * pnl.length);
+    const expected = -pnl[k - 1]!;
+    t.ok(Math.abs(m.fx.var_without_fx - expected) <= 1e-9 * expected, `var_without_fx ${m.fx.var_without_fx} vs ${expected}`);
+    const es = -pnl.slice(0, k).reduce((a, b) => a + b, 0) / k;
+    t.ok(Math.abs(m.fx.es_without_fx - es) <= 1e-9 * es, `es_without_fx ${m.fx.es_without_fx} vs ${es}`);
+  });
+
   t.test('Monte Carlo draws R and F jointly: a EUR stock against the closed form of e·(e^{R+F} − 1)', async (t) => {
     // Independently from the CSV: the sample mean and variance of r + f, the T-day lognormal quantile.
     const rows = csv

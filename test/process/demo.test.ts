@@ -1,6 +1,6 @@
 // `npm run demo` as a new user runs it: the tables print, no false warning, and nothing is left behind.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { ROOT } from '../../src/paths.js';
@@ -24,6 +24,11 @@ t.test('the demo prints every method and mode, warns of nothing, and leaves no k
   );
   t.match(r.stdout, /Backtest, historical 1-day VaR 99 % over 250 days: \d+ exceptions/, 'the backtest line');
   t.match(r.stdout, /q4_2018 +2018-09-20 → 2018-12-24 +-[\d,]+/, 'the stress table');
+  // The EUR desk (seeded, the same on every build) prints what the README shows.
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const desk = /```\n(EUR desk \(fx-desk\.csv\)[^`]*)```/.exec(readme);
+  t.ok(desk, 'the README shows the EUR desk');
+  t.ok(r.stdout.includes(desk![1]!), 'the multi-currency desk prints exactly the README’s lines (FX effect and currency breakdown)');
   t.notMatch(r.stdout + r.stderr, /no API keys exist|prk_live_/, 'no false warning, no key printed');
   t.notOk(existsSync(path.join(dir, 'data')), 'DATA_DIR untouched: no key, no dataset left');
   t.same(readdirSync(dir), [], 'nothing else written beside it');

@@ -3,7 +3,7 @@ import { type Dataset } from '../../datasets/dataset.js';
 import { type EngineBook } from '../../engine/codec.js';
 import { type EngineResults } from '../../engine/results-codec.js';
 import { type PricedBook } from '../books.js';
-import { fxPlan, ratesAt, type FxPlan } from './fx-plan.js';
+import { fxPlan, LOCAL_PREFIX, ratesAt, type FxPlan } from './fx-plan.js';
 
 /**
  * The FX plan of a calculation, or null over a single-currency dataset (which prices as it always
@@ -25,7 +25,8 @@ export function planFor(dataset: Dataset, symbols: string[], cash: string[], rep
 export function bookWithoutFx(book: PricedBook, plan: FxPlan): EngineBook {
   const weights = new Float64Array(book.engine.weights.length);
   plan.instruments.forEach((ins, i) => {
-    if (ins.withoutFx >= 0) weights[ins.withoutFx] = book.engine.weights[i]!;
+    // The plain columns are the book's only through the positions they stand in for.
+    if (ins.withoutFx >= 0 && !ins.name.startsWith(LOCAL_PREFIX)) weights[ins.withoutFx] = book.engine.weights[i]!;
   });
   return { capital: book.capital, weights };
 }
