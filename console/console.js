@@ -91,11 +91,14 @@ action('upload', async () => {
   if (!file) throw new Error('Choose a CSV file first.');
   const form = new FormData();
   form.set('file', file, file.name);
+  const base = $('base-currency').value.trim().toUpperCase();
+  if (base) form.set('base_currency', base);
   const r = await api('/api/v1/risk/datasets/upload', { method: 'POST', body: form });
   state.dataset = r.dataset_id;
   state.symbols = r.dataset.symbols;
   $('dataset').textContent =
-    `${r.dataset_id}: ${r.dataset.symbols.length} symbols, ${r.dataset.rows} dates (${r.dataset.first_date} to ${r.dataset.last_date}); ${r.dataset.quality.warnings.length} quality warnings`;
+    `${r.dataset_id}: ${r.dataset.symbols.length} symbols, ${r.dataset.rows} dates (${r.dataset.first_date} to ${r.dataset.last_date}); ${r.dataset.quality.warnings.length} quality warnings` +
+    (r.dataset.fx_pairs ? `; base currency ${r.dataset.base_currency}, FX ${r.dataset.fx_pairs.join(', ')}` : '');
   renderBook();
 });
 
@@ -113,6 +116,15 @@ action('calculate', async () => {
   figure('var', m.value_at_risk, m.value_at_risk_standard_error);
   figure('es', m.expected_shortfall, m.expected_shortfall_standard_error);
   figure('expected-pnl', m.expected_pnl, 0);
+  // Multi-currency datasets: how much of the risk is FX (the same scenarios with FX returns at 0).
+  const fx = r.meta.fx;
+  document.querySelectorAll('[data-fx]').forEach((el) => (el.hidden = !fx));
+  if (fx) {
+    const el = document.querySelector('[data-testid="fx-effect"]');
+    el.dataset.value = String(fx.fx_effect_var);
+    const sign = fx.fx_effect_var >= 0 ? '+' : '−';
+    el.textContent = `VaR ${sign}${money(Math.abs(fx.fx_effect_var))} ${r.meta.currency} ± ${money(fx.fx_effect_var_standard_error)} (without FX ${money(fx.var_without_fx)}); ES by currency: ${r.meta.currency_breakdown.map((c) => `${c.currency} ${money(c.component_es)}`).join(', ')}`;
+  }
   document.querySelector('[data-testid="calculation"]').textContent =
     `${r.meta.method}, ${r.meta.portfolio_mode}, ${r.meta.confidence_level * 100} % over ${r.meta.time_horizon} days, ` +
     `${r.meta.simulations ?? 'closed form'} scenarios, ${r.meta.engine.build}, ${r.meta.timing_ms.total} ms`;

@@ -9,6 +9,8 @@ import { ROOT } from '../../src/paths.js';
 import { calcBody, call } from '../helpers/http.js';
 import { startTestService, tempDir, WIDE_SAMPLE } from '../helpers/service.js';
 
+const FX_DESK = path.join(ROOT, 'examples/fx-desk.csv');
+
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 if (!CHROMIUM) throw new Error('Chromium is missing: `npm test` installs it with apt (Debian package chromium); install it to run this test.');
 
@@ -133,6 +135,44 @@ t.test('the console uploads, calculates and backtests; it shows the API’s figu
     'every request stays on the service',
   );
   t.same(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie]), [0, 0, ''], 'the key is kept nowhere but memory');
+  await page.close();
+});
+
+t.test('a multi-currency file: the page reports in the chosen currency and shows the FX effect', async (t) => {
+  const { page, problems } = await openPage(`${s.base}/console`);
+  await testid(page, 'key').fill(s.key);
+  await testid(page, 'file').setInputFiles(FX_DESK);
+  await testid(page, 'base-currency').fill('USD');
+  await testid(page, 'upload').click();
+  await testid(page, 'dataset')
+    .getByText(/FX USDEUR, USDGBP, USDJPY/)
+    .waitFor({ timeout: 60_000 });
+  const datasetId = (await testid(page, 'dataset').textContent())!.split(':')[0]!;
+  await testid(page, 'book-kind').selectOption('quantity');
+  const book = { AAPL: 3000, KO: 4000 };
+  for (const [symbol, quantity] of Object.entries(book)) await testid(page, `amount-${symbol}`).fill(String(quantity));
+  await testid(page, 'currency').fill('EUR');
+  await testid(page, 'simulations').fill('20000');
+  await testid(page, 'calculate').click();
+  await page.locator('[data-testid="fx-effect"][data-value]').waitFor({ timeout: 60_000 });
+  const api = await call(s.base, 'POST', '/api/v1/risk/calculate', {
+    key: s.key,
+    json: {
+      ...calcBody(datasetId, { method_options: { seed: 42 } }),
+      portfolio: undefined,
+      portfolio_value: undefined,
+      currency: 'EUR',
+      positions: Object.entries(book).map(([symbol, quantity]) => ({ symbol, quantity })),
+    },
+  });
+  t.equal(api.status, 200, api.text.slice(0, 300));
+  const fx = api.body.meta.fx;
+  t.equal(Number(await testid(page, 'var').getAttribute('data-value')), api.body.meta.metrics.value_at_risk, 'VaR on the page = the API’s');
+  t.match(await testid(page, 'var').textContent(), / EUR ± /, 'in the reporting currency');
+  t.equal(Number(await testid(page, 'fx-effect').getAttribute('data-value')), fx.fx_effect_var, 'the FX effect on the page = the API’s');
+  t.match(await testid(page, 'fx-effect').textContent(), `without FX ${Math.round(fx.var_without_fx).toLocaleString('en-US')}`);
+  t.match(await testid(page, 'fx-effect').textContent(), /ES by currency: USD [\d,]+/);
+  t.same(problems, [], 'no failed request, script error or CSP violation');
   await page.close();
 });
 
