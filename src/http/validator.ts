@@ -1,6 +1,6 @@
 import { type Static, type TSchema } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { ValueErrorType } from '@sinclair/typebox/errors';
+import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
 import { validationError, type ValidationIssue } from '../contract/errors.js';
 
 /** Most issues one answer lists. */
@@ -26,6 +26,25 @@ function allowedValues(schema: TSchema): string | undefined {
   return `must be one of: ${members.map((m) => JSON.stringify(m.const)).join(', ')}`;
 }
 
+/**
+ * The errors of a value, a union's (a position is a stock or cash) replaced by those of the member
+ * the value comes closest to — the one with the fewest errors — so that a stock position's bad
+ * quantity is reported at its quantity, not as "expected union value" at the item.
+ */
+function* closestErrors(errors: Iterable<ValueError>): Generator<ValueError> {
+  for (const e of errors) {
+    // An enum (a union of literals) keeps its one issue, whose message lists the values.
+    if (e.type !== ValueErrorType.Union || e.errors.length === 0 || allowedValues(e.schema) !== undefined) {
+      yield e;
+      continue;
+    }
+    const members = e.errors.map((it) => [...closestErrors(it)]);
+    const closest = members.reduce((best, m) => (m.length < best.length ? m : best));
+    if (closest.length === 0) yield e;
+    else yield* closest;
+  }
+}
+
 /** Compiles a schema once; the returned function checks a value or throws 422 VALIDATION_ERROR. */
 export function compileValidator<T extends TSchema>(schema: T): (value: unknown) => Static<T> {
   const compiled = TypeCompiler.Compile(schema);
@@ -33,7 +52,7 @@ export function compileValidator<T extends TSchema>(schema: T): (value: unknown)
     if (compiled.Check(value)) return value;
     const seen = new Set<string>();
     const errors: ValidationIssue[] = [];
-    for (const e of compiled.Errors(value)) {
+    for (const e of closestErrors(compiled.Errors(value))) {
       if (errors.length >= MAX_ISSUES) break;
       if (seen.has(e.path)) continue;
       seen.add(e.path);

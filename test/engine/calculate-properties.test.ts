@@ -11,11 +11,11 @@
 // a fresh one (PROPERTY_SEED to replay a run).
 import t from 'tap';
 import fc from 'fast-check';
-import { calculateRequests } from '../helpers/calculation-domain.js';
+import { calculateRequests, multiCurrencyRequests } from '../helpers/calculation-domain.js';
 import { invalidRequests, type InvalidCase } from '../helpers/invalid-requests.js';
 import { listingFree, relisted } from '../helpers/listing-variants.js';
 import { baseRequest, edgeRequests } from '../helpers/edge-requests.js';
-import { comparable, fourBuilds, outcomeOf, storeSyntheticDataset, type Build, type Outcome } from '../helpers/four-builds.js';
+import { addMultiCurrencyDataset, comparable, fourBuilds, outcomeOf, storeSyntheticDataset, type Build, type Outcome } from '../helpers/four-builds.js';
 import { allFinite } from '../../src/risk/failures.js';
 import { METHODS, type CalculateRequest } from '../../src/contract/schemas.js';
 import { choicesOf } from '../../src/risk/request-checks.js';
@@ -37,6 +37,10 @@ const DOCUMENTED_ISSUES = new Set(['overflow', 'limit_exceeded']);
 const ANSWERED_SHARE = 0.98;
 
 const { store, id, symbols } = await storeSyntheticDataset(MAX_ASSETS, 1_100);
+/** The same kind of prices with currencies and FX columns (api.md §14), in the same store. */
+const FX_ASSETS = 24;
+const fx = await addMultiCurrencyDataset(store, FX_ASSETS, 700);
+const FX_RUNS = Math.max(40, Math.floor(RUNS / 4));
 const builds = fourBuilds(store);
 const [reference, ...others] = builds as [Build, ...Build[]];
 const tally = {
@@ -179,6 +183,20 @@ t.test(`${RUNS} random requests and every field's edges: four builds byte-identi
         t.ok((shapes[`${method}/${mode}/${book}`] ?? 0) > 0, `${method} ${mode} ${book}: answered in some case`);
   t.ok((tally.sampling.get('low_rank') ?? 0) > 0 && (tally.sampling.get('cholesky') ?? 0) > 0, 'both sampling paths were run on the four builds');
   t.ok(tally.weighted > 0, 'importance sampling was run on the four builds');
+});
+
+t.test(`${FX_RUNS} multi-currency requests (four reporting currencies, cash): the same properties on the four builds`, async (t) => {
+  const [cases, answered] = [tally.cases, tally.answered];
+  const before = tally.answeredShapes.size;
+  await fc.assert(fc.asyncProperty(multiCurrencyRequests(fx.id, fx.symbols, FX_ASSETS, BUDGET), fc.integer({ min: 0, max: 2 ** 31 - 1 }), property), {
+    numRuns: FX_RUNS,
+    seed: SEED,
+    endOnFailure: false,
+  });
+  const [drawn, ok] = [tally.cases - cases, tally.answered - answered];
+  t.comment(`${drawn} multi-currency cases, ${ok} answered (shapes seen before: ${before})`);
+  t.equal(drawn, FX_RUNS, 'every case ran, each also relisted');
+  t.ok(ok >= ANSWERED_SHARE * drawn, `at least ${ANSWERED_SHARE * 100} % answered (${ok} of ${drawn})`);
 });
 
 t.test(`${INVALID_RUNS} invalid requests: each meets its exact error, on every build`, async (t) => {

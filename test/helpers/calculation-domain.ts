@@ -21,7 +21,9 @@ interface Bounds {
 }
 const props = schema.properties as unknown as Record<string, Bounds>;
 const options = (schema.properties.method_options as unknown as { properties?: Record<string, Bounds> }).properties!;
-const positionProps = (schema.properties.positions as unknown as { items: { properties: Record<string, Bounds> } }).items.properties;
+// Positions are stocks or cash (api.md §14): the stock item's bounds, and cash's amount the same.
+const positionItems = (schema.properties.positions as unknown as { items: { anyOf: { properties: Record<string, Bounds> }[] } }).items.anyOf;
+const positionProps = positionItems[0]!.properties;
 const bound = (b: Bounds | undefined, key: keyof Bounds): number => {
   const v = b?.[key];
   if (typeof v !== 'number') throw new Error(`schema has no ${key}`);
@@ -45,6 +47,8 @@ export const DOMAIN = {
   position: { min: bound(positionProps.quantity, 'minimum'), max: bound(positionProps.quantity, 'maximum') },
 };
 if (bound(positionProps.market_value, 'maximum') !== DOMAIN.position.max) throw new Error('position domain changed');
+if (bound(positionItems[1]!.properties.amount, 'maximum') !== bound(positionProps.quantity, 'maximum')) throw new Error('cash domain changed');
+
 if (DOMAIN.confidence.max !== 1 - 2 ** -53 || bound(props.confidence_level, 'exclusiveMaximum') !== 1) throw new Error('confidence domain changed');
 
 /** Seeds every run includes: the ends of the range and both sides of 2^31 and 2^32. */
@@ -206,4 +210,20 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       }
       return withinBudget(positionsRequest, budget);
     });
+}
+
+/**
+ * Requests on a multi-currency dataset (api.md §14): every drawn request reported in USD, EUR, GBP
+ * or JPY, and a positions book with up to three cash holdings (any of the four currencies, the
+ * reporting one included) beside its stocks.
+ */
+export function multiCurrencyRequests(datasetId: string, symbols: string[], maxAssets: number, budget: number): fc.Arbitrary<CalculateRequest> {
+  const cash = fc.array(fc.tuple(fc.constantFrom('USD', 'EUR', 'GBP', 'JPY'), fc.oneof(double(-1e7, 1e7), fc.constantFrom(0, 1, -1, 2 ** 31, 2 ** 32))), {
+    maxLength: 3,
+  });
+  return fc.tuple(calculateRequests(datasetId, symbols, maxAssets, budget), fc.constantFrom('USD', 'EUR', 'GBP', 'JPY'), cash).map(([r, currency, held]) => ({
+    ...r,
+    currency,
+    ...(r.positions ? { positions: [...r.positions, ...held.map(([code, amount]) => ({ cash: code, amount }))] } : {}),
+  }));
 }

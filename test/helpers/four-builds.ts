@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { EstimateCache } from '../../src/risk/estimate-cache.js';
 import { calculate, type CalculatorDeps } from '../../src/risk/calculate.js';
 import { readCsv } from '../../src/datasets/csv-reader.js';
+import { withCurrencies } from '../../src/datasets/currencies.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { NativeEngine } from '../../src/engine/native-engine.js';
@@ -51,6 +52,39 @@ export async function storeSyntheticDataset(symbols: number, dates: number): Pro
   const dataset = await readCsv(Readable.from([Buffer.from(syntheticWideCsv(symbols, dates))]), { maxSymbols: 5000 });
   const saved = await store.save(OWNER, dataset);
   return { store, id: saved.id, symbols: dataset.symbols };
+}
+
+/**
+ * The synthetic dataset made multi-currency: every third symbol in EUR, every fifth in GBP (the
+ * rest USD), with FX walks EURUSD, GBPUSD and USDJPY, so that conversions between
+ * the four currencies go direct, inverse and through a cross (USD), and every one exists.
+ */
+export async function addMultiCurrencyDataset(store: FileDatasetStore, symbols: number, dates: number): Promise<{ id: string; symbols: string[] }> {
+  const plain = await readCsv(Readable.from([Buffer.from(syntheticWideCsv(symbols, dates))]), { maxSymbols: 5000 });
+  const rand = mulberry32(31);
+  const pairs: [string, number, number][] = [
+    ['EURUSD', 1.1, 0.005],
+    ['GBPUSD', 1.3, 0.004],
+    ['USDJPY', 140, 0.006],
+  ];
+  const n = plain.symbols.length;
+  const m = n + pairs.length;
+  const prices = new Float64Array(plain.dates.length * m);
+  const level = pairs.map(([, start]) => start);
+  for (let r = 0; r < plain.dates.length; r++) {
+    prices.set(plain.prices.subarray(r * n, (r + 1) * n), r * m);
+    pairs.forEach(([, , vol], k) => {
+      level[k] = Number((level[k]! * Math.exp(vol * gaussian(rand))).toPrecision(10));
+      prices[r * m + n + k] = level[k]!;
+    });
+  }
+  const currencies = Object.fromEntries(plain.symbols.flatMap((s, i) => (i % 3 === 0 ? [[s, 'EUR']] : i % 5 === 0 ? [[s, 'GBP']] : [])));
+  const dataset = withCurrencies(
+    { ...plain, symbols: [...plain.symbols, ...pairs.map(([p]) => p)], prices },
+    { currencies: JSON.stringify(currencies), base_currency: 'USD' },
+  );
+  const saved = await store.save(OWNER, dataset);
+  return { id: saved.id, symbols: plain.symbols };
 }
 
 export interface Build {

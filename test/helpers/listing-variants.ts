@@ -1,7 +1,7 @@
 // The same book listed otherwise (api.md §13): its items shuffled, and one position split into two
 // parts that add up exactly, placed apart. The figures must not move; only the answer's lists, which
 // keep the request's order, may. `listingFree` writes an outcome without that order.
-import { type CalculateRequest, type PositionEntry } from '../../src/contract/schemas.js';
+import { type CalculateRequest, type CashEntry, type PositionEntry } from '../../src/contract/schemas.js';
 import { type Outcome } from './four-builds.js';
 import { mulberry32 } from './mulberry32.js';
 import { bitJson } from './bit-json.js';
@@ -23,7 +23,16 @@ export function halves(a: number): [number, number] | null {
 }
 
 /** `p` as two positions of the same kind whose amounts add up to its own exactly, or null. */
-function splitPosition(p: PositionEntry): [PositionEntry, PositionEntry] | null {
+function splitPosition(p: PositionEntry | CashEntry): [PositionEntry | CashEntry, PositionEntry | CashEntry] | null {
+  if ('cash' in p) {
+    const cash = halves(p.amount);
+    return (
+      cash && [
+        { cash: p.cash, amount: cash[0] },
+        { cash: p.cash, amount: cash[1] },
+      ]
+    );
+  }
   const field = p.quantity !== undefined ? 'quantity' : 'market_value';
   const parts = halves(p[field]!);
   return (
@@ -46,7 +55,7 @@ export function relisted(request: CalculateRequest, seed: number): CalculateRequ
   if (request.positions) {
     const positions = shuffled(request.positions, rand);
     const at = Math.floor(rand() * positions.length);
-    const parts = splitPosition(positions[at]! as PositionEntry);
+    const parts = splitPosition(positions[at]!);
     if (parts) positions.splice(at, 1, parts[0]);
     out.positions = parts ? [...positions, parts[1]] : positions;
   }

@@ -95,6 +95,21 @@ t.test('wrong types', async (t) => {
   refused(t, { portfolio: { symbol: 'A', weight: 1 } }, ['body', 'portfolio'], 'Array');
   refused(t, { portfolio: [{ symbol: 'A', weight: '1' }] }, ['body', 'portfolio', 0, 'weight'], 'Number');
   refused(t, { method: 'monte_carlo' }, ['body', 'method'], 'Union');
+  // A position is a stock or cash: an issue is reported in the member the item comes closest to.
+  refused(t, { portfolio: undefined, positions: [{ symbol: 'A', quantity: 1e16 }] }, ['body', 'positions', 0, 'quantity'], 'NumberMaximum');
+  refused(t, { portfolio: undefined, positions: [{ cash: 'EUR', amount: 'x' }] }, ['body', 'positions', 0, 'amount'], 'Number');
+  refused(t, { portfolio: undefined, positions: [{ cash: 'EUX', amount: 1 }] }, ['body', 'positions', 0, 'cash']);
+  passes(
+    t,
+    {
+      portfolio: undefined,
+      positions: [
+        { symbol: 'A', quantity: 1 },
+        { cash: 'JPY', amount: -5e6 },
+      ],
+    },
+    'stocks and cash in one book',
+  );
   t.equal(
     issues(withField({ method: 'monte_carlo' }))[0]!.msg,
     'must be one of: "monte_carlo_normal", "monte_carlo_student_t", "historical", "parametric_normal"',
