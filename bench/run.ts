@@ -19,6 +19,7 @@ import { benchWideBook } from './lib/wide-book-bench.js';
 import { benchAssetScaling } from './lib/asset-scaling-bench.js';
 import { benchEstimationSplit } from './lib/estimation-bench.js';
 import { benchWorkerSplit } from './lib/worker-bench.js';
+import { benchFxFactors } from './lib/fx-bench.js';
 
 /** A build's VaR and an independent one agree within this (different random numbers). */
 const ORACLE_TOLERANCE = 0.1;
@@ -154,6 +155,12 @@ async function main(): Promise<void> {
   const es2 = results.estimation_split;
   progress(
     `estimation ${es2.assets} × ${es2.returns} returns on 2 WASM workers: whole ${es2.whole_ms.toFixed(0)} ms, split ${es2.split_ms.toFixed(0)} ms (${es2.whole_over_split.toFixed(2)}×)`,
+  );
+
+  results.fx = await benchFxFactors(quick ? 50_000 : 200_000, quick ? 3 : 7);
+  const fxb = results.fx;
+  progress(
+    `FX as a risk factor (20 foreign stocks + 3 FX columns vs 23 stocks, ${fxb.simulations} × 10 d, one WASM thread, with meta.fx): plain ${fxb.plain_ms.toFixed(0)} ms, FX ${fxb.fx_ms.toFixed(0)} ms (${fxb.fx_over_plain.toFixed(2)}×, target ≤ 1.3)`,
   );
 
   const dir = path.join(ROOT, 'bench/results');
