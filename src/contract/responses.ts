@@ -279,6 +279,7 @@ export const ErrorBody = Type.Object({
       reason: Type.Optional(Text('INVALID_CSV: the rule the file broke.')),
       line: Type.Optional(Type.Integer({ description: 'INVALID_CSV: 1-based line of the file.' })),
       column: Type.Optional(Type.Integer({ description: 'INVALID_CSV: 1-based column of the file.' })),
+      pair: Type.Optional(Text('MISSING_FX_RATE: the conversion no FX column gives, local then reporting currency (e.g. EURCHF).')),
       retry_after_s: Type.Optional(
         Type.Integer({ description: 'SERVER_BUSY for queued work: seconds until the work queued now is estimated to be done (as in Retry-After).' }),
       ),
