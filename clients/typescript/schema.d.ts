@@ -330,7 +330,7 @@ export interface components {
                 weight: number;
             }[];
             /** @description Long/short positions, not all zero. A symbol may appear more than once: its quantities and its market values each add up (parts that add up exactly give the same figures); contributions list it once, where it first appears. Exactly one of portfolio and positions. */
-            positions?: {
+            positions?: ({
                 /**
                  * @description A symbol of the dataset.
                  * @example AAPL
@@ -346,7 +346,20 @@ export interface components {
                  * @example -500000
                  */
                 market_value?: number;
-            }[];
+            } | {
+                /**
+                 * Format: iso4217
+                 * @description ISO 4217 code of the cash.
+                 * @example EUR
+                 * @enum {string}
+                 */
+                cash: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SLL" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XCD" | "XCG" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XUA" | "YER" | "ZAR" | "ZMW" | "ZWG" | "ZWL";
+                /**
+                 * @description Amount in that currency, negative for a borrowing: its exposure is amount × the last rate into `currency`.
+                 * @example 250000
+                 */
+                amount: number;
+            })[];
             /** @description Trades to price against the book: the answer adds meta.what_if (the book after them, and the differences). */
             what_if?: {
                 /** @description Proposed trades (unique symbols), added to the book: the book is priced before and after on the same scenarios. */
@@ -648,6 +661,47 @@ export interface components {
                         }[];
                     };
                 };
+                /** @description Multi-currency datasets only (api.md §14): FX as a risk factor. With a what-if the effect is not computed (0, and the without-FX figures equal the book’s). */
+                fx?: {
+                    /** @description The reporting currency (`currency`). */
+                    reporting_currency: string;
+                    /** @description Each foreign currency of the book and how it converts, alphabetical. */
+                    pairs: {
+                        /** @description The conversion, local then reporting currency (EURUSD: euros into dollars). */
+                        pair: string;
+                        /** @description The FX columns it uses, in order: the pair itself, its inverse, or two legs of a cross. */
+                        columns: string[];
+                        /** @description Whether a column is used inverted (USDEUR for EUR → USD). */
+                        inverted: boolean;
+                        /** @description The currency a cross goes through, else null. */
+                        via: string | null;
+                        /** @description Units of the reporting currency per unit of the local one on the estimation’s last date. */
+                        last_rate: number;
+                    }[];
+                    /** @description VaR of the same book on the same scenarios with every FX return set to 0. In `currency`. */
+                    var_without_fx: number;
+                    /** @description ES of the same book on the same scenarios with every FX return set to 0. In `currency`. */
+                    es_without_fx: number;
+                    /** @description VaR − var_without_fx (common random numbers). In `currency`. */
+                    fx_effect_var: number;
+                    /** @description ES − es_without_fx (common random numbers). In `currency`. */
+                    fx_effect_es: number;
+                    /** @description Standard error of fx_effect_var (of the difference, on the same scenarios). In `currency`. */
+                    fx_effect_var_standard_error: number;
+                    /** @description Standard error of fx_effect_es (of the difference, on the same scenarios). In `currency`. */
+                    fx_effect_es_standard_error: number;
+                };
+                /** @description Multi-currency datasets only: per local currency (alphabetical), its exposures and share of ES. */
+                currency_breakdown?: {
+                    /** @description A local currency of the book. */
+                    currency: string;
+                    /** @description Gross exposure of its positions. In `currency`. */
+                    gross: number;
+                    /** @description Net exposure of its positions. In `currency`. */
+                    net: number;
+                    /** @description Sum of its positions’ component ES: the rows add up to ES. In `currency`. */
+                    component_es: number;
+                }[];
             };
         };
         BatchRequest: {
@@ -755,7 +809,7 @@ export interface components {
                     weight: number;
                 }[];
                 /** @description Long/short positions, not all zero. A symbol may appear more than once: its quantities and its market values each add up (parts that add up exactly give the same figures); contributions list it once, where it first appears. Exactly one of portfolio and positions. */
-                positions?: {
+                positions?: ({
                     /**
                      * @description A symbol of the dataset.
                      * @example AAPL
@@ -771,7 +825,20 @@ export interface components {
                      * @example -500000
                      */
                     market_value?: number;
-                }[];
+                } | {
+                    /**
+                     * Format: iso4217
+                     * @description ISO 4217 code of the cash.
+                     * @example EUR
+                     * @enum {string}
+                     */
+                    cash: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SLL" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XCD" | "XCG" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XUA" | "YER" | "ZAR" | "ZMW" | "ZWG" | "ZWL";
+                    /**
+                     * @description Amount in that currency, negative for a borrowing: its exposure is amount × the last rate into `currency`.
+                     * @example 250000
+                     */
+                    amount: number;
+                })[];
             }[];
         };
         BatchResponse: {
@@ -1050,7 +1117,7 @@ export interface components {
                 weight: number;
             }[];
             /** @description Long/short positions. Exactly one of portfolio and positions. */
-            positions?: {
+            positions?: ({
                 /**
                  * @description A symbol of the dataset.
                  * @example AAPL
@@ -1066,7 +1133,20 @@ export interface components {
                  * @example -500000
                  */
                 market_value?: number;
-            }[];
+            } | {
+                /**
+                 * Format: iso4217
+                 * @description ISO 4217 code of the cash.
+                 * @example EUR
+                 * @enum {string}
+                 */
+                cash: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SLL" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XCD" | "XCG" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XUA" | "YER" | "ZAR" | "ZMW" | "ZWG" | "ZWL";
+                /**
+                 * @description Amount in that currency, negative for a borrowing: its exposure is amount × the last rate into `currency`.
+                 * @example 250000
+                 */
+                amount: number;
+            })[];
             /** @description The scenarios to price the book in, answered in this order. */
             scenarios: ({
                 /**
@@ -1241,7 +1321,7 @@ export interface components {
                 weight: number;
             }[];
             /** @description Long/short positions, not all zero. A symbol may appear more than once: its quantities and its market values each add up (parts that add up exactly give the same figures); contributions list it once, where it first appears. Exactly one of portfolio and positions. */
-            positions?: {
+            positions?: ({
                 /**
                  * @description A symbol of the dataset.
                  * @example AAPL
@@ -1257,7 +1337,20 @@ export interface components {
                  * @example -500000
                  */
                 market_value?: number;
-            }[];
+            } | {
+                /**
+                 * Format: iso4217
+                 * @description ISO 4217 code of the cash.
+                 * @example EUR
+                 * @enum {string}
+                 */
+                cash: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SLL" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XCD" | "XCG" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XUA" | "YER" | "ZAR" | "ZMW" | "ZWG" | "ZWL";
+                /**
+                 * @description Amount in that currency, negative for a borrowing: its exposure is amount × the last rate into `currency`.
+                 * @example 250000
+                 */
+                amount: number;
+            })[];
             /** @description The backtest’s windows; every field has a default. */
             backtest?: {
                 /**
@@ -1555,6 +1648,16 @@ export interface components {
              * @description The CSV file: wide (date, then one column per symbol) or long (date, symbol, price).
              */
             file: string;
+            /**
+             * @description Multi-currency datasets: a JSON object {symbol: ISO 4217 code} of the series not in `base_currency`. Columns named CCY1CCY2 (two ISO codes) are FX rates, units of CCY2 per one CCY1, and have no entry. At most 48 KiB.
+             * @example {"SAP": "EUR", "BARC": "GBP"}
+             */
+            currencies?: string;
+            /**
+             * @description Multi-currency datasets: the ISO 4217 currency of every series `currencies` does not name. Without both fields the dataset is single-currency.
+             * @example USD
+             */
+            base_currency?: string;
         };
         UploadResponse: {
             /**
@@ -1564,7 +1667,7 @@ export interface components {
             status: "success";
             /** @description Id of the dataset, for calculations. */
             dataset_id: string;
-            /** @description What the dataset holds. */
+            /** @description What the dataset holds. Single-currency datasets (no `currencies` or `base_currency` at upload) have no currency fields. */
             dataset: {
                 /** @description Symbols of the dataset, in the order of the file. */
                 symbols: string[];
@@ -1701,6 +1804,29 @@ export interface components {
                     /** @description True when a list or the warnings were cut: each list holds at most 100 findings, at most 10,000 are listed per dataset (first symbols first). */
                     truncated: boolean;
                 };
+                /**
+                 * @description Multi-currency datasets: the currency of every series `currencies` did not name at upload (null when it named all).
+                 * @example USD
+                 */
+                base_currency?: string | null;
+                /**
+                 * @description Multi-currency datasets: each price series’ ISO 4217 currency (FX columns excluded).
+                 * @example {
+                 *       "AAPL": "USD",
+                 *       "SAP": "EUR"
+                 *     }
+                 */
+                currencies?: {
+                    [key: string]: string;
+                };
+                /**
+                 * @description Multi-currency datasets: FX columns `CCY1CCY2` (units of CCY2 per one CCY1), risk factors rather than instruments, in the file’s order.
+                 * @example [
+                 *       "EURUSD",
+                 *       "USDJPY"
+                 *     ]
+                 */
+                fx_pairs?: string[];
             };
         };
         DatasetResponse: {
@@ -1711,7 +1837,7 @@ export interface components {
             status: "success";
             /** @description Id of the dataset, for calculations. */
             dataset_id: string;
-            /** @description What the dataset holds. */
+            /** @description What the dataset holds. Single-currency datasets (no `currencies` or `base_currency` at upload) have no currency fields. */
             dataset: {
                 /** @description Symbols of the dataset, in the order of the file. */
                 symbols: string[];
@@ -1848,6 +1974,29 @@ export interface components {
                     /** @description True when a list or the warnings were cut: each list holds at most 100 findings, at most 10,000 are listed per dataset (first symbols first). */
                     truncated: boolean;
                 };
+                /**
+                 * @description Multi-currency datasets: the currency of every series `currencies` did not name at upload (null when it named all).
+                 * @example USD
+                 */
+                base_currency?: string | null;
+                /**
+                 * @description Multi-currency datasets: each price series’ ISO 4217 currency (FX columns excluded).
+                 * @example {
+                 *       "AAPL": "USD",
+                 *       "SAP": "EUR"
+                 *     }
+                 */
+                currencies?: {
+                    [key: string]: string;
+                };
+                /**
+                 * @description Multi-currency datasets: FX columns `CCY1CCY2` (units of CCY2 per one CCY1), risk factors rather than instruments, in the file’s order.
+                 * @example [
+                 *       "EURUSD",
+                 *       "USDJPY"
+                 *     ]
+                 */
+                fx_pairs?: string[];
             };
         };
         /** @description The dataset is gone: its id answers 404 DATASET_NOT_FOUND from now on. */
@@ -1907,6 +2056,8 @@ export interface components {
                 line?: number;
                 /** @description INVALID_CSV: 1-based column of the file. */
                 column?: number;
+                /** @description MISSING_FX_RATE: the conversion no FX column gives, local then reporting currency (e.g. EURCHF). */
+                pair?: string;
                 /** @description SERVER_BUSY for queued work: seconds until the work queued now is estimated to be done (as in Retry-After). */
                 retry_after_s?: number;
             } & {
@@ -2869,7 +3020,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_ERROR: The request is not valid. WEIGHTS_DO_NOT_SUM_TO_ONE: Portfolio weights must sum to 1. UNKNOWN_SYMBOL: Some portfolio symbols are not in the dataset. INSUFFICIENT_DATA: Not enough price history for this calculation. */
+            /** @description VALIDATION_ERROR: The request is not valid. WEIGHTS_DO_NOT_SUM_TO_ONE: Portfolio weights must sum to 1. UNKNOWN_SYMBOL: Some portfolio symbols are not in the dataset. MISSING_FX_RATE: No FX rate in the dataset converts a position’s currency into the reporting currency. INSUFFICIENT_DATA: Not enough price history for this calculation. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3392,7 +3543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_ERROR: The request is not valid. WEIGHTS_DO_NOT_SUM_TO_ONE: Portfolio weights must sum to 1. UNKNOWN_SYMBOL: Some portfolio symbols are not in the dataset. INSUFFICIENT_DATA: Not enough price history for this calculation. */
+            /** @description VALIDATION_ERROR: The request is not valid. WEIGHTS_DO_NOT_SUM_TO_ONE: Portfolio weights must sum to 1. UNKNOWN_SYMBOL: Some portfolio symbols are not in the dataset. MISSING_FX_RATE: No FX rate in the dataset converts a position’s currency into the reporting currency. INSUFFICIENT_DATA: Not enough price history for this calculation. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3728,7 +3879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_ERROR: The request is not valid. WEIGHTS_DO_NOT_SUM_TO_ONE: Portfolio weights must sum to 1. UNKNOWN_SYMBOL: Some portfolio symbols are not in the dataset. INSUFFICIENT_DATA: Not enough price history for this calculation. */
+            /** @description VALIDATION_ERROR: The request is not valid. WEIGHTS_DO_NOT_SUM_TO_ONE: Portfolio weights must sum to 1. UNKNOWN_SYMBOL: Some portfolio symbols are not in the dataset. MISSING_FX_RATE: No FX rate in the dataset converts a position’s currency into the reporting currency. INSUFFICIENT_DATA: Not enough price history for this calculation. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4103,7 +4254,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_ERROR: The request is not valid. WEIGHTS_DO_NOT_SUM_TO_ONE: Portfolio weights must sum to 1. UNKNOWN_SYMBOL: Some portfolio symbols are not in the dataset. INSUFFICIENT_DATA: Not enough price history for this calculation. */
+            /** @description VALIDATION_ERROR: The request is not valid. WEIGHTS_DO_NOT_SUM_TO_ONE: Portfolio weights must sum to 1. UNKNOWN_SYMBOL: Some portfolio symbols are not in the dataset. MISSING_FX_RATE: No FX rate in the dataset converts a position’s currency into the reporting currency. INSUFFICIENT_DATA: Not enough price history for this calculation. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
