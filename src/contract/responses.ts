@@ -197,8 +197,7 @@ export const FxFigures = Type.Object(
     fx_effect_es_standard_error: Money('Standard error of fx_effect_es (of the difference, on the same scenarios).'),
   },
   {
-    description:
-      'Multi-currency datasets only (api.md §14): FX as a risk factor. With a what-if the effect is not computed (0, and the without-FX figures equal the book’s).',
+    description: 'Multi-currency datasets only (api.md §14): FX as a risk factor. With a what-if, the figures of the book before the trades.',
   },
 );
 

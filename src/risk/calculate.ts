@@ -108,8 +108,8 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
   const listed = unionOf([symbolsOf(stated), trades.map((t) => t.symbol)]);
   const symbols = canonicalSymbols(dataset, [listed]);
-  // Multi-currency: one run prices the book with and without FX (a what-if already compares two books).
-  const fx = planFor(dataset, symbols, cash, req.currency, !req.what_if);
+  // Multi-currency: the book is also priced without FX on the same scenarios (meta.fx).
+  const fx = planFor(dataset, symbols, cash, req.currency, true);
   const shape = requestShape(req, fx ? fx.instruments.length : symbols.length, req.what_if ? 2 : 1, dataset.dates.length);
   const units = workUnits(shape);
   return underDeadline(
@@ -119,19 +119,26 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
       const model = await prepareModel(req, dataset, symbols, deps, s.signal, fx);
       const before = priceBook(stated, model.symbols, model.prices, req.portfolio_value, ['body']);
       const books: PricedBook[] = req.what_if ? [before, applyTrades(before, trades, model.symbols, model.prices, req.portfolio_value)] : [before];
-      const withFxEffect = fx !== null && fx.foreign && !req.what_if;
-      const engineBooks = withFxEffect ? [before.engine, bookWithoutFx(before, fx)] : books.map((b) => b.engine);
-      const { results, precision } = await priceBooks(req, model, engineBooks, req.what_if || withFxEffect ? 'what_if' : 'none', deps, s);
+      // Without a what-if the FX comparison is the run's second book; with one, a second run on the same scenarios.
+      const fxInRun = fx !== null && fx.foreign && !req.what_if;
+      const engineBooks = fxInRun ? [before.engine, bookWithoutFx(before, fx)] : books.map((b) => b.engine);
+      const { results, precision } = await priceBooks(req, model, engineBooks, req.what_if || fxInRun ? 'what_if' : 'none', deps, s);
       const calc = calculationOf(req, model, listed, deps, s, precision);
       if (!fx) return buildResponse(calc, books, results);
-      const answer = buildResponse(calc, books, withFxEffect ? { books: [results.books[0]!], whatIf: null } : results);
-      const effect = withFxEffect ? results : null;
+      const own = results.books[0]!;
+      const answer = buildResponse(calc, books, fxInRun ? { books: [own], whatIf: null } : results);
+      let effect: EngineResults = fxInRun ? results : { books: [own], whatIf: null };
+      if (fx.foreign && req.what_if) {
+        // The count the first run simulated (a target error may have stopped it early), seed and model alike.
+        const same = { ...req, simulations: own.scenarios, method_options: { ...req.method_options, target_relative_error: undefined } };
+        effect = (await priceBooks(same, model, [before.engine, bookWithoutFx(before, fx)], 'what_if', deps, s)).results;
+      }
       return {
         ...answer,
         meta: {
           ...answer.meta,
-          fx: fxMeta(fx, dataset, model.est.lastDate, effect ?? (req.what_if ? null : results)),
-          currency_breakdown: currencyBreakdown(fx, before, results.books[0]!.componentEs),
+          fx: fxMeta(fx, dataset, model.est.lastDate, effect),
+          currency_breakdown: currencyBreakdown(fx, before, own.componentEs),
         },
       };
     },

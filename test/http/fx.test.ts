@@ -301,6 +301,27 @@ t.test('multi-currency books', async (t) => {
     t.ok(Math.abs(m.fx.es_without_fx - es) <= 1e-9 * es, `es_without_fx ${m.fx.es_without_fx} vs ${es}`);
   });
 
+  t.test('a what-if on a foreign book: the book’s figures and meta.fx are the plain calculation’s, to the bit', async (t) => {
+    for (const method of ['monte_carlo_normal', 'historical']) {
+      const book = calcOf(ds, {
+        method,
+        simulations: 20_000,
+        method_options: method.startsWith('monte') ? { seed: 4, target_relative_error: 0.05 } : {},
+        positions: [
+          { symbol: 'SAP', quantity: 100 },
+          { cash: 'JPY', amount: 1e6 },
+        ],
+      });
+      // The trade's symbol is one of the scenarios' factors (api.md §13): the plain book names it at 0.
+      const plain = await calculate(s.base, s.key, { ...book, positions: [...(book.positions as Body[]), { symbol: 'BARC', quantity: 0 }] });
+      const whatIf = await calculate(s.base, s.key, { ...book, what_if: { trades: [{ symbol: 'BARC', quantity: 500 }] } });
+      t.equal(whatIf.status, 200, ok(whatIf));
+      t.same(whatIf.body.meta.metrics, plain.body.meta.metrics, `${method}: the book before the trades`);
+      t.same(whatIf.body.meta.fx, plain.body.meta.fx, `${method}: its FX effect on the same scenarios`);
+      t.ok(whatIf.body.meta.fx.var_without_fx > 0 && whatIf.body.meta.what_if.value_at_risk > 0);
+    }
+  });
+
   t.test('Monte Carlo draws R and F jointly: a EUR stock against the closed form of e·(e^{R+F} − 1)', async (t) => {
     // Independently from the CSV: the sample mean and variance of r + f, the T-day lognormal quantile.
     const rows = csv
