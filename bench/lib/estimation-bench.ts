@@ -25,7 +25,7 @@ export interface EstimationSplitFigures {
 function sameBits(a: Estimation, b: Estimation): boolean {
   return (Object.keys(a) as (keyof Estimation)[]).every((k) => {
     const [x, y] = [a[k], b[k]];
-    if (typeof x === 'number') return Object.is(x, y);
+    if (typeof x === 'number' || x === undefined) return Object.is(x, y);
     const v = y as Float64Array;
     return x.length === v.length && x.every((value, i) => Object.is(value, v[i]));
   });

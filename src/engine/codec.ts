@@ -86,6 +86,8 @@ export interface Estimation {
   /** Σ = F·Fᵀ: the n×n Cholesky factor (FACTOR_TRIANGULAR), or n×m loadings of the window. */
   factor: Float64Array;
   factorColumns: number;
+  /** Instruments over factors (multi-currency books): the factors' own factorColumns, which says how they were sampled. */
+  factorsSampled?: number;
   volatility: Float64Array;
   returns: Float64Array;
 }

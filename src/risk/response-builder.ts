@@ -123,7 +123,11 @@ function sharedMeta(c: Calculation, scenarios: number) {
       ewma_lambda: opts.ewmaLambda,
       drift: opts.drift,
       lookback: opts.lookback,
-      sampling: MONTE_CARLO.has(r.method) ? (est.factorColumns === ABI.FACTOR_TRIANGULAR ? ('cholesky' as const) : ('low_rank' as const)) : null,
+      sampling: MONTE_CARLO.has(r.method)
+        ? (est.factorsSampled ?? est.factorColumns) === ABI.FACTOR_TRIANGULAR
+          ? ('cholesky' as const)
+          : ('low_rank' as const)
+        : null,
       jitter: est.jitter,
       covariance_repaired: est.jitter > 0,
       daily_mean: perSymbol(est.mean),

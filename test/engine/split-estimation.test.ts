@@ -38,7 +38,7 @@ function sameBits(t: Test, a: Estimation, b: Estimation, what: string): void {
   const fields = Object.keys(a) as (keyof Estimation)[];
   const differing = fields.filter((k) => {
     const [x, y] = [a[k], b[k]];
-    if (typeof x === 'number') return !Object.is(x, y);
+    if (typeof x === 'number' || x === undefined) return !Object.is(x, y);
     const [u, v] = [x, y as Float64Array];
     return u.length !== v.length || u.some((value, i) => !Object.is(value, v[i]));
   });

@@ -57,6 +57,7 @@ export function instrumentEstimation(est: Estimation, instruments: Instrument[])
     factor,
     // Loadings over the factors' normals: never triangular (an instrument may sum later factors).
     factorColumns: width,
+    factorsSampled: est.factorColumns,
     volatility,
     returns,
   };
