@@ -1,72 +1,12 @@
-// Multi-currency books (API contract §14) through the real server: the upload's currencies and its
-// refusals, conversions by the direct pair, its inverse and a cross, cash, MISSING_FX_RATE, the
-// identities (a single-currency book gives today's figures to the bit), the parametric oracle of
-// §14 through a dataset whose R + F has exactly its moments, and meta.fx / currency_breakdown.
+// Multi-currency books (API contract §14) through the real server: cash, the identities (a
+// single-currency book gives today's figures to the bit), meta.fx on the same scenarios and the
+// currency breakdown, the parametric oracle of §14 through a dataset whose R + F has exactly its
+// moments, Monte Carlo against the lognormal closed form, and more factors than instruments.
 import t from 'tap';
-import { call, calculate, csvForm, type Reply } from '../helpers/http.js';
+import { call, calculate, csvForm } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
-import { gaussian, wideCsv } from '../helpers/price-series.js';
-import { mulberry32 } from '../helpers/mulberry32.js';
-
-type Body = Record<string, unknown>;
-type Meta = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const ok = (r: Reply) => (r.status === 200 ? 'ok' : r.text.slice(0, 400));
-
-function uploadWith(base: string, key: string, csv: string, fields: Record<string, string>): Promise<Reply> {
-  const form = csvForm(csv);
-  for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  return call(base, 'POST', '/api/v1/risk/datasets/upload', { key, body: form });
-}
-
-/** Columns of m + 1 prices whose daily log returns have, exactly, sample covariance I (divisor m − 1). */
-function orthonormalReturns(m: number, k: number, seed: number): number[][] {
-  const rand = mulberry32(seed);
-  const cols: number[][] = [];
-  for (let j = 0; j < k; j++) {
-    let v = Array.from({ length: m }, () => gaussian(rand));
-    const mean = v.reduce((a, b) => a + b, 0) / m;
-    v = v.map((x) => x - mean);
-    for (const u of cols) {
-      const dot = v.reduce((a, x, i) => a + x * u[i]!, 0) / (m - 1);
-      v = v.map((x, i) => x - dot * u[i]!);
-    }
-    const norm = Math.sqrt(v.reduce((a, x) => a + x * x, 0) / (m - 1));
-    cols.push(v.map((x) => x / norm));
-  }
-  return cols;
-}
-
-const pricesFrom = (start: number, returns: number[]) => returns.reduce((p, r) => [...p, p[p.length - 1]! * Math.exp(r)], [start]);
-
-/** Multi-asset walk columns: a EUR stock, a GBP stock, a USD stock and EURUSD, GBPEUR, USDJPY. */
-function marketCsv(): string {
-  const rand = mulberry32(11);
-  const walk = (start: number, vol: number) =>
-    pricesFrom(
-      start,
-      Array.from({ length: 299 }, () => vol * gaussian(rand)),
-    );
-  return wideCsv({
-    SAP: walk(120, 0.015),
-    BARC: walk(2, 0.02),
-    AAPL: walk(180, 0.018),
-    EURUSD: walk(1.1, 0.005),
-    GBPEUR: walk(1.17, 0.004),
-    USDJPY: walk(150, 0.006),
-  });
-}
-
-const CURRENCIES = { currencies: JSON.stringify({ SAP: 'EUR', BARC: 'GBP' }), base_currency: 'USD' };
-
-const calcOf = (ds: string, over: Body): Body => ({
-  dataset_id: ds,
-  method: 'historical',
-  currency: 'USD',
-  confidence_level: 0.99,
-  time_horizon: 1,
-  ...over,
-});
+import { wideCsv } from '../helpers/price-series.js';
+import { calcOf, CURRENCIES, marketCsv, ok, orthonormalReturns, pricesFrom, uploadWith, type Body, type Meta } from '../helpers/fx-market.js';
 
 t.test('multi-currency books', async (t) => {
   const s = await startTestService();
@@ -75,87 +15,6 @@ t.test('multi-currency books', async (t) => {
   const up = await uploadWith(s.base, s.key, csv, CURRENCIES);
   t.equal(up.status, 200, ok(up));
   const ds = up.body.dataset_id as string;
-  const summary = up.body.dataset;
-
-  t.test('the summary lists currencies and FX pairs', async (t) => {
-    const d = summary as Meta;
-    t.equal(d.base_currency, 'USD');
-    t.same(d.currencies, { SAP: 'EUR', BARC: 'GBP', AAPL: 'USD' });
-    t.same(d.fx_pairs, ['EURUSD', 'GBPEUR', 'USDJPY']);
-  });
-
-  t.test('upload refusals name their field or line, and store nothing', async (t) => {
-    const cases: [Record<string, string>, string, unknown[]][] = [
-      [{ currencies: JSON.stringify({ SAP: 'EUX' }), base_currency: 'USD' }, 'VALIDATION_ERROR', ['body', 'currencies', 'SAP']],
-      [{ currencies: JSON.stringify({ NOPE: 'EUR' }), base_currency: 'USD' }, 'VALIDATION_ERROR', ['body', 'currencies', 'NOPE']],
-      [{ currencies: '{not json', base_currency: 'USD' }, 'VALIDATION_ERROR', ['body', 'currencies']],
-      [{ base_currency: 'XXY' }, 'VALIDATION_ERROR', ['body', 'base_currency']],
-      [{ currencies: JSON.stringify({ SAP: 'EUR' }) }, 'VALIDATION_ERROR', ['body', 'base_currency']],
-    ];
-    const before = await call(s.base, 'GET', '/api/v1/risk/datasets', { key: s.key });
-    for (const [fields, code, loc] of cases) {
-      const r = await uploadWith(s.base, s.key, csv, fields);
-      t.equal(r.status, 422, JSON.stringify(fields));
-      t.equal(r.body.detail.code, code);
-      t.same(r.body.detail.errors[0].loc, loc, JSON.stringify(fields));
-    }
-    // A pair and its inverse that disagree beyond 1e-6: refused with the date and line.
-    const rates = [1.1, 1.2, 1.3];
-    const bad = wideCsv({ SAP: [100, 101, 102], EURUSD: rates, USDEUR: [1 / 1.1, 1 / 1.2, (1 / 1.3) * (1 + 2e-6)] });
-    const r = await uploadWith(s.base, s.key, bad, { base_currency: 'EUR' });
-    t.equal(r.status, 422);
-    t.equal(r.body.detail.code, 'INVALID_CSV');
-    t.equal(r.body.detail.reason, 'INCONSISTENT_FX');
-    t.equal(r.body.detail.line, 4);
-    const consistent = wideCsv({ SAP: [100, 101, 102], EURUSD: rates, USDEUR: rates.map((x) => 1 / x) });
-    t.equal((await uploadWith(s.base, s.key, consistent, { base_currency: 'EUR' })).status, 200, 'inverse within 1e-6 is accepted');
-    // Non-positive FX rates are refused like any price.
-    const negative = await uploadWith(s.base, s.key, wideCsv({ SAP: [100, 101, 102], EURUSD: [1.1, -1.2, 1.3] }), { base_currency: 'EUR' });
-    t.equal(negative.body.detail.code, 'INVALID_CSV');
-    const after = await call(s.base, 'GET', '/api/v1/risk/datasets', { key: s.key });
-    t.equal((after.body.datasets as unknown[]).length, (before.body.datasets as unknown[]).length + 1, 'only the consistent file was stored');
-  });
-
-  t.test('exposures convert by the direct pair, its inverse or a cross', async (t) => {
-    const rows = csv.trim().split('\n');
-    const last = rows[rows.length - 1]!.split(',').slice(1).map(Number);
-    const [sap, barc, , eurusd, gbpeur, usdjpy] = last as [number, number, number, number, number, number];
-    const r = await calculate(
-      s.base,
-      s.key,
-      calcOf(ds, {
-        positions: [
-          { symbol: 'SAP', quantity: 100 },
-          { symbol: 'BARC', quantity: 1000 },
-          { cash: 'JPY', amount: 1e6 },
-        ],
-      }),
-    );
-    t.equal(r.status, 200, ok(r));
-    const items = Object.fromEntries((r.body.meta.exposures.items as Meta[]).map((i) => [i.symbol, i.exposure]));
-    t.equal(items.SAP, 100 * (sap * eurusd), 'EUR → USD by EURUSD');
-    t.equal(items.BARC, 1000 * (barc * (gbpeur * eurusd)), 'GBP → USD through EUR: GBPEUR then EURUSD');
-    t.equal(items['@cash:JPY'], 1e6 * (1 / usdjpy), 'JPY → USD by the inverse USDJPY');
-    const pairs = Object.fromEntries((r.body.meta.fx.pairs as Meta[]).map((p) => [p.pair, p]));
-    t.same(pairs.GBPUSD, { pair: 'GBPUSD', columns: ['GBPEUR', 'EURUSD'], inverted: false, via: 'EUR', last_rate: gbpeur * eurusd });
-    t.same(pairs.JPYUSD, { pair: 'JPYUSD', columns: ['USDJPY'], inverted: true, via: null, last_rate: 1 / usdjpy });
-    // Reported in EUR instead: SAP needs no conversion, AAPL goes by the inverse of EURUSD.
-    const eur = await calculate(
-      s.base,
-      s.key,
-      calcOf(ds, {
-        currency: 'EUR',
-        positions: [
-          { symbol: 'SAP', quantity: 100 },
-          { symbol: 'AAPL', quantity: 10 },
-        ],
-      }),
-    );
-    t.equal(eur.status, 200, ok(eur));
-    const e = Object.fromEntries((eur.body.meta.exposures.items as Meta[]).map((i) => [i.symbol, i.exposure]));
-    t.equal(e.SAP, 100 * sap);
-    t.equal(e.AAPL, 10 * (last[2]! * (1 / eurusd)));
-  });
 
   t.test('cash: historical VaR recomputed from the FX column', async (t) => {
     const r = await calculate(s.base, s.key, calcOf(ds, { positions: [{ cash: 'EUR', amount: 250_000 }] }));
@@ -175,17 +34,6 @@ t.test('multi-currency books', async (t) => {
     t.ok(Math.abs(r.body.meta.metrics.value_at_risk - -pnl[k - 1]!) <= 1e-9 * e, 'VaR = −x_(k) of e·(e^f − 1)');
     t.equal(r.body.meta.fx.var_without_fx, 0, 'without FX, cash does not move');
     t.equal(r.body.meta.fx.fx_effect_var, r.body.meta.metrics.value_at_risk);
-  });
-
-  t.test('MISSING_FX_RATE names the pair; cash needs currencies', async (t) => {
-    const r = await calculate(s.base, s.key, calcOf(ds, { currency: 'CHF', positions: [{ symbol: 'SAP', quantity: 1 }] }));
-    t.equal(r.status, 422);
-    t.equal(r.body.detail.code, 'MISSING_FX_RATE');
-    t.equal(r.body.detail.pair, 'EURCHF');
-    const plain = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: csvForm(csv) });
-    const c = await calculate(s.base, s.key, calcOf(plain.body.dataset_id as string, { positions: [{ cash: 'EUR', amount: 1 }] }));
-    t.equal(c.status, 422);
-    t.equal(c.body.detail.code, 'VALIDATION_ERROR');
   });
 
   t.test('identity: a single-currency book gives the figures of the dataset without currencies, to the bit', async (t) => {
