@@ -83,7 +83,7 @@ t.test('calculate', async (t) => {
           sampling:
             'R = T mu + sqrt(T) F z, z ~ N(0, I): F = Cholesky factor of Sigma (n x n), or, when the window has m <= n returns, F = loadings sqrt(w_t) (r_t - mean) (n x m, Sigma = F F^T exactly)',
           risk_factors:
-            "the set of symbols the request names (book, trades, every batch book), in the dataset's column order: the same book listed in any order gives the same figures; positions naming a symbol more than once add up (quantities and market values each); rows are listed in the request's order, each symbol once",
+            "the set of symbols the request names (book, trades, every batch book) and, over a multi-currency dataset, the FX columns their conversions into `currency` use, in the dataset's column order: the same book listed in any order gives the same figures; positions naming a symbol (or cash a currency) more than once add up (quantities and market values each); rows are listed in the request's order, each symbol once; a foreign position's log return is its series' plus its conversion's (R + F), cash's its conversion's",
         });
         if (method !== 'parametric_normal') {
           t.equal(
