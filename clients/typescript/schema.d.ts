@@ -661,7 +661,7 @@ export interface components {
                         }[];
                     };
                 };
-                /** @description Multi-currency datasets only (api.md §14): FX as a risk factor. With a what-if the effect is not computed (0, and the without-FX figures equal the book’s). */
+                /** @description Multi-currency datasets only (api.md §14): FX as a risk factor. With a what-if, the figures of the book before the trades. */
                 fx?: {
                     /** @description The reporting currency (`currency`). */
                     reporting_currency: string;
