@@ -45,6 +45,8 @@ export class LiveSession {
   key: KeyRecord | null = null;
   presented = '';
   private closed = false;
+  /** The auth message's key lookup under way: messages behind it wait for it, in order. */
+  private authing: Promise<void> | null = null;
   private readonly subs = new Map<string, Entry>();
   private tokens: number;
   private refilled = performance.now();
@@ -75,7 +77,12 @@ export class LiveSession {
           throw atMessage(e, []);
         }
       })();
-      if (type === 'auth') return await this.auth((checked as { key: string }).key);
+      if (type === 'auth') {
+        if (this.authing) throw new ApiError('VALIDATION_ERROR', 'This socket is already authenticated.');
+        this.authing = this.auth((checked as { key: string }).key);
+        return await this.authing;
+      }
+      if (this.authing) await this.authing;
       if (!this.key) return this.end(LIVE_CLOSE.unauthorized, 'API_KEY_MISSING');
       if (!this.takeToken())
         throw new ApiError('RATE_LIMIT_EXCEEDED', `At most ${this.hub.config.liveMessagesPerSec} messages per second per socket: this one was dropped.`);
@@ -90,7 +97,6 @@ export class LiveSession {
   }
 
   private async auth(presented: string): Promise<void> {
-    if (this.key) throw new ApiError('VALIDATION_ERROR', 'This socket is already authenticated.');
     try {
       this.key = (await this.hub.guard.admit({ ...this.head, apiKeys: [presented] }, null)).key;
       this.presented = presented;
