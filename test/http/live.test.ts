@@ -4,7 +4,7 @@
 // the book's current exposures (computed here independently: quantity × the new price) as
 // market_value; for weights, long/short and historical books.
 import t, { type Test } from 'tap';
-import { calcBody, calculate, uploadFile } from '../helpers/http.js';
+import { calcBody, calculate, call, uploadFile } from '../helpers/http.js';
 import { bitJson } from '../helpers/bit-json.js';
 import { LiveClient, type LiveMessage } from '../helpers/live-client.js';
 import { without } from '../helpers/without.js';
@@ -196,6 +196,19 @@ t.test('live risk', async (t) => {
       ],
       'after the burst',
     );
+
+    const metrics = (await call(s.base, 'GET', '/metrics')).text;
+    const value = (name: string) =>
+      Number(
+        metrics
+          .split('\n')
+          .find((l) => l.startsWith(`${name} `))
+          ?.split(' ')[1],
+      );
+    t.equal(value('live_coalesced_inputs_total') + seqs.length - 1, 1000, 'every input was priced on its own or counted as coalesced');
+    t.ok(value('live_updates_total') >= seqs.length, 'updates counted');
+    t.ok(value('live_update_seconds_count') >= seqs.length, 'update latency observed');
+    t.ok(value('live_subscriptions') >= 1, 'the open subscription counted');
   });
 
   t.test('errors carry the contract codes', async (t) => {
