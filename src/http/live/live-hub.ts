@@ -11,7 +11,7 @@ import { type AppContext } from '../context.js';
 import { readHead, type RequestHead } from '../exchange.js';
 import { JSON_BODY_LIMIT } from '../body.js';
 import { LiveMetrics } from './live-metrics.js';
-import { LiveSession } from './live-session.js';
+import { LiveSession, type LiveServices } from './live-session.js';
 
 export const LIVE_PATH = '/api/v1/risk/live';
 
@@ -28,7 +28,7 @@ interface SocketData {
  * drain at shutdown. Subscriptions price through `calculate` itself, so a live figure is the
  * figure of a calculation by construction.
  */
-export class LiveHub {
+export class LiveHub implements LiveServices {
   readonly config: Config;
   readonly guard: AppContext['guard'];
   readonly validateCalculate: AppContext['validateCalculate'];

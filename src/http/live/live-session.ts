@@ -8,7 +8,25 @@ import { parseJsonBody } from '../body.js';
 import { type RequestHead } from '../exchange.js';
 import { compileValidator } from '../validator.js';
 import { serializeCalculate } from '../serializers.js';
-import { type LiveHub } from './live-hub.js';
+import { type Config } from '../../config.js';
+import { type CalculateRequest } from '../../contract/schemas.js';
+import { type AccessGuard } from '../access-guard.js';
+import { type LiveMetrics } from './live-metrics.js';
+
+/** What a session needs of the server (live-hub.ts provides it). */
+export interface LiveServices {
+  config: Pick<Config, 'liveMessagesPerSec' | 'liveMaxBufferedBytes'>;
+  guard: Pick<AccessGuard, 'admit'>;
+  metrics: LiveMetrics;
+  validateCalculate(value: unknown): CalculateRequest;
+  /** Refuses (422) a subscription whose scenarios would exceed LIVE_SCENARIO_MB. */
+  checkScenarioMemory(req: CalculateRequest, first?: CalculateResponseBody): void;
+  /** Takes one of the key's LIVE_MAX_SUBSCRIPTIONS places (else 429); `release` gives it back. */
+  reserve(key: KeyRecord): void;
+  release(key: KeyRecord): void;
+  price(req: CalculateRequest, owner: string): Promise<CalculateResponseBody>;
+  internal(e: unknown): ApiError;
+}
 
 /** The socket as a session uses it (uWS's WebSocket, or a test's stand-in). */
 export interface LiveSocket {
@@ -52,7 +70,7 @@ export class LiveSession {
   private refilled = performance.now();
 
   constructor(
-    private readonly hub: LiveHub,
+    private readonly hub: LiveServices,
     private readonly socket: LiveSocket,
     readonly head: RequestHead,
   ) {
