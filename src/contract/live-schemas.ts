@@ -74,8 +74,6 @@ export const LIVE_MESSAGES = {
 export const LIVE_CLOSE = {
   /** No auth message in time, a bad key, or a key revoked while connected. */
   unauthorized: 4401,
-  /** Too many messages per second (after a warning error message each time). */
-  policy: 1008,
   /** The server is shutting down: reconnect elsewhere or later. */
   goingAway: 1001,
 } as const;
