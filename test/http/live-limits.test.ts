@@ -63,6 +63,31 @@ t.test('limits, revocation, slow reader, drain', async (t) => {
     t.equal((await b.risk('s3')).seq, 0, 'an unsubscribe frees its place');
   });
 
+  t.test('a socket closed mid-burst frees its places; the server carries on', async (t) => {
+    for (let round = 0; round < 3; round++) {
+      const c = await LiveClient.open(s.base, s.key);
+      c.send({ type: 'subscribe', id: 'x1', request: small });
+      c.send({ type: 'subscribe', id: 'x2', request: small });
+      await c.risk('x1');
+      await c.risk('x2');
+      for (let i = 0; i < 100; i++) c.send({ type: 'prices', id: i % 2 ? 'x1' : 'x2', prices: { AAPL: 100 + i } });
+      c.ws.terminate();
+      await c.closed;
+    }
+    // Both places of the key are free again (LIVE_MAX_SUBSCRIPTIONS = 2) once the server saw the closes.
+    const c = await LiveClient.open(s.base, s.key);
+    t.teardown(() => c.close());
+    await waitFor(async () => {
+      c.send({ type: 'subscribe', id: `y${Math.random()}`.replace('.', ''), request: small });
+      const m = await c.next((m) => m.type === 'risk' || m.type === 'error');
+      if (m.type === 'risk') return true;
+      t.equal(m.detail.code, 'RATE_LIMIT_EXCEEDED', 'only while the closes are being seen');
+      return undefined;
+    }, 'a first place free');
+    c.send({ type: 'subscribe', id: 'z', request: small });
+    t.equal((await c.risk('z')).seq, 0, 'and a second');
+  });
+
   t.test('messages per second per socket', async (t) => {
     const c = await LiveClient.open(s.base, s.key);
     t.teardown(() => c.close());
