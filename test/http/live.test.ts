@@ -225,6 +225,12 @@ t.test('live risk', async (t) => {
     t.equal((await error()).detail.code, 'VALIDATION_ERROR', 'parametric draws no scenarios');
     c.send({ type: 'subscribe', id: 'x', request: calcBody(ds, { portfolio: [{ symbol: 'NOPE', weight: 1 }] }) });
     t.equal((await error()).detail.code, 'UNKNOWN_SYMBOL');
+    c.send({ type: 'subscribe', id: 'x', request: calcBody(ds, { portfolio: [{ symbol: 'AAPL', weight: 0.5 }] }) });
+    e = await error();
+    t.equal(e.detail.code, 'WEIGHTS_DO_NOT_SUM_TO_ONE', 'the checks of calculate itself');
+    c.send({ type: 'subscribe', id: 'x', request: calcBody(ds, { simulations: undefined }) });
+    e = await error();
+    t.same(e.detail.errors?.[0]?.loc, ['request', 'simulations'], 'located in the request too');
     c.send({ type: 'subscribe', id: 'x', request: calcBody(ds, { simulations: 1000 }) });
     await c.risk('x');
     c.send({ type: 'prices', id: 'x', prices: { JPM: 10 } });

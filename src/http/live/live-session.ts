@@ -44,7 +44,7 @@ const validators = Object.fromEntries(Object.entries(LIVE_MESSAGES).map(([type, 
 /** The validator's locations start at 'body'; in a live message they start at the message. */
 const atMessage = (e: unknown, prefix: string[]): unknown => {
   if (!(e instanceof ApiError) || !Array.isArray(e.extra.errors)) return e;
-  const errors = (e.extra.errors as ValidationIssue[]).map((i) => ({ ...i, loc: [...prefix, ...i.loc.slice(1)] }));
+  const errors = (e.extra.errors as ValidationIssue[]).map((i) => (i.loc[0] === 'body' ? { ...i, loc: [...prefix, ...i.loc.slice(1)] } : i));
   return new ApiError(e.code, e.message, { ...e.extra, errors }, e.headers);
 };
 
@@ -141,7 +141,7 @@ export class LiveSession {
       // A subscription is a calculation first: it takes the calculate bucket's token.
       await this.hub.guard.admit({ ...this.head, apiKeys: [this.presented] }, 'calculate');
       const price = (req: typeof request) => this.hub.price(req, key.owner);
-      const first = await price(request);
+      const first = await price(request).catch((e: unknown) => Promise.reject(atMessage(e, ['request'])));
       this.hub.checkScenarioMemory(request, first);
       if (this.subs.get(msg.id) !== entry) return; // unsubscribed (or closed) meanwhile
       entry.sub = new LiveSubscription(LiveBook.of(request, first), price, this.listenerOf(msg.id, entry));
