@@ -5,7 +5,7 @@ import { ApiError } from '../../contract/errors.js';
 import { LIVE_CLOSE } from '../../contract/live-schemas.js';
 import { type CalculateResponseBody } from '../../contract/responses.js';
 import { MONTE_CARLO, type CalculateRequest } from '../../contract/schemas.js';
-import { calculate } from '../../risk/calculate.js';
+import { LivePricing } from '../../risk/live-pricing.js';
 import { symbolsOf } from '../../risk/books.js';
 import { type AppContext } from '../context.js';
 import { readHead, type RequestHead } from '../exchange.js';
@@ -106,11 +106,14 @@ export class LiveHub implements LiveServices {
     }, AUTH_TIMEOUT_MS).unref();
   }
 
-  /** Prices a live book's calculate request (the calculate path: admission, deadline, engine). */
-  async price(req: CalculateRequest, owner: string): Promise<CalculateResponseBody> {
-    const body = await calculate(req, owner, this.ctx.calculator);
-    this.ctx.metrics.engineSeconds.observe({ method: req.method }, body.meta.timing_ms.engine / 1000);
-    return body;
+  /** A live book's pricer: its scenarios kept after the first calculation (risk/live-pricing.ts). */
+  pricer(owner: string): (req: CalculateRequest) => Promise<CalculateResponseBody> {
+    const pricing = new LivePricing(this.ctx.calculator, owner);
+    return async (req) => {
+      const body = await pricing.price(req);
+      this.ctx.metrics.engineSeconds.observe({ method: req.method }, body.meta.timing_ms.engine / 1000);
+      return body;
+    };
   }
 
   /** A place among the key's LIVE_MAX_SUBSCRIPTIONS, or 429. */

@@ -24,7 +24,8 @@ export interface LiveServices {
   /** Takes one of the key's LIVE_MAX_SUBSCRIPTIONS places (else 429); `release` gives it back. */
   reserve(key: KeyRecord): void;
   release(key: KeyRecord): void;
-  price(req: CalculateRequest, owner: string): Promise<CalculateResponseBody>;
+  /** A new live book's pricer: calculate's answer to each request, its scenarios kept between them. */
+  pricer(owner: string): (req: CalculateRequest) => Promise<CalculateResponseBody>;
   internal(e: unknown): ApiError;
 }
 
@@ -140,7 +141,7 @@ export class LiveSession {
     try {
       // A subscription is a calculation first: it takes the calculate bucket's token.
       await this.hub.guard.admit({ ...this.head, apiKeys: [this.presented] }, 'calculate');
-      const price = (req: typeof request) => this.hub.price(req, key.owner);
+      const price = this.hub.pricer(key.owner);
       const first = await price(request).catch((e: unknown) => Promise.reject(atMessage(e, ['request'])));
       this.hub.checkScenarioMemory(request, first);
       if (this.subs.get(msg.id) !== entry) return; // unsubscribed (or closed) meanwhile
