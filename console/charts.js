@@ -103,3 +103,34 @@ export function backtestSeries(series) {
   add(el, 'text', { class: 'label', x: W - 10, y: H - 4, 'text-anchor': 'end' }, series[series.length - 1]?.date ?? '');
   return el;
 }
+
+/** Live VaR and ES, one point per risk message (x: its seq), redrawn whole on each. */
+export function riskLine(points) {
+  const W = 880,
+    H = 200,
+    L = 70,
+    B = 20;
+  const values = points.flatMap((p) => [p.var, p.es]);
+  const lo = Math.min(...values),
+    hi = Math.max(...values);
+  const first = points[0]?.seq ?? 0,
+    last = points[points.length - 1]?.seq ?? 0;
+  const x = (seq) => L + ((seq - first) / Math.max(1, last - first)) * (W - L - 10);
+  const y = (v) => 10 + ((hi - v) / (hi - lo || 1)) * (H - B - 20);
+  const el = svg(W, H, 'Live VaR and ES by update');
+  for (const [key, cls] of [
+    ['var', 'var-series'],
+    ['es', 'es-series'],
+  ]) {
+    add(el, 'polyline', {
+      class: cls,
+      'data-testid': cls,
+      'data-points': points.length,
+      points: points.map((p) => `${x(p.seq).toFixed(1)},${y(p[key]).toFixed(1)}`).join(' '),
+    });
+  }
+  add(el, 'text', { class: 'label', x: L - 6, y: 14, 'text-anchor': 'end' }, money(hi));
+  add(el, 'text', { class: 'label', x: L - 6, y: H - B, 'text-anchor': 'end' }, money(lo));
+  add(el, 'text', { class: 'label', x: W - 10, y: H - 4, 'text-anchor': 'end' }, `seq ${last}`);
+  return el;
+}

@@ -1,6 +1,7 @@
 // The console: upload prices, build a book, calculate and backtest through the service's own API.
 // The API key lives in this module's memory only (never storage or cookies).
 import { backtestSeries, contributions, histogram } from './charts.js';
+import { goLive, sendPrice, stopLive, tick } from './live.js';
 
 const $ = (id) => document.getElementById(id);
 const state = { dataset: null, symbols: [] };
@@ -145,3 +146,11 @@ action('backtest', async () => {
   $('bt-chart').replaceChildren(backtestSeries(b.series));
   $('backtest-result').hidden = false;
 });
+
+action('go-live', async () => {
+  const request = { ...bookAndModel(), portfolio_mode: $('mode').value, time_horizon: Number($('horizon').value) };
+  goLive($('key').value.trim(), request, showError);
+});
+action('live-send', async () => sendPrice());
+action('live-tick', async () => tick());
+action('live-stop', async () => stopLive());

@@ -43,6 +43,16 @@ export interface Config {
   databaseWaitMs: number;
   /** The bearer token GET /metrics requires; unset = /metrics only on a loopback listener. */
   metricsToken: string | undefined;
+  /** Live risk (api.md §17): subscriptions per key at once, over all its sockets. */
+  liveMaxSubscriptions: number;
+  /** Scenario memory one live subscription may keep (scenarios × symbols × 8 bytes). */
+  liveScenarioMb: number;
+  /** Messages per second one live socket may send (a token bucket of that capacity). */
+  liveMessagesPerSec: number;
+  /** Seconds without a message either way before uWS closes a live socket (it pings before). */
+  liveIdleTimeoutS: number;
+  /** Bytes a live socket may have unsent before its updates wait (the latest one per subscription). */
+  liveMaxBufferedBytes: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -107,5 +117,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     datasetRecheckMs: int(env, 'DATASET_RECHECK_MS', 250, 0, 1_000),
     databaseWaitMs: int(env, 'DATABASE_WAIT_MS', 30_000, 0, 600_000),
     metricsToken: token(env, 'METRICS_TOKEN'),
+    liveMaxSubscriptions: int(env, 'LIVE_MAX_SUBSCRIPTIONS', 8, 1, 10_000),
+    liveScenarioMb: int(env, 'LIVE_SCENARIO_MB', 256, 1, 2 ** 20),
+    liveMessagesPerSec: int(env, 'LIVE_MESSAGES_PER_SEC', 50, 1, 1_000_000),
+    // uWS takes 0 (never) or at least 8 seconds, in steps of 4.
+    liveIdleTimeoutS: 4 * Math.ceil(int(env, 'LIVE_IDLE_TIMEOUT_S', 120, 8, 960) / 4),
+    liveMaxBufferedBytes: int(env, 'LIVE_MAX_BUFFERED_BYTES', 1024 * 1024, 1024, 2 ** 30),
   };
 }

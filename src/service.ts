@@ -74,6 +74,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     async shutdown() {
       draining = true;
       server.stopListening();
+      server.closeLiveSockets();
       const deadline = Date.now() + config.shutdownGraceMs;
       while (server.inFlight() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       registry.stop();

@@ -18,6 +18,10 @@ export const ABI = {
   OP_CONDITIONAL: 9,
   /** The worst historical window of a book for each of some horizons. */
   OP_WORST_WINDOW: 10,
+  /** A buy-and-hold spec's units e^{R_i} − 1 over its range, kept by a live book. */
+  OP_UNITS: 11,
+  /** OP_SIMULATE on kept units: input [count, units, spec]. */
+  OP_SIMULATE_KEPT: 12,
   BLOCK: 256,
   /** `factor columns` of an n×n lower-triangular (Cholesky) covariance factor; else m loadings. */
   FACTOR_TRIANGULAR: 0,

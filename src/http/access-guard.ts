@@ -74,6 +74,11 @@ export class AccessGuard {
     return { key: record, limitHeaders };
   }
 
+  /** Whether a key admitted earlier is still live: a revoked one is gone at the registry's next reload. */
+  async isLive(presented: string): Promise<boolean> {
+    return (await this.keys.lookup(presented.trim())) !== null;
+  }
+
   /** A failed authentication spends its address's budget: 401 while there is one, else 429. */
   private async refuse(head: RequestHead): Promise<never> {
     const gate = { id: `auth-fail:${this.clientOf(head)}`, perMinute: this.limits.authFailuresPerMin };

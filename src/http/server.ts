@@ -23,6 +23,7 @@ import { healthRoute, metricsRoute, openapiRoute, readyRoute } from './routes/op
 import { uploadRoute } from './routes/upload-route.js';
 import { consolePage, docsPage } from './routes/page-routes.js';
 import { listDatasetsRoute } from './routes/dataset-list-route.js';
+import { LiveHub } from './live/live-hub.js';
 
 export function buildRouter(): Router {
   const docs = docsPage();
@@ -51,6 +52,8 @@ export interface HttpServer {
   inFlight(): number;
   /** Stops accepting connections (in-flight requests go on). */
   stopListening(): void;
+  /** Closes every live risk socket (1001, going away). */
+  closeLiveSockets(): void;
 }
 
 /** The handlers' context, built from the domain's services: guard, validator, OpenAPI, metrics. */
@@ -93,6 +96,8 @@ export function startHttpServer(services: HttpServices): Promise<HttpServer> {
   const router = buildRouter();
   const app = uWS.App();
   let inFlight = 0;
+  const live = new LiveHub(ctx);
+  live.attach(app);
 
   // A request with ambiguous framing is answered with end(…, close), but uWS still parses and
   // dispatches the requests already read behind it on the same socket (it is corked while parsing):
@@ -184,6 +189,7 @@ export function startHttpServer(services: HttpServices): Promise<HttpServer> {
         port: uWS.us_socket_local_port(socket),
         inFlight: () => inFlight,
         stopListening: () => uWS.us_listen_socket_close(socket),
+        closeLiveSockets: () => live.drain(),
       });
     });
   });

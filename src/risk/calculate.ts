@@ -10,7 +10,7 @@ import { type WorkAdmission } from './admission.js';
 import { requestShape, workBytes, workUnits } from './work-cost.js';
 import { checkBatchRequest, checkRequest } from './request-checks.js';
 import { buildBatchResponse, buildResponse, type Calculation, type EngineInfo } from './response-builder.js';
-import { runModel } from './engine-run.js';
+import { runModel, type ModelInput } from './engine-run.js';
 import { runToPrecision, type Precision } from './precision.js';
 import { type Comparison } from '../engine/codec.js';
 import { cashAsPositions } from './fx/cash.js';
@@ -40,6 +40,26 @@ function refsOf(book: BookRequest, at: (string | number)[]): SymbolRef[] {
     .filter((r) => !r.symbol.startsWith(CASH_PREFIX));
 }
 
+/** The engine's model of a request's books on the prepared model, with `simulations` scenarios. */
+export function modelInputOf(req: ModelRequest, model: PreparedModel, books: EngineBook[], comparison: Comparison, simulations: number): ModelInput {
+  const o = req.method_options ?? {};
+  return {
+    method: req.method,
+    rebalanced: req.portfolio_mode === 'rebalanced',
+    books,
+    comparison,
+    horizon: req.time_horizon,
+    confidence: req.confidence_level,
+    simulations,
+    degreesOfFreedom: model.opts.degreesOfFreedom ?? DEFAULTS.degrees_of_freedom,
+    seed: model.opts.seed ?? 0,
+    antithetic: o.antithetic ?? DEFAULTS.antithetic,
+    importanceSampling: (o.variance_reduction ?? DEFAULTS.variance_reduction) === 'importance_sampling',
+    zeroDrift: model.opts.drift === 'zero',
+    histogramBins: o.histogram_bins ?? DEFAULTS.histogram_bins,
+  };
+}
+
 /** Prices `books` on one scenario set of the prepared model; with a target error, in rounds (precision.ts). */
 async function priceBooks(
   req: ModelRequest & { simulations?: number },
@@ -53,21 +73,7 @@ async function priceBooks(
   const run = (simulations: number) =>
     runModel(
       deps.executor,
-      {
-        method: req.method,
-        rebalanced: req.portfolio_mode === 'rebalanced',
-        books,
-        comparison,
-        horizon: req.time_horizon,
-        confidence: req.confidence_level,
-        simulations,
-        degreesOfFreedom: model.opts.degreesOfFreedom ?? DEFAULTS.degrees_of_freedom,
-        seed: model.opts.seed ?? 0,
-        antithetic: o.antithetic ?? DEFAULTS.antithetic,
-        importanceSampling: (o.variance_reduction ?? DEFAULTS.variance_reduction) === 'importance_sampling',
-        zeroDrift: model.opts.drift === 'zero',
-        histogramBins: o.histogram_bins ?? DEFAULTS.histogram_bins,
-      },
+      modelInputOf(req, model, books, comparison, simulations),
       model.est,
       { maxBatches: deps.maxBatches, deadline: s.deadline },
       s.signal,
@@ -79,7 +85,14 @@ async function priceBooks(
 }
 
 /** `listed` (the request's symbols in order of first appearance) as indices into the model's. */
-function calculationOf(req: ModelRequest, model: PreparedModel, listed: string[], deps: CalculatorDeps, s: Session, precision: Precision | null): Calculation {
+export function calculationOf(
+  req: ModelRequest,
+  model: PreparedModel,
+  listed: string[],
+  deps: CalculatorDeps,
+  s: Session,
+  precision: Precision | null,
+): Calculation {
   const { symbols, prices, dataset, est, opts } = model;
   const position = new Map(symbols.map((sym, i) => [sym, i]));
   return {

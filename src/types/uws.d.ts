@@ -11,6 +11,27 @@ declare module 'uWebSockets.js' {
     pause(): void;
     resume(): void;
     getRemoteAddressAsText(): ArrayBuffer;
+    upgrade<T>(userData: T, secWebSocketKey: string, secWebSocketProtocol: string, secWebSocketExtensions: string, context: us_socket_context_t): void;
+  }
+  export type us_socket_context_t = object;
+  export interface WebSocket<T> {
+    send(message: string | Uint8Array, isBinary?: boolean, compress?: boolean): number;
+    getBufferedAmount(): number;
+    end(code?: number, shortMessage?: string): void;
+    cork(cb: () => void): WebSocket<T>;
+    getUserData(): T;
+  }
+  export interface WebSocketBehavior<T> {
+    maxPayloadLength?: number;
+    idleTimeout?: number;
+    maxBackpressure?: number;
+    closeOnBackpressureLimit?: boolean;
+    sendPingsAutomatically?: boolean;
+    upgrade?: (res: HttpResponse, req: HttpRequest, context: us_socket_context_t) => void;
+    open?: (ws: WebSocket<T>) => void;
+    message?: (ws: WebSocket<T>, message: ArrayBuffer, isBinary: boolean) => void;
+    drain?: (ws: WebSocket<T>) => void;
+    close?: (ws: WebSocket<T>, code: number, message: ArrayBuffer) => void;
   }
   export interface HttpRequest {
     getHeader(lowerCaseKey: string): string;
@@ -22,6 +43,7 @@ declare module 'uWebSockets.js' {
   export type us_listen_socket = object;
   export interface TemplatedApp {
     any(pattern: string, handler: (res: HttpResponse, req: HttpRequest) => void): TemplatedApp;
+    ws<T>(pattern: string, behavior: WebSocketBehavior<T>): TemplatedApp;
     listen(host: string, port: number, cb: (listenSocket: us_listen_socket | false) => void): TemplatedApp;
     close(): TemplatedApp;
   }

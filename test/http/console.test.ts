@@ -176,6 +176,68 @@ t.test('a multi-currency file: the page reports in the chosen currency and shows
   await page.close();
 });
 
+t.test('the live panel: the book goes live, a price sent moves VaR and ES to the API’s figures', async (t) => {
+  const { page, requests, problems } = await openPage(`${s.base}/console`);
+  await testid(page, 'key').fill(s.key);
+  await testid(page, 'file').setInputFiles(WIDE_SAMPLE);
+  await testid(page, 'upload').click();
+  await testid(page, 'dataset').getByText(/^ds_/).waitFor({ timeout: 60_000 });
+  const datasetId = (await testid(page, 'dataset').textContent())!.split(':')[0]!;
+  await testid(page, 'book-kind').selectOption('quantity');
+  const book = { AAPL: 8000, MSFT: -3100 };
+  for (const [symbol, quantity] of Object.entries(book)) await testid(page, `amount-${symbol}`).fill(String(quantity));
+  await testid(page, 'simulations').fill('20000');
+  await testid(page, 'go-live').click();
+  await page.locator('[data-testid="live-seq"][data-value="0"]').waitFor({ timeout: 60_000 });
+
+  // The live book is calculate's with the exposures as market values (api.md, live risk).
+  const model = {
+    dataset_id: datasetId,
+    method: 'monte_carlo_normal',
+    method_options: { seed: 42 },
+    currency: 'USD',
+    confidence_level: 0.99,
+    portfolio_mode: 'buy_and_hold',
+    time_horizon: 10,
+    simulations: 20_000,
+  };
+  const priced = await call(s.base, 'POST', '/api/v1/risk/calculate', {
+    key: s.key,
+    json: { ...model, positions: Object.entries(book).map(([symbol, quantity]) => ({ symbol, quantity })) },
+  });
+  const price = Object.fromEntries((priced.body.meta.exposures.items as { symbol: string; price: number }[]).map((i) => [i.symbol, i.price]));
+  const apiVar = async (prices: Record<string, number>) => {
+    const positions = Object.entries(book).map(([symbol, quantity]) => ({ symbol, market_value: quantity * prices[symbol]! }));
+    const r = await call(s.base, 'POST', '/api/v1/risk/calculate', { key: s.key, json: { ...model, positions } });
+    return r.body.meta.metrics as { value_at_risk: number; expected_shortfall: number };
+  };
+  let m = await apiVar(price);
+  t.equal(Number(await testid(page, 'live-var').getAttribute('data-value')), m.value_at_risk, 'live VaR = the API’s');
+  t.equal(Number(await testid(page, 'live-es').getAttribute('data-value')), m.expected_shortfall, 'live ES = the API’s');
+  t.equal(await testid(page, 'live-symbol').inputValue(), 'AAPL', 'the price box shows the book’s first symbol');
+
+  await testid(page, 'live-price').fill('250');
+  await testid(page, 'live-send').click();
+  await page.locator('[data-testid="live-seq"][data-value="1"]').waitFor({ timeout: 60_000 });
+  m = await apiVar({ ...price, AAPL: 250 });
+  t.equal(Number(await testid(page, 'live-var').getAttribute('data-value')), m.value_at_risk, 'after a price: live VaR = the API’s');
+  t.equal(Number(await testid(page, 'live-es').getAttribute('data-value')), m.expected_shortfall, 'after a price: live ES = the API’s');
+
+  await testid(page, 'live-tick').click();
+  await page.locator('[data-testid="live-seq"][data-value="2"]').waitFor({ timeout: 60_000 });
+  const ticked = Number(await testid(page, 'live-price').inputValue());
+  t.ok(Math.abs(ticked / 250 - 1) <= 0.005, `the tick moved the price box within 0.5 % (${ticked})`);
+  t.equal(await page.locator('[data-testid="var-series"]').getAttribute('data-points'), '3', 'the VaR line has a point per update');
+  t.equal(await page.locator('[data-testid="es-series"]').count(), 1, 'and the ES line');
+  await testid(page, 'live-stop').click();
+  t.same(problems, [], 'no failed request, script error or CSP violation');
+  t.ok(
+    requests.every((u) => u.startsWith(s.base) || u.startsWith(s.base.replace('http', 'ws'))),
+    'every request stays on the service',
+  );
+  await page.close();
+});
+
 t.test('/docs renders the document with assets the service serves itself', async (t) => {
   const { page, requests, problems } = await openPage(`${s.base}/docs`);
   await page.getByText('VaR, ES and contributions of one book').first().waitFor({ timeout: 60_000 });

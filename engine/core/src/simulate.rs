@@ -3,8 +3,11 @@
 //! (once for all books where they share the asset returns, else per book).
 
 use crate::deadline::Deadline;
+use crate::error::ensure;
 use crate::error::{EngineError, Result};
-use crate::kernels::{group_size, price_block, scaled_factor, Assets, Priced, Workspace};
+use crate::kernels::{
+    fill_units, group_size, price_block_from, scaled_factor, Assets, Priced, Workspace,
+};
 use crate::spec::{BlockRange, Spec, BLOCK};
 use crate::tail::{ScenarioTail, ValueTail};
 
@@ -89,6 +92,61 @@ fn record(
 /// Simulates the blocks of `range`; stops with DeadlineExceeded once `deadline` has passed. The
 /// spec is valid by construction; only the range, which belongs to no spec, is checked here.
 pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<Partial> {
+    simulate_from(spec, range, deadline, None)
+}
+
+/// Values one block's units take: every asset's BLOCK scenarios.
+fn block_units(spec: &Spec) -> usize {
+    spec.n_assets() * BLOCK
+}
+
+/// The units (e^{R_i} − 1, asset-major per block, BLOCK per asset) of the blocks of `range`, for
+/// `simulate_kept`: a spec whose books share them (buy-and-hold without importance sampling).
+pub fn kept_units(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<Vec<f64>> {
+    range.validate(spec)?;
+    ensure(
+        spec.shares_asset_tails(),
+        "kept units need a buy-and-hold spec without importance sampling",
+    )?;
+    let mut ws = Workspace::new(spec.n_assets(), group_size(spec.n_assets()));
+    let factor_t = scaled_factor(spec);
+    let mut out = Vec::with_capacity((range.end - range.first) * block_units(spec));
+    for block in range.first..range.end {
+        if deadline.passed() {
+            return Err(EngineError::DeadlineExceeded);
+        }
+        fill_units(spec, &factor_t, &mut ws, block);
+        out.extend_from_slice(&ws.unit);
+    }
+    Ok(out)
+}
+
+/// `simulate` on units `kept_units` gave for the same range and scenarios (its books may differ):
+/// the same partial, bit for bit, without drawing them again.
+pub fn simulate_kept(
+    spec: &Spec,
+    range: BlockRange,
+    deadline: &Deadline,
+    units: &[f64],
+) -> Result<Partial> {
+    range.validate(spec)?;
+    ensure(
+        spec.shares_asset_tails(),
+        "kept units need a buy-and-hold spec without importance sampling",
+    )?;
+    ensure(
+        units.len() == (range.end - range.first) * block_units(spec),
+        "kept units must cover the range's blocks",
+    )?;
+    simulate_from(spec, range, deadline, Some(units))
+}
+
+fn simulate_from(
+    spec: &Spec,
+    range: BlockRange,
+    deadline: &Deadline,
+    kept: Option<&[f64]>,
+) -> Result<Partial> {
     range.validate(spec)?;
     let n = spec.n_assets();
     let (start, end) = range.scenarios(spec);
@@ -137,11 +195,14 @@ pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<P
         let block_start = block * BLOCK;
         let in_block = BLOCK.min(spec.scenarios() - block_start);
         let mut outcome = Ok(());
-        price_block(
+        let per_block = block_units(spec);
+        let units = kept.map(|u| &u[(block - range.first) * per_block..][..per_block]);
+        price_block_from(
             spec,
             &factor_t,
             &mut ws,
             block,
+            units,
             &mut |priced| match priced {
                 Priced::Units(units) => {
                     for (i, tail) in smallest.iter_mut().enumerate() {

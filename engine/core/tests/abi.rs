@@ -25,6 +25,8 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("OP_COVARIANCE_PART", f64::from(OP_COVARIANCE_PART)),
         ("OP_CONDITIONAL", f64::from(OP_CONDITIONAL)),
         ("OP_WORST_WINDOW", f64::from(OP_WORST_WINDOW)),
+        ("OP_UNITS", f64::from(OP_UNITS)),
+        ("OP_SIMULATE_KEPT", f64::from(OP_SIMULATE_KEPT)),
         ("BLOCK", BLOCK as f64),
         ("FACTOR_TRIANGULAR", FACTOR_TRIANGULAR as f64),
         (

@@ -53,5 +53,5 @@ export function docsPage(): Handler {
 
 /** /console: upload, calculate and backtest from a browser; one page, its own script and style. */
 export function consolePage(): Handler {
-  return pageHandler(read(path.join(ROOT, 'console'), ['index.html', 'console.js', 'console.css', 'charts.js']), CSP.console, 'index.html');
+  return pageHandler(read(path.join(ROOT, 'console'), ['index.html', 'console.js', 'console.css', 'charts.js', 'live.js']), CSP.console, 'index.html');
 }

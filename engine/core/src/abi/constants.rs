@@ -30,6 +30,10 @@ pub const OP_COVARIANCE_PART: u32 = 8;
 pub const OP_CONDITIONAL: u32 = 9;
 /// The worst historical window of a book for each of some horizons.
 pub const OP_WORST_WINDOW: u32 = 10;
+/// A buy-and-hold spec's units (e^{R_i} − 1) over its range: [0, count, values], for live books.
+pub const OP_UNITS: u32 = 11;
+/// OP_SIMULATE on units OP_UNITS gave: input [count, units(count), spec].
+pub const OP_SIMULATE_KEPT: u32 = 12;
 
 // Method codes, the first word of a spec.
 pub const METHOD_MONTE_CARLO_NORMAL: usize = 0;
@@ -123,6 +127,8 @@ pub const TABLE: &[(&str, f64)] = table![
     OP_COVARIANCE_PART,
     OP_CONDITIONAL,
     OP_WORST_WINDOW,
+    OP_UNITS,
+    OP_SIMULATE_KEPT,
     BLOCK,
     FACTOR_TRIANGULAR,
     METHOD_MONTE_CARLO_NORMAL,

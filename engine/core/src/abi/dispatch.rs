@@ -7,7 +7,7 @@ use super::codec::{
 };
 use super::constants::{
     encode_table, OP_ABI, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE, OP_FINALIZE,
-    OP_PARAMETRIC, OP_RUN, OP_SIMULATE, OP_WORST_WINDOW,
+    OP_PARAMETRIC, OP_RUN, OP_SIMULATE, OP_SIMULATE_KEPT, OP_UNITS, OP_WORST_WINDOW,
 };
 use super::reader::Reader;
 use crate::error::{ensure, EngineError, Result};
@@ -15,7 +15,7 @@ use crate::estimation::covariance_part::covariance_part;
 use crate::estimation::estimate::estimate;
 use crate::merge::finalize::{finalize, FinalizeParams};
 use crate::parametric::parametric;
-use crate::simulate::simulate;
+use crate::simulate::{kept_units, simulate, simulate_kept};
 use crate::stress::conditional::conditional;
 use crate::stress::worst_window::worst_windows;
 
@@ -49,6 +49,14 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
         OP_WORST_WINDOW => decode_worst_window(input).and_then(|(i, deadline)| {
             worst_windows(&i, &deadline).map(|s| encode_worst_window(&s))
         }),
+        OP_UNITS => decode_spec(input).and_then(|(spec, range, deadline)| {
+            kept_units(&spec, range, &deadline).map(|units| {
+                let mut out = vec![0.0, units.len() as f64];
+                out.extend_from_slice(&units);
+                out
+            })
+        }),
+        OP_SIMULATE_KEPT => simulate_kept_encoded(input),
         _ => Err(EngineError::invalid("unknown operation")),
     })
 }
@@ -74,6 +82,15 @@ fn finalize_encoded(input: &[f64]) -> Result<Vec<f64>> {
     r.end()?;
     let params = params.expect("count ≥ 1");
     finalize(&params, &mut partials).map(|m| encode_results(&m))
+}
+
+/// Input: [count, units(count), spec] (the units OP_UNITS gave for the spec's range).
+fn simulate_kept_encoded(input: &[f64]) -> Result<Vec<f64>> {
+    let mut r = Reader::new(input);
+    let count = r.count()?;
+    let units = r.take(count)?;
+    let (spec, range, deadline) = decode_spec(&input[1 + count..])?;
+    simulate_kept(&spec, range, &deadline, units).map(|p| encode_partial(&spec, &p))
 }
 
 /// The same as OP_SIMULATE followed by OP_FINALIZE on its one partial.

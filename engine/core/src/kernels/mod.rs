@@ -71,9 +71,25 @@ pub fn price_block(
     block: usize,
     emit: &mut dyn FnMut(Priced),
 ) {
+    price_block_from(spec, factor_t, ws, block, None, emit);
+}
+
+/// `price_block`, with a buy-and-hold block's units (its `ws.unit`, n × BLOCK) taken from `kept`
+/// when given instead of drawn: the same values, so the same prices, bit for bit.
+pub fn price_block_from(
+    spec: &Spec,
+    factor_t: &[f64],
+    ws: &mut Workspace,
+    block: usize,
+    kept: Option<&[f64]>,
+    emit: &mut dyn FnMut(Priced),
+) {
     let books = spec.books();
     if spec.mode() == Mode::BuyAndHold {
-        fill_units(spec, factor_t, ws, block);
+        match kept {
+            Some(units) => ws.unit.copy_from_slice(units),
+            None => fill_units(spec, factor_t, ws, block),
+        }
         emit(Priced::Units(&ws.unit));
         for (b, book) in books.iter().enumerate() {
             price_buy_and_hold(book, &ws.unit, &mut ws.pnl);

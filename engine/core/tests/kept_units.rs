@@ -1,0 +1,80 @@
+//! Live books (OP_UNITS, OP_SIMULATE_KEPT): a block range's units kept once and priced again for
+//! other books gives the partial, and after finalize the results, that drawing them gives, bit for
+//! bit, for every method in buy-and-hold, any split, long/short books; other specs are refused.
+mod common;
+
+use common::*;
+use risk_engine_core::abi::call;
+use risk_engine_core::abi::constants::*;
+use risk_engine_core::spec::{Method, Mode, SpecFields};
+
+/// The whole run through kept units: OP_UNITS with `units_book`, then OP_SIMULATE_KEPT of `f`
+/// (its own books) on each part of the split, then OP_FINALIZE.
+fn run_kept(f: &SpecFields, units_book: &SpecFields, cuts: &[usize]) -> Vec<f64> {
+    let mut bounds = vec![0];
+    bounds.extend_from_slice(cuts);
+    bounds.push(blocks(f));
+    let mut input = vec![(bounds.len() - 1) as f64];
+    for w in bounds.windows(2) {
+        let units = call(OP_UNITS, &encode_spec(units_book, w[0], w[1]));
+        assert_eq!(units[0], 0.0, "units failed");
+        let count = units[1] as usize;
+        assert_eq!(units.len(), 2 + count);
+        let mut kept = vec![count as f64];
+        kept.extend_from_slice(&units[2..]);
+        kept.extend(encode_spec(f, w[0], w[1]));
+        let partial = call(OP_SIMULATE_KEPT, &kept);
+        assert_eq!(partial[0], 0.0, "simulate kept failed: {:?}", &partial[..2]);
+        input.extend(partial);
+    }
+    call(OP_FINALIZE, &input)
+}
+
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+fn check(f: &SpecFields) {
+    // Units drawn for another book (long only) price this one as if drawn for it.
+    let mut other = f.clone();
+    other.books = vec![book(1.0, &[0.2, 0.3, 0.5])];
+    let drawn = run_split(f, &[]);
+    assert_eq!(drawn[0], 0.0);
+    let b = blocks(f);
+    for cuts in [vec![], vec![1], vec![b / 2], vec![1, 2, b - 1]] {
+        let cuts: Vec<usize> = cuts.into_iter().filter(|&c| c > 0 && c < b).collect();
+        assert!(
+            same_bits(&drawn, &run_kept(f, &other, &cuts)),
+            "{:?} split {cuts:?}",
+            f.method
+        );
+    }
+}
+
+#[test]
+fn kept_units_price_as_drawn_ones() {
+    for method in [Method::MonteCarloNormal, Method::MonteCarloStudentT] {
+        let mut f = spec(method, Mode::BuyAndHold, 3_000);
+        check(&f);
+        f.books = vec![book(2_000_000.0, &[0.9, -0.6, 0.4])];
+        check(&f);
+        f.antithetic = true;
+        check(&f);
+    }
+    check(&historical_spec(Mode::BuyAndHold, 1_300));
+}
+
+#[test]
+fn kept_units_refuse_what_they_cannot_price() {
+    let rebalanced = spec(Method::MonteCarloNormal, Mode::Rebalanced, 1_000);
+    assert_ne!(call(OP_UNITS, &encode_spec(&rebalanced, 0, 1))[0], 0.0);
+    let f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_000);
+    let units = call(OP_UNITS, &encode_spec(&f, 0, 1));
+    // Units of one block offered for two.
+    let mut kept = vec![(units.len() - 2) as f64];
+    kept.extend_from_slice(&units[2..]);
+    kept.extend(encode_spec(&f, 0, 2));
+    assert_ne!(call(OP_SIMULATE_KEPT, &kept)[0], 0.0);
+    // A count beyond the input.
+    assert_ne!(call(OP_SIMULATE_KEPT, &[1e6, 1.0])[0], 0.0);
+}

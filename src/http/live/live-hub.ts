@@ -1,0 +1,175 @@
+import { type TemplatedApp, type WebSocket } from 'uWebSockets.js';
+import { type KeyRecord } from '../../auth/key-store.js';
+import { type Config } from '../../config.js';
+import { ApiError } from '../../contract/errors.js';
+import { LIVE_CLOSE } from '../../contract/live-schemas.js';
+import { type CalculateResponseBody } from '../../contract/responses.js';
+import { MONTE_CARLO, type CalculateRequest } from '../../contract/schemas.js';
+import { LivePricing } from '../../risk/live-pricing.js';
+import { symbolsOf } from '../../risk/books.js';
+import { type AppContext } from '../context.js';
+import { readHead, type RequestHead } from '../exchange.js';
+import { JSON_BODY_LIMIT } from '../body.js';
+import { LiveMetrics } from './live-metrics.js';
+import { LiveSession, type LiveServices } from './live-session.js';
+import { cashAsPositions } from '../../risk/fx/cash.js';
+
+export const LIVE_PATH = '/api/v1/risk/live';
+
+/** The contract's time for the first message (api.md §17). */
+const AUTH_TIMEOUT_MS = 5000;
+
+interface SocketData {
+  head: RequestHead;
+  session?: LiveSession;
+}
+
+/**
+ * Every live socket of the server: the per-key subscription counts, the revocation sweep and the
+ * drain at shutdown. Subscriptions price through `calculate` itself, so a live figure is the
+ * figure of a calculation by construction.
+ */
+export class LiveHub implements LiveServices {
+  readonly config: Config;
+  readonly guard: AppContext['guard'];
+  readonly validateCalculate: AppContext['validateCalculate'];
+  readonly metrics: LiveMetrics;
+  private readonly sessions = new Set<LiveSession>();
+  private readonly perKey = new Map<string, number>();
+  private readonly sweep: NodeJS.Timeout;
+
+  constructor(private readonly ctx: AppContext) {
+    this.config = ctx.config;
+    this.guard = ctx.guard;
+    this.validateCalculate = ctx.validateCalculate;
+    this.metrics = new LiveMetrics(ctx.metrics.registry);
+    // A revoked key's sockets close within one reload interval of the registry noticing.
+    this.sweep = setInterval(() => void this.closeRevoked(), ctx.config.keyReloadMs);
+    this.sweep.unref();
+  }
+
+  /** Routes GET /api/v1/risk/live to uWS's own WebSocket (before the app's catch-all route). */
+  attach(app: TemplatedApp): void {
+    app.ws<SocketData>(LIVE_PATH, {
+      maxPayloadLength: JSON_BODY_LIMIT,
+      idleTimeout: this.config.liveIdleTimeoutS,
+      // Backpressure is the session's (it holds the latest update); uWS never drops one itself.
+      maxBackpressure: 0,
+      closeOnBackpressureLimit: false,
+      sendPingsAutomatically: true,
+      upgrade: (res, req, context) => {
+        if (this.ctx.draining()) {
+          res.writeStatus('503 Service Unavailable').writeHeader('Retry-After', '1').end();
+          return;
+        }
+        const head = readHead(req, res);
+        res.upgrade<SocketData>(
+          { head },
+          req.getHeader('sec-websocket-key'),
+          req.getHeader('sec-websocket-protocol'),
+          req.getHeader('sec-websocket-extensions'),
+          context,
+        );
+      },
+      open: (ws) => this.open(ws),
+      message: (ws, message) => {
+        // uWS reuses the message's memory after this call: copy before any await.
+        const copy = message.slice(0);
+        void ws.getUserData().session?.message(copy);
+      },
+      drain: (ws) => ws.getUserData().session?.drain(),
+      close: (ws) => {
+        const session = ws.getUserData().session;
+        if (!session) return;
+        session.gone();
+        this.sessions.delete(session);
+        this.metrics.sockets.dec();
+      },
+    });
+  }
+
+  private open(ws: WebSocket<SocketData>): void {
+    const data = ws.getUserData();
+    const session = new LiveSession(
+      this,
+      {
+        send: (text) => ws.cork(() => ws.send(text)),
+        buffered: () => ws.getBufferedAmount(),
+        end: (code, reason) => ws.end(code, reason),
+      },
+      data.head,
+    );
+    data.session = session;
+    this.sessions.add(session);
+    this.metrics.sockets.inc();
+    setTimeout(() => {
+      if (!session.key) session.end(LIVE_CLOSE.unauthorized, 'auth timeout');
+    }, AUTH_TIMEOUT_MS).unref();
+  }
+
+  /** A live book's pricer: its scenarios kept after the first calculation (risk/live-pricing.ts). */
+  pricer(owner: string): (req: CalculateRequest) => Promise<CalculateResponseBody> {
+    const pricing = new LivePricing(this.ctx.calculator, owner);
+    return async (req) => {
+      const body = await pricing.price(req);
+      this.ctx.metrics.engineSeconds.observe({ method: req.method }, body.meta.timing_ms.engine / 1000);
+      return body;
+    };
+  }
+
+  /** A place among the key's LIVE_MAX_SUBSCRIPTIONS, or 429. */
+  reserve(key: KeyRecord): void {
+    const open = this.perKey.get(key.id) ?? 0;
+    if (open >= this.config.liveMaxSubscriptions) {
+      throw new ApiError('RATE_LIMIT_EXCEEDED', `This key has ${open} live subscriptions open, the most LIVE_MAX_SUBSCRIPTIONS allows: unsubscribe one first.`);
+    }
+    this.perKey.set(key.id, open + 1);
+  }
+
+  release(key: KeyRecord): void {
+    const open = (this.perKey.get(key.id) ?? 1) - 1;
+    if (open <= 0) this.perKey.delete(key.id);
+    else this.perKey.set(key.id, open);
+  }
+
+  /**
+   * The scenarios a subscription keeps: scenarios × symbols doubles, within LIVE_SCENARIO_MB, else
+   * 422. Monte Carlo's count is known from the request; historical's (its windows) from `first`.
+   */
+  checkScenarioMemory(req: CalculateRequest, first?: CalculateResponseBody): void {
+    const scenarios = MONTE_CARLO.has(req.method) ? (req.simulations ?? 0) : (first?.meta.simulations ?? 0);
+    const bytes = scenarios * new Set(symbolsOf(cashAsPositions(req).book)).size * 8;
+    const limit = this.config.liveScenarioMb * 1024 ** 2;
+    if (bytes > limit) {
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        `The subscription would keep ${Math.ceil(bytes / 1024 ** 2)} MiB of scenarios; LIVE_SCENARIO_MB allows ${this.config.liveScenarioMb}.`,
+        {
+          errors: [{ loc: ['request', 'simulations'], msg: 'scenarios × symbols × 8 bytes exceeds LIVE_SCENARIO_MB', type: 'value_error' }],
+        },
+      );
+    }
+  }
+
+  /** An error that is not the contract's: logged, answered as INTERNAL_ERROR without its text. */
+  internal(e: unknown): ApiError {
+    this.ctx.log.error({ err: e, route: LIVE_PATH }, 'unhandled error');
+    return new ApiError('INTERNAL_ERROR');
+  }
+
+  private async closeRevoked(): Promise<void> {
+    for (const session of this.sessions) {
+      if (session.key && !(await this.guard.isLive(session.presented))) session.end(LIVE_CLOSE.unauthorized, 'API_KEY_INVALID');
+    }
+  }
+
+  /** SIGTERM: every live socket closes with 1001 (going away), its computations dropped. */
+  drain(): void {
+    clearInterval(this.sweep);
+    for (const session of this.sessions) session.end(LIVE_CLOSE.goingAway, 'server shutting down');
+  }
+
+  get openSockets(): number {
+    return this.sessions.size;
+  }
+}

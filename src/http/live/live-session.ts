@@ -1,0 +1,239 @@
+import { type KeyRecord } from '../../auth/key-store.js';
+import { ApiError, type ValidationIssue } from '../../contract/errors.js';
+import { LIVE_CLOSE, LIVE_MESSAGES, type LivePricesMessage, type LiveSubscribeMessage, type LiveTradesMessage } from '../../contract/live-schemas.js';
+import { type CalculateResponseBody } from '../../contract/responses.js';
+import { checkLiveRequest, LiveBook } from '../../risk/live-book.js';
+import { LiveSubscription } from '../../risk/live-subscription.js';
+import { parseJsonBody } from '../body.js';
+import { type RequestHead } from '../exchange.js';
+import { compileValidator } from '../validator.js';
+import { serializeCalculate } from '../serializers.js';
+import { type Config } from '../../config.js';
+import { type CalculateRequest } from '../../contract/schemas.js';
+import { type AccessGuard } from '../access-guard.js';
+import { type LiveMetrics } from './live-metrics.js';
+
+/** What a session needs of the server (live-hub.ts provides it). */
+export interface LiveServices {
+  config: Pick<Config, 'liveMessagesPerSec' | 'liveMaxBufferedBytes'>;
+  guard: Pick<AccessGuard, 'admit'>;
+  metrics: LiveMetrics;
+  validateCalculate(value: unknown): CalculateRequest;
+  /** Refuses (422) a subscription whose scenarios would exceed LIVE_SCENARIO_MB. */
+  checkScenarioMemory(req: CalculateRequest, first?: CalculateResponseBody): void;
+  /** Takes one of the key's LIVE_MAX_SUBSCRIPTIONS places (else 429); `release` gives it back. */
+  reserve(key: KeyRecord): void;
+  release(key: KeyRecord): void;
+  /** A new live book's pricer: calculate's answer to each request, its scenarios kept between them. */
+  pricer(owner: string): (req: CalculateRequest) => Promise<CalculateResponseBody>;
+  internal(e: unknown): ApiError;
+}
+
+/** The socket as a session uses it (uWS's WebSocket, or a test's stand-in). */
+export interface LiveSocket {
+  send(text: string): void;
+  /** Bytes queued and not yet written. */
+  buffered(): number;
+  end(code: number, reason: string): void;
+}
+
+/** The contract's answer to a message of this type that does not parse: the validator of its schema. */
+const validators = Object.fromEntries(Object.entries(LIVE_MESSAGES).map(([type, schema]) => [type, compileValidator(schema)])) as {
+  [K in keyof typeof LIVE_MESSAGES]: (v: unknown) => unknown;
+};
+
+/** The validator's locations start at 'body'; in a live message they start at the message. */
+const atMessage = (e: unknown, prefix: string[]): unknown => {
+  if (!(e instanceof ApiError) || !Array.isArray(e.extra.errors)) return e;
+  const errors = (e.extra.errors as ValidationIssue[]).map((i) => (i.loc[0] === 'body' ? { ...i, loc: [...prefix, ...i.loc.slice(1)] } : i));
+  return new ApiError(e.code, e.message, { ...e.extra, errors }, e.headers);
+};
+
+interface Entry {
+  sub: LiveSubscription | null;
+  /** The latest risk message not yet sent because the socket's buffer was full. */
+  held: string | null;
+}
+
+/**
+ * One live socket: its key, its subscriptions, and the order of what it sends. A subscription's
+ * `risk` messages leave in `seq` order; while the socket's buffer is over the limit only the latest
+ * one per subscription waits (backpressure: a slow reader gets fewer, newer updates).
+ */
+export class LiveSession {
+  key: KeyRecord | null = null;
+  presented = '';
+  private closed = false;
+  /** The auth message's key lookup under way: messages behind it wait for it, in order. */
+  private authing: Promise<void> | null = null;
+  private readonly subs = new Map<string, Entry>();
+  private tokens: number;
+  private refilled = performance.now();
+
+  constructor(
+    private readonly hub: LiveServices,
+    private readonly socket: LiveSocket,
+    readonly head: RequestHead,
+  ) {
+    this.tokens = hub.config.liveMessagesPerSec;
+  }
+
+  /** One message from the client. */
+  async message(data: ArrayBuffer): Promise<void> {
+    let id: string | null = null;
+    try {
+      const value = parseJsonBody(Buffer.from(data));
+      const type = (value as { type?: unknown } | null)?.type;
+      if (typeof type !== 'string' || !(type in validators)) {
+        throw new ApiError('VALIDATION_ERROR', 'type must be one of: auth, subscribe, prices, trades, unsubscribe', {
+          errors: [{ loc: ['type'], msg: 'unknown message type', type: 'value_error' }],
+        });
+      }
+      const checked = (() => {
+        try {
+          return validators[type as keyof typeof validators](value);
+        } catch (e) {
+          throw atMessage(e, []);
+        }
+      })();
+      if (type === 'auth') {
+        if (this.authing) throw new ApiError('VALIDATION_ERROR', 'This socket is already authenticated.');
+        this.authing = this.auth((checked as { key: string }).key);
+        return await this.authing;
+      }
+      if (this.authing) await this.authing;
+      if (!this.key) return this.end(LIVE_CLOSE.unauthorized, 'API_KEY_MISSING');
+      if (!this.takeToken())
+        throw new ApiError('RATE_LIMIT_EXCEEDED', `At most ${this.hub.config.liveMessagesPerSec} messages per second per socket: this one was dropped.`);
+      id = (checked as { id: string }).id;
+      if (type === 'subscribe') await this.subscribe(checked as LiveSubscribeMessage);
+      else if (type === 'prices') this.input(id, (book) => book.setPrices((checked as LivePricesMessage).prices));
+      else if (type === 'trades') this.input(id, (book) => book.addTrades((checked as LiveTradesMessage).trades));
+      else this.unsubscribe(id);
+    } catch (e) {
+      this.error(id, e);
+    }
+  }
+
+  private async auth(presented: string): Promise<void> {
+    try {
+      this.key = (await this.hub.guard.admit({ ...this.head, apiKeys: [presented] }, null)).key;
+      this.presented = presented;
+    } catch (e) {
+      this.end(LIVE_CLOSE.unauthorized, e instanceof ApiError ? e.code : 'API_KEY_INVALID');
+    }
+  }
+
+  private async subscribe(msg: LiveSubscribeMessage): Promise<void> {
+    if (this.subs.has(msg.id)) throw new ApiError('VALIDATION_ERROR', `The subscription ${msg.id} is already open on this socket.`);
+    const key = this.key!;
+    let request;
+    try {
+      request = this.hub.validateCalculate(msg.request);
+      checkLiveRequest(request);
+    } catch (e) {
+      throw atMessage(e, ['request']);
+    }
+    this.hub.checkScenarioMemory(request);
+    this.hub.reserve(key);
+    const entry: Entry = { sub: null, held: null };
+    this.subs.set(msg.id, entry);
+    try {
+      // A subscription is a calculation first: it takes the calculate bucket's token.
+      await this.hub.guard.admit({ ...this.head, apiKeys: [this.presented] }, 'calculate');
+      const price = this.hub.pricer(key.owner);
+      const first = await price(request).catch((e: unknown) => Promise.reject(atMessage(e, ['request'])));
+      this.hub.checkScenarioMemory(request, first);
+      if (this.subs.get(msg.id) !== entry) return; // unsubscribed (or closed) meanwhile
+      entry.sub = new LiveSubscription(LiveBook.of(request, first), price, this.listenerOf(msg.id, entry));
+      this.hub.metrics.subscriptions.inc();
+      await entry.sub.run();
+    } catch (e) {
+      if (this.subs.get(msg.id) === entry) this.drop(msg.id);
+      throw e;
+    }
+  }
+
+  private input(id: string, apply: (book: LiveBook) => void): void {
+    const sub = this.subs.get(id)?.sub;
+    if (!sub) throw new ApiError('VALIDATION_ERROR', `No subscription ${id} on this socket has answered yet: wait for its first risk message (seq 0).`);
+    sub.input(apply);
+  }
+
+  private unsubscribe(id: string): void {
+    if (!this.subs.has(id)) throw new ApiError('VALIDATION_ERROR', `No subscription ${id} on this socket.`);
+    this.drop(id);
+  }
+
+  private drop(id: string): void {
+    const entry = this.subs.get(id)!;
+    this.subs.delete(id);
+    if (entry.sub) {
+      entry.sub.close();
+      this.hub.metrics.subscriptions.dec();
+    }
+    this.hub.release(this.key!);
+  }
+
+  private listenerOf(id: string, entry: Entry) {
+    return {
+      risk: (seq: number, body: CalculateResponseBody, startedAt: number) => {
+        this.hub.metrics.updated(startedAt);
+        // serializeCalculate writes {"status":"success","meta":…}: the message is that object with type, id and seq first.
+        const text = `{"type":"risk","id":${JSON.stringify(id)},"seq":${seq},${serializeCalculate(body).slice(1)}`;
+        if (entry.held !== null || this.socket.buffered() > this.hub.config.liveMaxBufferedBytes) {
+          if (entry.held !== null) this.hub.metrics.skipped.inc();
+          entry.held = text;
+          return;
+        }
+        this.send(text);
+      },
+      failed: (_seq: number, e: unknown) => this.error(id, e),
+      coalesced: (n: number) => this.hub.metrics.coalesced.inc(n),
+    };
+  }
+
+  /** The socket's buffer has room again: each subscription's held update goes, oldest subscription first. */
+  drain(): void {
+    for (const entry of this.subs.values()) {
+      if (entry.held === null) continue;
+      if (this.socket.buffered() > this.hub.config.liveMaxBufferedBytes) return;
+      const text = entry.held;
+      entry.held = null;
+      this.send(text);
+    }
+  }
+
+  private error(id: string | null, e: unknown): void {
+    const err = e instanceof ApiError ? e : this.hub.internal(e);
+    this.send(JSON.stringify({ type: 'error', id, ...err.body() }));
+  }
+
+  private send(text: string): void {
+    if (!this.closed) this.socket.send(text);
+  }
+
+  /** A token bucket of LIVE_MESSAGES_PER_SEC, refilled continuously. */
+  private takeToken(): boolean {
+    const perSec = this.hub.config.liveMessagesPerSec;
+    const now = performance.now();
+    this.tokens = Math.min(perSec, this.tokens + ((now - this.refilled) * perSec) / 1000);
+    this.refilled = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  end(code: number, reason: string): void {
+    if (this.closed) return;
+    this.socket.end(code, reason);
+    this.gone();
+  }
+
+  /** The socket is gone: every subscription stops and gives its place back. */
+  gone(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const id of [...this.subs.keys()]) this.drop(id);
+  }
+}

@@ -1,0 +1,75 @@
+import { decodeResults, type EngineResults } from '../engine/results-codec.js';
+import { checkStatus, encodeFinalize, encodeSpec } from '../engine/codec.js';
+import { ABI } from '../engine/abi.js';
+import { type EngineExecutor } from '../engine/ops.js';
+import { type Estimation } from '../engine/codec.js';
+import { addPhase, scenarioCount, scenarioUnits, simulationSpec, type BatchPolicy, type ModelInput, type PhaseTiming } from './engine-run.js';
+import { minBlocksFor, planBatches } from './plan.js';
+
+/**
+ * A model's scenarios kept for a live book: per batch of blocks, every asset's e^{R_i} − 1 as
+ * OP_UNITS drew them. Pricing another book on them (OP_SIMULATE_KEPT, then the usual finalize)
+ * gives the figures of drawing them again, bit for bit (engine/core/tests/kept_units.rs), at the
+ * cost of the books' P&L and the figures only.
+ */
+export interface KeptScenarios {
+  batches: { first: number; end: number }[];
+  units: Float64Array[];
+  /** Bytes the units hold. */
+  bytes: number;
+}
+
+/** Whether a model's scenarios can be kept: buy-and-hold without importance sampling (one book). */
+export function canKeep(model: ModelInput): boolean {
+  return model.method !== 'parametric_normal' && !model.rebalanced && !model.importanceSampling && model.books.length === 1;
+}
+
+const budgetOf = (policy: BatchPolicy) => () => (policy.deadline === undefined ? 0 : Math.max(1, policy.deadline - Date.now()));
+
+/** Draws and keeps `model`'s scenarios (its books do not matter to them), split as runModel splits. */
+export async function keepScenarios(
+  exec: EngineExecutor,
+  model: ModelInput,
+  est: Estimation,
+  policy: BatchPolicy,
+  signal?: AbortSignal,
+): Promise<KeptScenarios> {
+  const spec = simulationSpec(model, est);
+  const batches = planBatches(scenarioCount(model, est), policy.maxBatches, policy.minBlocksPerBatch ?? minBlocksFor(scenarioUnits(model, est)));
+  const budget = budgetOf(policy);
+  const replies = await Promise.all(batches.map((b) => exec.run(ABI.OP_UNITS, encodeSpec(spec, b.first, b.end, budget()), signal)));
+  const units = replies.map((r) => checkStatus(r.output).subarray(2));
+  return { batches: batches.map((b) => ({ first: b.first, end: b.end })), units, bytes: units.reduce((a, u) => a + u.byteLength, 0) };
+}
+
+/** `model`'s books priced on kept scenarios: the results runModel gives for the same model. */
+export async function runKept(
+  exec: EngineExecutor,
+  model: ModelInput,
+  est: Estimation,
+  kept: KeptScenarios,
+  policy: BatchPolicy,
+  signal: AbortSignal | undefined,
+  timing: PhaseTiming,
+): Promise<EngineResults> {
+  const spec = simulationSpec(model, est);
+  const budget = budgetOf(policy);
+  const replies = await Promise.all(
+    kept.batches.map((b, i) => {
+      const units = kept.units[i]!;
+      const encoded = encodeSpec(spec, b.first, b.end, budget());
+      // A fresh buffer per task: the pool transfers (detaches) its input.
+      const input = new Float64Array(1 + units.length + encoded.length);
+      input[0] = units.length;
+      input.set(units, 1);
+      input.set(encoded, 1 + units.length);
+      return exec.run(ABI.OP_SIMULATE_KEPT, input, signal);
+    }),
+  );
+  addPhase(timing, replies);
+  replies.forEach((r) => checkStatus(r.output));
+  const final = await exec.run(ABI.OP_FINALIZE, encodeFinalize(replies.map((r) => r.output)), signal);
+  addPhase(timing, [final]);
+  timing.batches = kept.batches.length;
+  return decodeResults(final.output);
+}

@@ -1,0 +1,102 @@
+import { type CalculateRequest } from '../contract/schemas.js';
+import { type CalculateResponseBody } from '../contract/responses.js';
+import { canonicalSymbols, priceBook, symbolsOf } from './books.js';
+import { calculate, calculationOf, modelInputOf, type CalculatorDeps } from './calculate.js';
+import { underDeadline, type Session } from './deadline.js';
+import { canKeep, keepScenarios, runKept, type KeptScenarios } from './kept-scenarios.js';
+import { loadDataset, prepareModel, type PreparedModel } from './model-setup.js';
+import { checkRequest } from './request-checks.js';
+import { buildResponse } from './response-builder.js';
+import { requestShape, workBytes, workUnits, type WorkShape } from './work-cost.js';
+import { cashAsPositions } from './fx/cash.js';
+import { CASH_PREFIX } from './fx/fx-plan.js';
+
+interface Kept {
+  model: PreparedModel;
+  symbols: string[];
+  listed: string[];
+  scenarios: KeptScenarios;
+  /** A tick's work for admission: the books' P&L and the figures, no draws. */
+  tick: WorkShape;
+}
+
+/**
+ * How a live book is priced: its first calculation draws the scenarios and keeps them (with the
+ * prepared model); each later request — the same one with other market values — prices its book
+ * on them and builds calculate's answer, bit for bit calculate's (the engine's kept units give the
+ * partials of drawing them). A book whose scenarios cannot be kept (rebalanced, importance
+ * sampling) is calculated in full each time.
+ */
+export class LivePricing {
+  private kept: Kept | null = null;
+  private full = false;
+
+  constructor(
+    private readonly deps: CalculatorDeps,
+    private readonly owner: string,
+  ) {}
+
+  /** Bytes of scenarios kept (0 before the first pricing, or when none can be). */
+  get keptBytes(): number {
+    return this.kept?.scenarios.bytes ?? 0;
+  }
+
+  async price(req: CalculateRequest): Promise<CalculateResponseBody> {
+    // Rebalanced paths and importance sampling keep no shared units (kernels: fill_rebalanced).
+    this.full ||= req.portfolio_mode === 'rebalanced' || req.method_options?.variance_reduction === 'importance_sampling';
+    if (this.full) return calculate(req, this.owner, this.deps);
+    if (this.kept) return this.again(req, this.kept);
+    return this.first(req);
+  }
+
+  private async first(req: CalculateRequest): Promise<CalculateResponseBody> {
+    checkRequest(req);
+    const { book: stated, cash } = cashAsPositions(req);
+    const field = req.portfolio ? 'portfolio' : 'positions';
+    const refs = symbolsOf(stated)
+      .map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] }))
+      .filter((r) => !r.symbol.startsWith(CASH_PREFIX));
+    const dataset = await loadDataset(this.deps.datasets, req.dataset_id, this.owner, refs);
+    // Multi-currency books (api.md §14) are priced by calculate in full: their instruments sum factors.
+    this.full ||= dataset.currencies !== undefined || cash.length > 0;
+    if (this.full) return calculate(req, this.owner, this.deps);
+    const listed = [...new Set(symbolsOf(stated))];
+    const symbols = canonicalSymbols(dataset, [listed]);
+    const shape = requestShape(req, symbols.length, 1, dataset.dates.length);
+    return underDeadline(
+      this.deps,
+      undefined,
+      async (s) => {
+        const model = await prepareModel(req, dataset, symbols, this.deps, s.signal);
+        const book = priceBook(stated, symbols, model.prices, req.portfolio_value, ['body']);
+        const input = modelInputOf(req, model, [book.engine], 'none', req.simulations ?? 0);
+        if (!canKeep(input)) throw new Error('a live book without shared units reached the kept path');
+        const scenarios = await keepScenarios(this.deps.executor, input, model.est, this.policy(s), s.signal);
+        this.kept = { model, symbols, listed, scenarios, tick: { ...shape, steps: 1, correlated: false } };
+        return this.priced(req, this.kept, s);
+      },
+      { units: workUnits(shape), teaches: false, owner: this.owner, bytes: workBytes(shape) },
+    );
+  }
+
+  private again(req: CalculateRequest, kept: Kept): Promise<CalculateResponseBody> {
+    checkRequest(req);
+    return underDeadline(this.deps, undefined, (s) => this.priced(req, kept, s), {
+      units: workUnits(kept.tick),
+      teaches: false,
+      owner: this.owner,
+      bytes: workBytes(kept.tick) + 2 * kept.scenarios.bytes,
+    });
+  }
+
+  private async priced(req: CalculateRequest, kept: Kept, s: Session): Promise<CalculateResponseBody> {
+    const book = priceBook(cashAsPositions(req).book, kept.symbols, kept.model.prices, req.portfolio_value, ['body']);
+    const input = modelInputOf(req, kept.model, [book.engine], 'none', req.simulations ?? 0);
+    const results = await runKept(this.deps.executor, input, kept.model.est, kept.scenarios, this.policy(s), s.signal, s.timing);
+    return buildResponse(calculationOf(req, kept.model, kept.listed, this.deps, s, null), [book], results);
+  }
+
+  private policy(s: Session) {
+    return { maxBatches: this.deps.maxBatches, deadline: s.deadline };
+  }
+}

@@ -1,0 +1,77 @@
+// A live book's kept scenarios (risk/live-pricing.ts, OP_UNITS + OP_SIMULATE_KEPT): after the
+// first pricing, each book priced on the kept units has calculate's figures bit for bit, in all
+// four builds (each with its own task split) — Monte Carlo normal and Student-t (antithetic),
+// historical, long/short market values — and no scenario is drawn again; rebalanced books, which
+// share no units, are calculated in full.
+import t from 'tap';
+import { type CalculateRequest } from '../../src/contract/schemas.js';
+import { ABI } from '../../src/engine/abi.js';
+import { type EngineExecutor, type EngineReply, type OpCode } from '../../src/engine/ops.js';
+import { calculate } from '../../src/risk/calculate.js';
+import { LivePricing } from '../../src/risk/live-pricing.js';
+import { bitJson } from '../helpers/bit-json.js';
+import { validateRequest } from '../helpers/calculation-domain.js';
+import { fourBuilds, OWNER, storeSyntheticDataset } from '../helpers/four-builds.js';
+import { mulberry32 } from '../helpers/mulberry32.js';
+import { without } from '../helpers/without.js';
+
+/** Counts the operations an executor runs. */
+class Counting implements EngineExecutor {
+  readonly ops = new Map<number, number>();
+  constructor(private readonly inner: EngineExecutor) {}
+  run(op: OpCode, input: Float64Array, signal?: AbortSignal): Promise<EngineReply> {
+    this.ops.set(op, (this.ops.get(op) ?? 0) + 1);
+    return this.inner.run(op, input, signal);
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const figures = (body: { meta: any }) => bitJson(without(body.meta, 'calculation_id', 'timing_ms'));
+
+t.test('books priced on kept scenarios have calculate’s figures in every build', async (t) => {
+  const { store, id, symbols } = await storeSyntheticDataset(6, 400);
+  const held = symbols.slice(0, 4);
+  const positions = (values: number[]) => held.map((symbol, i) => ({ symbol, market_value: values[i]! }));
+  const base = (over: object) =>
+    validateRequest({
+      dataset_id: id,
+      method: 'monte_carlo_normal',
+      method_options: { seed: 5 },
+      currency: 'USD',
+      positions: positions([300_000, -200_000, 150_000, 0]),
+      confidence_level: 0.975,
+      time_horizon: 10,
+      simulations: 1_500,
+      ...over,
+    });
+  const cases: [string, CalculateRequest, boolean][] = [
+    ['normal', base({}), true],
+    ['student-t antithetic', base({ method: 'monte_carlo_student_t', method_options: { seed: 9, antithetic: true } }), true],
+    ['historical', base({ method: 'historical', method_options: {}, simulations: undefined }), true],
+    ['rebalanced', base({ portfolio_mode: 'rebalanced' }), false],
+  ];
+  const rand = mulberry32(33);
+  for (const build of fourBuilds(store)) {
+    for (const [name, first, kept] of cases) {
+      const executor = new Counting(build.deps.executor);
+      const pricing = new LivePricing({ ...build.deps, executor }, OWNER);
+      const answered = await pricing.price(first);
+      t.equal(figures(answered), figures(await calculate(first, OWNER, build.deps)), `${build.name} ${name}: the first pricing`);
+      const drawn = (executor.ops.get(ABI.OP_SIMULATE) ?? 0) + (executor.ops.get(ABI.OP_RUN) ?? 0);
+      let same = 0;
+      for (let i = 0; i < 4; i++) {
+        const values = held.map(() => Math.round((rand() - 0.4) * 1e6));
+        const req = { ...first, positions: positions(values) };
+        if (figures(await pricing.price(req)) === figures(await calculate(req, OWNER, build.deps))) same++;
+      }
+      t.equal(same, 4, `${build.name} ${name}: 4 drawn books, calculate’s figures bit for bit`);
+      if (kept) {
+        t.equal((executor.ops.get(ABI.OP_SIMULATE) ?? 0) + (executor.ops.get(ABI.OP_RUN) ?? 0), 0, `${build.name} ${name}: nothing drawn again`);
+        t.ok((executor.ops.get(ABI.OP_SIMULATE_KEPT) ?? 0) >= 5, 'every pricing on the kept units');
+      } else {
+        t.equal(executor.ops.get(ABI.OP_SIMULATE_KEPT), undefined, `${build.name} ${name}: calculated in full`);
+        t.ok(drawn > 0);
+      }
+    }
+  }
+});

@@ -1,0 +1,154 @@
+// Live risk (API contract §17) at its edges, through the real uWS server: authentication failures,
+// the limits (subscriptions per key, scenario memory, messages per second), revocation closing the
+// socket, a slow reader getting the latest state rather than a growing buffer, and SIGTERM's drain.
+import t from 'tap';
+import { calcBody, call, uploadFile } from '../helpers/http.js';
+import { LiveClient, type LiveMessage } from '../helpers/live-client.js';
+import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
+import { waitFor } from '../helpers/wait.js';
+
+/** A counter's value in the Prometheus text of GET /metrics (served on the loopback listener). */
+async function metric(base: string, name: string): Promise<number> {
+  const text = (await call(base, 'GET', '/metrics')).text;
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return Number(line?.split(' ')[1] ?? NaN);
+}
+
+t.test('authentication', async (t) => {
+  const s = await startTestService();
+  t.teardown(() => s.stop());
+
+  const bad = await LiveClient.open(s.base, 'prk_live_' + 'x'.repeat(32));
+  t.same((await bad.closed).code, 4401, 'a bad key closes 4401');
+
+  const early = await LiveClient.open(s.base);
+  early.send({ type: 'subscribe', id: 'a', request: {} });
+  t.same((await early.closed).code, 4401, 'a message before auth closes 4401');
+
+  const silent = await LiveClient.open(s.base);
+  const started = performance.now();
+  const closed = await silent.closed;
+  t.equal(closed.code, 4401, 'no auth message within 5 s closes 4401');
+  t.ok(performance.now() - started >= 4900, 'not before the 5 s');
+
+  const plain = await call(s.base, 'GET', '/api/v1/risk/live');
+  t.ok(plain.status >= 400 && plain.status < 500, `a GET without the upgrade is refused (${plain.status})`);
+});
+
+t.test('limits, revocation, slow reader, drain', async (t) => {
+  const s = await startTestService({ LIVE_MAX_SUBSCRIPTIONS: '2', LIVE_SCENARIO_MB: '1', LIVE_MESSAGES_PER_SEC: '1000', LIVE_MAX_BUFFERED_BYTES: '1024' });
+  let stopped = false;
+  t.teardown(() => (stopped ? undefined : s.stop()));
+  const ds = (await uploadFile(s.base, s.key, WIDE_SAMPLE)).body.dataset_id as string;
+  const small = calcBody(ds, { simulations: 1000 });
+
+  t.test('subscriptions per key and scenario memory', async (t) => {
+    const a = await LiveClient.open(s.base, s.key);
+    const b = await LiveClient.open(s.base, s.key);
+    t.teardown(() => (a.close(), b.close()));
+    // 3 symbols × 50,000 scenarios × 8 bytes = 1.1 MiB > LIVE_SCENARIO_MB = 1.
+    a.send({ type: 'subscribe', id: 'big', request: calcBody(ds, { simulations: 50_000 }) });
+    const big = await a.next((m) => m.type === 'error');
+    t.equal(big.detail.code, 'VALIDATION_ERROR', 'scenario memory beyond LIVE_SCENARIO_MB: 422');
+    t.same(big.detail.errors[0].loc, ['request', 'simulations']);
+    a.send({ type: 'subscribe', id: 's1', request: small });
+    a.send({ type: 'subscribe', id: 's2', request: small });
+    await a.risk('s1');
+    await a.risk('s2');
+    b.send({ type: 'subscribe', id: 's3', request: small });
+    const third = await b.next((m) => m.type === 'error');
+    t.equal(third.detail.code, 'RATE_LIMIT_EXCEEDED', 'LIVE_MAX_SUBSCRIPTIONS per key, over all its sockets');
+    a.send({ type: 'unsubscribe', id: 's1' });
+    b.send({ type: 'subscribe', id: 's3', request: small });
+    t.equal((await b.risk('s3')).seq, 0, 'an unsubscribe frees its place');
+  });
+
+  t.test('a socket closed mid-burst frees its places; the server carries on', async (t) => {
+    for (let round = 0; round < 3; round++) {
+      const c = await LiveClient.open(s.base, s.key);
+      c.send({ type: 'subscribe', id: 'x1', request: small });
+      c.send({ type: 'subscribe', id: 'x2', request: small });
+      await c.risk('x1');
+      await c.risk('x2');
+      for (let i = 0; i < 100; i++) c.send({ type: 'prices', id: i % 2 ? 'x1' : 'x2', prices: { AAPL: 100 + i } });
+      c.ws.terminate();
+      await c.closed;
+    }
+    // Both places of the key are free again (LIVE_MAX_SUBSCRIPTIONS = 2) once the server saw the closes.
+    const c = await LiveClient.open(s.base, s.key);
+    t.teardown(() => c.close());
+    await waitFor(async () => {
+      c.send({ type: 'subscribe', id: `y${Math.random()}`.replace('.', ''), request: small });
+      const m = await c.next((m) => m.type === 'risk' || m.type === 'error');
+      if (m.type === 'risk') return true;
+      t.equal(m.detail.code, 'RATE_LIMIT_EXCEEDED', 'only while the closes are being seen');
+      return undefined;
+    }, 'a first place free');
+    c.send({ type: 'subscribe', id: 'z', request: small });
+    t.equal((await c.risk('z')).seq, 0, 'and a second');
+  });
+
+  t.test('messages per second per socket', async (t) => {
+    const c = await LiveClient.open(s.base, s.key);
+    t.teardown(() => c.close());
+    // Faster than 1,000 a second, however slow the machine: batches of 500 until one is refused.
+    const refused = (m: LiveMessage) => m.type === 'error' && m.detail?.code === 'RATE_LIMIT_EXCEEDED';
+    await waitFor(() => {
+      for (let i = 0; i < 500; i++) c.send({ type: 'unsubscribe', id: 'none' });
+      return c.received.some(refused) || undefined;
+    }, 'a message refused for the rate');
+    const limited = await c.next(refused);
+    t.match(limited.detail.message, /messages per second/);
+  });
+
+  t.test('a slow reader gets the latest state, never a growing buffer', async (t) => {
+    const c = await LiveClient.open(s.base, s.key);
+    t.teardown(() => c.close());
+    c.send({ type: 'subscribe', id: 'slow', request: calcBody(ds, { simulations: 1000, method_options: { seed: 1, histogram_bins: 200 } }) });
+    await c.risk('slow');
+    // The client stops reading: the kernel's buffers fill, then uWS's beyond LIVE_MAX_BUFFERED_BYTES.
+    const raw = (c.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    raw.pause();
+    const before = await metric(s.base, 'live_updates_superseded_total');
+    let sent = 0;
+    await waitFor(
+      async () => {
+        // Within the 1,000 messages per second: new prices, each priced on its own or coalesced.
+        for (let i = 0; i < 10; i++) c.send({ type: 'prices', id: 'slow', prices: { AAPL: 100 + ++sent } });
+        await new Promise((r) => setTimeout(r, 20));
+        return (await metric(s.base, 'live_updates_superseded_total')) > before || undefined;
+      },
+      'an update superseded while the socket was full',
+      240_000,
+      0,
+    );
+    raw.resume();
+    const last = await c.risk('slow', sent);
+    t.equal(last.seq, sent, `the latest state arrives once the reader reads again (${sent} inputs)`);
+    const seqs = c.received.filter((m) => m.type === 'risk').map((m) => m.seq as number);
+    t.ok(seqs.length < sent + 1, `${sent + 1 - seqs.length} updates were superseded, none queued without bound`);
+    t.ok(
+      seqs.every((q, i) => i === 0 || q > seqs[i - 1]!),
+      'still in seq order',
+    );
+  });
+
+  t.test('revocation closes the socket within the reload interval', async (t) => {
+    const { id, key } = await s.newKey();
+    const c = await LiveClient.open(s.base, key);
+    c.send({ type: 'subscribe', id: 'r', request: small });
+    await c.risk('r');
+    await s.keys.revoke(id);
+    t.equal((await c.closed).code, 4401, 'closed 4401 after the revocation');
+  });
+
+  t.test('SIGTERM drains subscribers with 1001', async (t) => {
+    const c = await LiveClient.open(s.base, s.key);
+    c.send({ type: 'subscribe', id: 'd', request: small });
+    await c.risk('d');
+    stopped = true;
+    const stopping = s.stop();
+    t.equal((await c.closed).code, 1001, 'going away');
+    await stopping;
+  });
+});
