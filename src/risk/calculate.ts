@@ -13,6 +13,7 @@ import { buildBatchResponse, buildResponse, type Calculation, type EngineInfo } 
 import { runModel } from './engine-run.js';
 import { runToPrecision, type Precision } from './precision.js';
 import { type Comparison } from '../engine/codec.js';
+import { cornishFisherResults, engineMethod, replayedEstimation, type HistoryExtras } from './history/history-methods.js';
 
 export interface CalculatorDeps extends SetupDeps {
   datasets: DatasetStore;
@@ -43,42 +44,58 @@ async function priceBooks(
   comparison: Comparison,
   deps: CalculatorDeps,
   s: Session,
-): Promise<{ results: EngineResults; precision: Precision | null }> {
+): Promise<{ results: EngineResults; precision: Precision | null; extras: HistoryExtras }> {
   const o = req.method_options ?? {};
+  const replay = replayedEstimation(model.est, model.opts.filter);
+  const input = {
+    rebalanced: req.portfolio_mode === 'rebalanced',
+    books,
+    horizon: req.time_horizon,
+    confidence: req.confidence_level,
+    zeroDrift: model.opts.drift === 'zero',
+  };
   const run = (simulations: number) =>
     runModel(
       deps.executor,
       {
-        method: req.method,
-        rebalanced: req.portfolio_mode === 'rebalanced',
-        books,
+        ...input,
+        method: engineMethod(req.method),
         comparison,
-        horizon: req.time_horizon,
-        confidence: req.confidence_level,
         simulations,
         degreesOfFreedom: model.opts.degreesOfFreedom ?? DEFAULTS.degrees_of_freedom,
         seed: model.opts.seed ?? 0,
         antithetic: o.antithetic ?? DEFAULTS.antithetic,
         importanceSampling: (o.variance_reduction ?? DEFAULTS.variance_reduction) === 'importance_sampling',
-        zeroDrift: model.opts.drift === 'zero',
         histogramBins: o.histogram_bins ?? DEFAULTS.histogram_bins,
       },
-      model.est,
+      replay.est,
       { maxBatches: deps.maxBatches, deadline: s.deadline },
       s.signal,
       s.timing,
     );
+  const extras: HistoryExtras = { filter: replay.state, cornishFisher: null };
   // The request checks allow a target only with Monte Carlo, which requires `simulations` (the cap).
-  if (o.target_relative_error === undefined) return { results: await run(req.simulations ?? 0), precision: null };
-  return runToPrecision(o.target_relative_error, req.simulations ?? 0, run);
+  if (o.target_relative_error !== undefined) return { ...(await runToPrecision(o.target_relative_error, req.simulations ?? 0, run)), extras };
+  const results = await run(req.simulations ?? 0);
+  if (req.method !== 'cornish_fisher') return { results, precision: null, extras };
+  const cf = cornishFisherResults(results, replay.est, input);
+  return { results: cf.results, precision: null, extras: { ...extras, cornishFisher: cf.figures } };
 }
 
 /** `listed` (the request's symbols in order of first appearance) as indices into the model's. */
-function calculationOf(req: ModelRequest, model: PreparedModel, listed: string[], deps: CalculatorDeps, s: Session, precision: Precision | null): Calculation {
+function calculationOf(
+  req: ModelRequest,
+  model: PreparedModel,
+  listed: string[],
+  deps: CalculatorDeps,
+  s: Session,
+  priced: { precision: Precision | null; extras: HistoryExtras },
+): Calculation {
   const { symbols, prices, dataset, est, opts } = model;
   const position = new Map(symbols.map((sym, i) => [sym, i]));
   return {
-    precision,
+    precision: priced.precision,
+    extras: priced.extras,
     request: req,
     symbols,
     listing: listed.map((sym) => position.get(sym)!),
@@ -111,7 +128,7 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
       const model = await prepareModel(req, dataset, symbols, deps, s.signal);
       const before = priceBook(req, symbols, model.prices, req.portfolio_value, ['body']);
       const books: PricedBook[] = req.what_if ? [before, applyTrades(before, trades, symbols, model.prices, req.portfolio_value)] : [before];
-      const { results, precision } = await priceBooks(
+      const priced = await priceBooks(
         req,
         model,
         books.map((b) => b.engine),
@@ -119,7 +136,7 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
         deps,
         s,
       );
-      return buildResponse(calculationOf(req, model, listed, deps, s, precision), books, results);
+      return buildResponse(calculationOf(req, model, listed, deps, s, priced), books, priced.results);
     },
     { units, teaches: !targetsPrecision(req), owner, bytes: workBytes(shape) },
   );
@@ -140,7 +157,7 @@ export async function calculateBatch(req: BatchRequest, owner: string, deps: Cal
     async (s) => {
       const model = await prepareModel(req, dataset, symbols, deps, s.signal);
       const books = req.books.map((book, b) => priceBook(book, symbols, model.prices, req.portfolio_value, ['body', 'books', b]));
-      const { results, precision } = await priceBooks(
+      const priced = await priceBooks(
         req,
         model,
         books.map((b) => b.engine),
@@ -149,10 +166,10 @@ export async function calculateBatch(req: BatchRequest, owner: string, deps: Cal
         s,
       );
       return buildBatchResponse(
-        calculationOf(req, model, listed, deps, s, precision),
+        calculationOf(req, model, listed, deps, s, priced),
         req.books.map((b) => b.id),
         books,
-        results,
+        priced.results,
       );
     },
     { units, teaches: !targetsPrecision(req), owner, bytes: workBytes(shape) },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../contract/errors.js';
-import { DEFAULTS, MONTE_CARLO, type CalculateRequest } from '../contract/schemas.js';
+import { DEFAULTS, HISTORICAL_WINDOWS, MONTE_CARLO, type CalculateRequest } from '../contract/schemas.js';
 import { selectColumns, type Dataset } from '../datasets/dataset.js';
 import { type DatasetStore } from '../datasets/dataset-store.js';
 import { type Estimation } from '../engine/codec.js';
@@ -8,6 +8,7 @@ import { type EngineExecutor } from '../engine/ops.js';
 import { pricesAt } from './books.js';
 import { type EstimateCache } from './estimate-cache.js';
 import { estimateModel } from './engine-run.js';
+import { type FilterSetting } from './history/history-methods.js';
 
 /** A request's model options with their defaults applied, as the response reports them. */
 export interface ResolvedOptions {
@@ -17,6 +18,8 @@ export interface ResolvedOptions {
   ewmaLambda: number | null;
   lookback: number | null;
   degreesOfFreedom: number | null;
+  /** historical_filtered: the variance filter; else null. */
+  filter: FilterSetting | null;
 }
 
 /** The fields of a request that choose the model, whatever its book(s). */
@@ -55,6 +58,7 @@ export function resolveOptions(req: ModelRequest): ResolvedOptions {
     ewmaLambda: o.covariance === 'ewma' ? (o.ewma_lambda ?? DEFAULTS.ewma_lambda) : null,
     lookback: o.lookback ?? null,
     degreesOfFreedom: req.method === 'monte_carlo_student_t' ? (req.degrees_of_freedom ?? DEFAULTS.degrees_of_freedom) : null,
+    filter: req.method === 'historical_filtered' ? { model: 'ewma', lambda: o.filter?.lambda ?? DEFAULTS.filter_lambda } : null,
   };
 }
 
@@ -105,7 +109,7 @@ export async function prepareModel(req: ModelRequest, dataset: Dataset, symbols:
     if (signal.aborted || !(e instanceof Error && e.name === 'AbortError')) throw e;
     return estimate();
   });
-  if (req.method === 'historical' && est.observations < req.time_horizon) {
+  if (HISTORICAL_WINDOWS.has(req.method) && est.observations < req.time_horizon) {
     throw new ApiError(
       'INSUFFICIENT_DATA',
       `Historical simulation needs at least time_horizon (${req.time_horizon}) returns; ${est.observations} are available.`,

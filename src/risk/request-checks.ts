@@ -1,7 +1,15 @@
 import { ApiError, validationError } from '../contract/errors.js';
 import { type BacktestRequest } from '../contract/backtest-schemas.js';
 import { ABI } from '../engine/abi.js';
-import { DEFAULTS, MONTE_CARLO, type BatchRequest, type CalculateRequest, type PortfolioEntry, type PositionEntry } from '../contract/schemas.js';
+import {
+  DEFAULTS,
+  HISTORICAL_WINDOWS,
+  MONTE_CARLO,
+  type BatchRequest,
+  type CalculateRequest,
+  type PortfolioEntry,
+  type PositionEntry,
+} from '../contract/schemas.js';
 
 /** Largest |Σw − 1| accepted. */
 export const WEIGHT_TOLERANCE = 1e-6;
@@ -11,7 +19,7 @@ type Loc = (string | number)[];
 const invalid = (loc: Loc, msg: string, type = 'value_error') => validationError([{ loc, msg, type }]);
 
 /** The fields every calculation shares (the schema has checked each on its own). */
-type CalculationFields = Pick<CalculateRequest, 'method' | 'simulations' | 'method_options' | 'portfolio_mode' | 'degrees_of_freedom'>;
+type CalculationFields = Pick<CalculateRequest, 'method' | 'simulations' | 'method_options' | 'portfolio_mode' | 'degrees_of_freedom' | 'time_horizon'>;
 
 function checkCalculation(req: CalculationFields): void {
   if (MONTE_CARLO.has(req.method) && req.simulations === undefined) {
@@ -25,9 +33,15 @@ function checkCalculation(req: CalculationFields): void {
 }
 
 /** Which model choices a method can use: the others are refused, so no answer echoes them as used. */
-export function choicesOf(method: CalculateRequest['method']): { rebalanced: boolean; ewma: boolean } {
-  // The closed form is of the buy-and-hold book; historical simulation estimates no covariance.
-  return { rebalanced: method !== 'parametric_normal', ewma: method !== 'historical' };
+export function choicesOf(method: CalculateRequest['method']): { rebalanced: boolean; ewma: boolean; multiDay: boolean; filter: boolean } {
+  // The closed form is of the buy-and-hold book; historical simulation estimates no covariance;
+  // filtered history replays single days (no bootstrap paths yet) and alone has a filter.
+  return {
+    rebalanced: method !== 'parametric_normal',
+    ewma: !HISTORICAL_WINDOWS.has(method),
+    multiDay: method !== 'historical_filtered',
+    filter: method === 'historical_filtered',
+  };
 }
 
 /**
@@ -44,8 +58,24 @@ function checkOptionsApply(req: CalculationFields): void {
     throw invalid(['body', 'method_options', 'target_relative_error'], `${req.method} draws no simulations: a target error does not apply`);
   }
   if (req.method_options?.variance_reduction === 'importance_sampling') checkImportanceSampling(req);
+  checkFilter(req);
   if (!can.ewma && req.method_options?.covariance === 'ewma') {
     throw invalid(['body', 'method_options', 'covariance'], `${req.method} replays the returns and estimates no covariance: "ewma" does not apply`);
+  }
+}
+
+/** The variance filter belongs to filtered history, which replays one day per date (bootstrap paths for T > 1 are not built yet). */
+function checkFilter(req: CalculationFields): void {
+  if (req.method !== 'historical_filtered') {
+    if (req.method_options?.filter !== undefined)
+      throw invalid(['body', 'method_options', 'filter'], `only with method historical_filtered, not ${req.method}`);
+    return;
+  }
+  if (req.time_horizon !== 1) {
+    throw invalid(
+      ['body', 'time_horizon'],
+      'historical_filtered replays one filtered day per date: time_horizon must be 1 (bootstrap paths for T > 1 are not available yet)',
+    );
   }
 }
 

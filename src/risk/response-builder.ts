@@ -8,6 +8,7 @@ import { exposureSummary, type PricedBook } from './books.js';
 import { type PhaseTiming } from './engine-run.js';
 import { type Precision } from './precision.js';
 import { type ResolvedOptions } from './model-setup.js';
+import { type HistoryExtras } from './history/history-methods.js';
 
 export interface EngineInfo {
   build: string;
@@ -31,6 +32,8 @@ export interface Calculation {
   timing: PhaseTiming & { totalMs: number };
   /** With method_options.target_relative_error: what the rounds reached. */
   precision: Precision | null;
+  /** Filtered history's filter state and Cornish–Fisher's moments (nulls for the other methods). */
+  extras: HistoryExtras;
 }
 
 export const CONVENTIONS = {
@@ -88,9 +91,38 @@ function contributions(c: Calculation, book: PricedBook, m: EngineMetrics) {
   });
 }
 
-/** One book's figures: what a calculate's meta and a batch's book entry have in common. */
-function bookFigures(c: Calculation, book: PricedBook, m: EngineMetrics) {
+/** meta.cornish_fisher of book `b`, when the method is Cornish–Fisher. */
+function cornishFisherBlock(c: Calculation, b: number) {
+  const f = c.extras.cornishFisher?.[b];
+  return f ? { cornish_fisher: { skewness: f.skewness, excess_kurtosis: f.excessKurtosis, valid: f.valid } } : {};
+}
+
+/** Sentences for meta.warnings: each book whose Cornish–Fisher expansion is not monotone over the tail. */
+function warnings(c: Calculation, ids: string[]) {
+  const invalid = (c.extras.cornishFisher ?? []).flatMap((f, b) => (f.valid ? [] : [ids[b]]));
+  if (invalid.length === 0) return {};
+  const which = ids.length > 1 ? ` (books ${invalid.join(', ')})` : '';
   return {
+    warnings: [
+      `The Cornish–Fisher expansion is not monotone over the tail at this skewness and excess kurtosis${which}: its quantiles there are unreliable; the figures are given as the formula states them.`,
+    ],
+  };
+}
+
+/** meta.filter: each listed symbol's filter state, for historical_filtered. */
+function filterBlock(c: Calculation) {
+  const f = c.extras.filter;
+  if (!f) return {};
+  const parameters = { model: f.setting.model, lambda: f.setting.lambda };
+  return {
+    filter: Object.fromEntries(c.listing.map((i) => [c.symbols[i]!, { current_volatility: f.current[i]!, long_run_volatility: f.longRun[i]!, parameters }])),
+  };
+}
+
+/** One book's figures: what a calculate's meta and a batch's book entry have in common. */
+function bookFigures(c: Calculation, book: PricedBook, m: EngineMetrics, b: number) {
+  return {
+    ...cornishFisherBlock(c, b),
     portfolio_value: book.capital,
     metrics: metricsBlock(m, book.capital),
     contributions: contributions(c, book, m),
@@ -130,6 +162,7 @@ function sharedMeta(c: Calculation, scenarios: number) {
       daily_volatility: perSymbol(est.volatility),
     },
     conventions: CONVENTIONS,
+    ...filterBlock(c),
     ...(c.precision ? { precision: c.precision } : {}),
     engine: { ...c.engine, batches: c.timing.batches },
     timing_ms: { queue: round(c.timing.queueMs), engine: round(c.timing.computeMs), total: round(c.timing.totalMs) },
@@ -156,7 +189,7 @@ export function buildResponse(c: Calculation, books: PricedBook[], results: Engi
       : {};
   return {
     status: 'success',
-    meta: { ...sharedMeta(c, before!.scenarios), ...bookFigures(c, books[0]!, before!), ...whatIf },
+    meta: { ...sharedMeta(c, before!.scenarios), ...warnings(c, ['book', 'after the trades']), ...bookFigures(c, books[0]!, before!, 0), ...whatIf },
   };
 }
 
@@ -166,8 +199,9 @@ export function buildBatchResponse(c: Calculation, ids: string[], books: PricedB
     status: 'success',
     meta: {
       ...sharedMeta(c, results.books[0]!.scenarios),
+      ...warnings(c, ids),
       symbols: c.listing.map((i) => c.symbols[i]!),
-      books: books.map((book, b) => ({ id: ids[b]!, ...bookFigures(c, book, results.books[b]!) })),
+      books: books.map((book, b) => ({ id: ids[b]!, ...bookFigures(c, book, results.books[b]!, b) })),
     },
   };
 }
