@@ -195,6 +195,42 @@ t.test('filtered history and Cornish–Fisher', async (t) => {
     }
   });
 
+  t.test('a volatility regime change: filtered exceptions closer to expected than plain history', async (t) => {
+    // AAPL's real prices from the shared sample, its daily log returns tripled over the
+    // last 250 dates (the backtest's own window):
+    // the storm the filter should see and plain history learns only as it enters the window.
+    const { prices } = completeRows(WIDE_SAMPLE, ['AAPL']);
+    const stormy = [prices[0]![0]!];
+    for (let d = 1; d < prices.length; d++)
+      stormy.push(stormy[d - 1]! * Math.exp((d >= prices.length - 250 ? 3 : 1) * Math.log(prices[d]![0]! / prices[d - 1]![0]!)));
+    const up = await upload(
+      s.base,
+      s.key,
+      wideCsv({ AAPL: stormy }, (p) => p.toPrecision(17)),
+    );
+    const run = async (method: string) => {
+      const r = await call(s.base, 'POST', '/api/v1/risk/backtest', {
+        key: s.key,
+        json: body({
+          dataset_id: up.body.dataset_id,
+          method,
+          positions: [{ symbol: 'AAPL', market_value: 1_000_000 }],
+          backtest: { window: 250, estimation_window: 500 },
+        }),
+      });
+      t.equal(r.status, 200, r.text.slice(0, 300));
+      return r.body.meta.backtest;
+    };
+    const [plain, filtered, cf] = [await run('historical'), await run('historical_filtered'), await run('cornish_fisher')];
+    t.comment(
+      `exceptions of 250 at 99 % (2.5 expected): historical ${plain.exceptions} (${plain.traffic_light.zone}), ` +
+        `historical_filtered ${filtered.exceptions} (${filtered.traffic_light.zone}), cornish_fisher ${cf.exceptions} (${cf.traffic_light.zone})`,
+    );
+    t.ok(Math.abs(filtered.exceptions - 2.5) < Math.abs(plain.exceptions - 2.5), `filtered ${filtered.exceptions} vs plain ${plain.exceptions}`);
+    t.equal(plain.traffic_light.zone, 'red');
+    t.not(filtered.traffic_light.zone, 'red');
+  });
+
   t.test('refusals', async (t) => {
     const refused = refusals(t, (json) => calculate(s.base, s.key, json));
     await refused(body({ method: 'historical', method_options: { filter: { model: 'ewma' } } }), 422, 'VALIDATION_ERROR', ['body', 'method_options', 'filter']);
