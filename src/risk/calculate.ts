@@ -46,7 +46,7 @@ async function priceBooks(
   s: Session,
 ): Promise<{ results: EngineResults; precision: Precision | null; extras: HistoryExtras }> {
   const o = req.method_options ?? {};
-  const replay = replayedEstimation(model.est, model.opts.filter);
+  const replay = replayedEstimation(model.est, model.opts.filter, model.opts.drift === 'zero');
   const input = {
     rebalanced: req.portfolio_mode === 'rebalanced',
     books,

@@ -76,7 +76,7 @@ export async function forecasts(
     const zeroDrift = (o.drift ?? DEFAULTS.drift) === 'zero';
     const estimated = await estimateModel(deps.executor, prices, estimationWindow + 1, n, { lookback: 0, zeroDrift, ewmaLambda }, session.signal);
     // Filtered history replays the window's filtered returns; Cornish–Fisher reads their P&L's moments.
-    const est = replayedEstimation(estimated, filter).est;
+    const est = replayedEstimation(estimated, filter, zeroDrift).est;
     const day = { rebalanced: false, books: [book], horizon: 1, confidence: req.confidence_level, zeroDrift };
     const replayed = await runModel(
       deps.executor,

@@ -17,28 +17,30 @@ export interface FilteredReturns {
  */
 export function ewmaFilter(returns: Float64Array, assets: number, lambda: number): FilteredReturns {
   const m = assets === 0 ? 0 : returns.length / assets;
-  const variance = new Float64Array(m + 1);
   const out = new Float64Array(returns.length);
-  const current = new Float64Array(assets);
+  const variance = new Float64Array(assets);
   const longRun = new Float64Array(assets);
   const seed = Math.min(FILTER_SEED_RETURNS, m);
-  for (let i = 0; i < assets; i++) {
-    let v = 0;
-    for (let t = 0; t < seed; t++) v += returns[t * assets + i]! ** 2;
-    variance[0] = seed > 0 ? v / seed : 0;
-    let all = 0;
-    for (let t = 0; t < m; t++) {
-      const r = returns[t * assets + i]!;
-      variance[t + 1] = lambda * variance[t]! + (1 - lambda) * r * r;
-      all += r * r;
+  // Row by row, every asset at once (the returns' own layout): first σ_t into `out`, then r̃.
+  for (let t = 0; t < seed; t++) for (let i = 0; i < assets; i++) variance[i]! += returns[t * assets + i]! ** 2;
+  for (let i = 0; i < assets; i++) variance[i] = seed > 0 ? variance[i]! / seed : 0;
+  for (let t = 0; t < m; t++) {
+    const row = t * assets;
+    for (let i = 0; i < assets; i++) {
+      const r = returns[row + i]!;
+      out[row + i] = Math.sqrt(variance[i]!);
+      variance[i] = lambda * variance[i]! + (1 - lambda) * r * r;
+      longRun[i]! += r * r;
     }
-    const now = Math.sqrt(variance[m]!);
-    for (let t = 0; t < m; t++) {
-      const sd = Math.sqrt(variance[t]!);
-      out[t * assets + i] = sd > 0 ? (now * returns[t * assets + i]!) / sd : 0;
-    }
-    current[i] = now;
-    longRun[i] = m > 0 ? Math.sqrt(all / m) : 0;
   }
+  const current = variance.map(Math.sqrt);
+  for (let t = 0; t < m; t++) {
+    const row = t * assets;
+    for (let i = 0; i < assets; i++) {
+      const sd = out[row + i]!;
+      out[row + i] = sd > 0 ? (current[i]! * returns[row + i]!) / sd : 0;
+    }
+  }
+  for (let i = 0; i < assets; i++) longRun[i] = m > 0 ? Math.sqrt(longRun[i]! / m) : 0;
   return { returns: out, current, longRun };
 }

@@ -28,13 +28,16 @@ export interface FilterState {
   longRun: Float64Array;
 }
 
-/** The estimation with its returns replaced by the filtered ones (and their own sample mean, for drift "zero"). */
-export function filteredEstimation(est: Estimation, setting: FilterSetting): { est: Estimation; state: FilterState } {
+/** The estimation with its returns replaced by the filtered ones (and, for drift "zero", their own sample mean). */
+export function filteredEstimation(est: Estimation, setting: FilterSetting, zeroDrift: boolean): { est: Estimation; state: FilterState } {
   const n = est.mean.length;
   const f = ewmaFilter(est.returns, n, setting.lambda);
+  // Only drift "zero" reads it (historical replays the returns less it): not computed otherwise.
   const sampleMean = new Float64Array(n);
-  for (let t = 0; t < est.observations; t++) for (let i = 0; i < n; i++) sampleMean[i]! += f.returns[t * n + i]!;
-  for (let i = 0; i < n; i++) sampleMean[i] = est.observations > 0 ? sampleMean[i]! / est.observations : 0;
+  if (zeroDrift) {
+    for (let t = 0; t < est.observations; t++) for (let i = 0; i < n; i++) sampleMean[i]! += f.returns[t * n + i]!;
+    for (let i = 0; i < n; i++) sampleMean[i] = est.observations > 0 ? sampleMean[i]! / est.observations : 0;
+  }
   return { est: { ...est, returns: f.returns, sampleMean }, state: { setting, current: f.current, longRun: f.longRun } };
 }
 
@@ -92,8 +95,8 @@ export function cornishFisherResults(results: EngineResults, est: Estimation, mo
 }
 
 /** What the engine replays for `method`: the filtered returns with a filter, else the estimation as it is. */
-export function replayedEstimation(est: Estimation, filter: FilterSetting | null): { est: Estimation; state: FilterState | null } {
-  return filter ? filteredEstimation(est, filter) : { est, state: null };
+export function replayedEstimation(est: Estimation, filter: FilterSetting | null, zeroDrift: boolean): { est: Estimation; state: FilterState | null } {
+  return filter ? filteredEstimation(est, filter, zeroDrift) : { est, state: null };
 }
 
 /** What filtered history and Cornish–Fisher add to an answer. */
