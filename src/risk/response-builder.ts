@@ -97,14 +97,14 @@ function cornishFisherBlock(c: Calculation, b: number) {
   return f ? { cornish_fisher: { skewness: f.skewness, excess_kurtosis: f.excessKurtosis, valid: f.valid } } : {};
 }
 
-/** Sentences for meta.warnings: each book whose Cornish–Fisher expansion is not monotone over the tail. */
-function warnings(c: Calculation, ids: string[]) {
-  const invalid = (c.extras.cornishFisher ?? []).flatMap((f, b) => (f.valid ? [] : [ids[b]]));
+/** Sentences for meta.warnings: the books (named by `labels`) whose Cornish–Fisher expansion is not monotone over the tail. */
+function warnings(c: Calculation, labels: string[]) {
+  const invalid = (c.extras.cornishFisher ?? []).flatMap((f, b) => (f.valid ? [] : [labels[b]!]));
   if (invalid.length === 0) return {};
-  const which = ids.length > 1 ? ` (books ${invalid.join(', ')})` : '';
+  const which = labels.length > 1 ? ` (${invalid.join(', ')})` : '';
   return {
     warnings: [
-      `The Cornish–Fisher expansion is not monotone over the tail at this skewness and excess kurtosis${which}: its quantiles there are unreliable; the figures are given as the formula states them.`,
+      `The Cornish–Fisher expansion is not monotone over the tail at this skewness and excess kurtosis${which}: its tail quantiles are unreliable there; the figures are those of the stated formulas.`,
     ],
   };
 }
@@ -189,7 +189,12 @@ export function buildResponse(c: Calculation, books: PricedBook[], results: Engi
       : {};
   return {
     status: 'success',
-    meta: { ...sharedMeta(c, before!.scenarios), ...warnings(c, ['book', 'after the trades']), ...bookFigures(c, books[0]!, before!, 0), ...whatIf },
+    meta: {
+      ...sharedMeta(c, before!.scenarios),
+      ...warnings(c, ['the book', 'the book after the trades'].slice(0, results.books.length)),
+      ...bookFigures(c, books[0]!, before!, 0),
+      ...whatIf,
+    },
   };
 }
 
@@ -199,7 +204,10 @@ export function buildBatchResponse(c: Calculation, ids: string[], books: PricedB
     status: 'success',
     meta: {
       ...sharedMeta(c, results.books[0]!.scenarios),
-      ...warnings(c, ids),
+      ...warnings(
+        c,
+        ids.map((id) => `book ${id}`),
+      ),
       symbols: c.listing.map((i) => c.symbols[i]!),
       books: books.map((book, b) => ({ id: ids[b]!, ...bookFigures(c, book, results.books[b]!, b) })),
     },

@@ -231,6 +231,24 @@ t.test('filtered history and Cornish–Fisher', async (t) => {
     t.not(filtered.traffic_light.zone, 'red');
   });
 
+  t.test('a tail where the expansion turns back: valid false and a warning, figures still finite', async (t) => {
+    // 99 quiet days and one crash: S ≈ −6.5, K ≈ 55, so S² > 3K/4 and z_cf bends back in the far tail.
+    const prices = [100];
+    for (let d = 0; d < 100; d++) prices.push(prices[prices.length - 1]! * Math.exp(d === 50 ? -0.2 : d % 2 === 0 ? 0.01 : -0.01));
+    const up = await upload(
+      s.base,
+      s.key,
+      wideCsv({ JUMP: prices }, (p) => p.toPrecision(17)),
+    );
+    const r = await calculate(s.base, s.key, body({ dataset_id: up.body.dataset_id, positions: [{ symbol: 'JUMP', market_value: 1000 }] }));
+    t.equal(r.status, 200, r.text.slice(0, 300));
+    const cf = r.body.meta.cornish_fisher;
+    t.ok(cf.skewness ** 2 > 0.75 * cf.excess_kurtosis, `S ${cf.skewness}, K ${cf.excess_kurtosis}`);
+    t.equal(cf.valid, false);
+    t.match(r.body.meta.warnings[0], /not monotone/);
+    t.ok(Number.isFinite(r.body.meta.metrics.value_at_risk) && Number.isFinite(r.body.meta.metrics.expected_shortfall));
+  });
+
   t.test('refusals', async (t) => {
     const refused = refusals(t, (json) => calculate(s.base, s.key, json));
     await refused(body({ method: 'historical', method_options: { filter: { model: 'ewma' } } }), 422, 'VALIDATION_ERROR', ['body', 'method_options', 'filter']);
