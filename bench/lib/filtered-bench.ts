@@ -6,7 +6,7 @@
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { type Engine } from '../../src/engine/ops.js';
 import { estimateModel, runModel, type ModelInput } from '../../src/risk/engine-run.js';
-import { replayedEstimation } from '../../src/risk/history/history-methods.js';
+import { replayedEstimation } from '../../src/risk/history/filtered-estimation.js';
 import { interleaved, pairedRatio } from './stats.js';
 import { factorPrices } from './wide-book-bench.js';
 
@@ -42,9 +42,10 @@ export async function benchFilteredHistory(engine: Engine, assets: number, dates
   };
   const policy = { maxBatches: 1 };
   const plain = () => runModel(exec, model, est, policy);
-  const filtered = () => runModel(exec, model, replayedEstimation(est, { model: 'ewma', lambda: 0.94 }, false).est, policy);
+  const ewma = { model: 'ewma', lambda: 0.94 } as const;
+  const filtered = async () => runModel(exec, model, (await replayedEstimation(est, ewma, false, { executor: exec })).est, policy);
   // The check: the filtered VaR from the filtered rows' P&L, sorted here.
-  const rows = replayedEstimation(est, { model: 'ewma', lambda: 0.94 }, false).est.returns;
+  const rows = (await replayedEstimation(est, ewma, false, { executor: exec })).est.returns;
   const pnl = Array.from({ length: est.observations }, (_, t) => {
     let x = 0;
     for (let i = 0; i < assets; i++) x += 1e6 * weights[i]! * Math.expm1(rows[t * assets + i]!);

@@ -277,15 +277,18 @@ export interface components {
                  *       "model": "ewma",
                  *       "lambda": 0.94
                  *     }
+                 * @example {
+                 *       "model": "garch11"
+                 *     }
                  */
                 filter?: {
                     /**
-                     * @description The variance filter: EWMA σ²_{t+1} = λσ²_t + (1 − λ)r²_t per asset, zero mean.
+                     * @description The variance filter per asset, zero mean: "ewma" σ²_{t+1} = λσ²_t + (1 − λ)r²_t; "garch11" σ²_{t+1} = ω + αr²_t + βσ²_t with ω, α, β fitted by Gaussian quasi-maximum likelihood (α + β < 1; a fit that does not converge or reaches α + β ≥ 1 falls back to EWMA λ 0.94, and meta.warnings says so).
                      * @enum {string}
                      */
-                    model: "ewma";
+                    model: "ewma" | "garch11";
                     /**
-                     * @description EWMA decay λ of the filter.
+                     * @description EWMA decay λ of the filter ("ewma" only).
                      * @default 0.94
                      */
                     lambda?: number;
@@ -502,17 +505,25 @@ export interface components {
                     [key: string]: {
                         /** @description σ_{m+1}: the daily volatility the filter forecasts for the day after the window. */
                         current_volatility: number;
-                        /** @description EWMA: √(mean r²) over the window, the zero-mean unconditional volatility. */
+                        /** @description GARCH: √(ω / (1 − α − β)); EWMA (and a GARCH fallback): √(mean r²) over the window, the zero-mean unconditional volatility. */
                         long_run_volatility: number;
-                        /** @description The filter fitted. */
+                        /** @description The filter of this symbol: EWMA {lambda}, or GARCH {omega, alpha, beta, log_likelihood}. */
                         parameters: {
                             /**
-                             * @description The filter model.
+                             * @description The recursion used for this symbol: "ewma" also where a GARCH fit fell back.
                              * @enum {string}
                              */
-                            model: "ewma";
+                            model: "ewma" | "garch11";
                             /** @description EWMA decay λ. */
-                            lambda: number;
+                            lambda?: number;
+                            /** @description GARCH ω (daily variance units). */
+                            omega?: number;
+                            /** @description GARCH α. */
+                            alpha?: number;
+                            /** @description GARCH β (α + β < 1). */
+                            beta?: number;
+                            /** @description GARCH: the maximised Gaussian log-likelihood, −½ Σ (ln 2π + ln σ²_t + r²_t/σ²_t). */
+                            log_likelihood?: number;
                         };
                     };
                 };
@@ -744,15 +755,18 @@ export interface components {
                  *       "model": "ewma",
                  *       "lambda": 0.94
                  *     }
+                 * @example {
+                 *       "model": "garch11"
+                 *     }
                  */
                 filter?: {
                     /**
-                     * @description The variance filter: EWMA σ²_{t+1} = λσ²_t + (1 − λ)r²_t per asset, zero mean.
+                     * @description The variance filter per asset, zero mean: "ewma" σ²_{t+1} = λσ²_t + (1 − λ)r²_t; "garch11" σ²_{t+1} = ω + αr²_t + βσ²_t with ω, α, β fitted by Gaussian quasi-maximum likelihood (α + β < 1; a fit that does not converge or reaches α + β ≥ 1 falls back to EWMA λ 0.94, and meta.warnings says so).
                      * @enum {string}
                      */
-                    model: "ewma";
+                    model: "ewma" | "garch11";
                     /**
-                     * @description EWMA decay λ of the filter.
+                     * @description EWMA decay λ of the filter ("ewma" only).
                      * @default 0.94
                      */
                     lambda?: number;
@@ -956,17 +970,25 @@ export interface components {
                     [key: string]: {
                         /** @description σ_{m+1}: the daily volatility the filter forecasts for the day after the window. */
                         current_volatility: number;
-                        /** @description EWMA: √(mean r²) over the window, the zero-mean unconditional volatility. */
+                        /** @description GARCH: √(ω / (1 − α − β)); EWMA (and a GARCH fallback): √(mean r²) over the window, the zero-mean unconditional volatility. */
                         long_run_volatility: number;
-                        /** @description The filter fitted. */
+                        /** @description The filter of this symbol: EWMA {lambda}, or GARCH {omega, alpha, beta, log_likelihood}. */
                         parameters: {
                             /**
-                             * @description The filter model.
+                             * @description The recursion used for this symbol: "ewma" also where a GARCH fit fell back.
                              * @enum {string}
                              */
-                            model: "ewma";
+                            model: "ewma" | "garch11";
                             /** @description EWMA decay λ. */
-                            lambda: number;
+                            lambda?: number;
+                            /** @description GARCH ω (daily variance units). */
+                            omega?: number;
+                            /** @description GARCH α. */
+                            alpha?: number;
+                            /** @description GARCH β (α + β < 1). */
+                            beta?: number;
+                            /** @description GARCH: the maximised Gaussian log-likelihood, −½ Σ (ln 2π + ln σ²_t + r²_t/σ²_t). */
+                            log_likelihood?: number;
                         };
                     };
                 };
@@ -1286,15 +1308,18 @@ export interface components {
                  *       "model": "ewma",
                  *       "lambda": 0.94
                  *     }
+                 * @example {
+                 *       "model": "garch11"
+                 *     }
                  */
                 filter?: {
                     /**
-                     * @description The variance filter: EWMA σ²_{t+1} = λσ²_t + (1 − λ)r²_t per asset, zero mean.
+                     * @description The variance filter per asset, zero mean: "ewma" σ²_{t+1} = λσ²_t + (1 − λ)r²_t; "garch11" σ²_{t+1} = ω + αr²_t + βσ²_t with ω, α, β fitted by Gaussian quasi-maximum likelihood (α + β < 1; a fit that does not converge or reaches α + β ≥ 1 falls back to EWMA λ 0.94, and meta.warnings says so).
                      * @enum {string}
                      */
-                    model: "ewma";
+                    model: "ewma" | "garch11";
                     /**
-                     * @description EWMA decay λ of the filter.
+                     * @description EWMA decay λ of the filter ("ewma" only).
                      * @default 0.94
                      */
                     lambda?: number;

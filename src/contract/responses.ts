@@ -111,10 +111,19 @@ export const CornishFisherMeta = Type.Object(
 
 const FilterAsset = Type.Object({
   current_volatility: Type.Number({ description: 'σ_{m+1}: the daily volatility the filter forecasts for the day after the window.' }),
-  long_run_volatility: Type.Number({ description: 'EWMA: √(mean r²) over the window, the zero-mean unconditional volatility.' }),
+  long_run_volatility: Type.Number({
+    description: 'GARCH: √(ω / (1 − α − β)); EWMA (and a GARCH fallback): √(mean r²) over the window, the zero-mean unconditional volatility.',
+  }),
   parameters: Type.Object(
-    { model: Type.Literal('ewma', { description: 'The filter model.' }), lambda: Type.Number({ description: 'EWMA decay λ.' }) },
-    { description: 'The filter fitted.' },
+    {
+      model: literals(['ewma', 'garch11'], 'The recursion used for this symbol: "ewma" also where a GARCH fit fell back.'),
+      lambda: Type.Optional(Type.Number({ description: 'EWMA decay λ.' })),
+      omega: Type.Optional(Type.Number({ description: 'GARCH ω (daily variance units).' })),
+      alpha: Type.Optional(Type.Number({ description: 'GARCH α.' })),
+      beta: Type.Optional(Type.Number({ description: 'GARCH β (α + β < 1).' })),
+      log_likelihood: Type.Optional(Type.Number({ description: 'GARCH: the maximised Gaussian log-likelihood, −½ Σ (ln 2π + ln σ²_t + r²_t/σ²_t).' })),
+    },
+    { description: 'The filter of this symbol: EWMA {lambda}, or GARCH {omega, alpha, beta, log_likelihood}.' },
   ),
 });
 

@@ -52,16 +52,24 @@ export const MethodOptions = Type.Object(
     filter: Type.Optional(
       Type.Object(
         {
-          model: Type.Literal('ewma', { description: 'The variance filter: EWMA σ²_{t+1} = λσ²_t + (1 − λ)r²_t per asset, zero mean.' }),
+          model: literals(
+            ['ewma', 'garch11'],
+            'The variance filter per asset, zero mean: "ewma" σ²_{t+1} = λσ²_t + (1 − λ)r²_t; "garch11" σ²_{t+1} = ω + αr²_t + βσ²_t with ω, α, β fitted by Gaussian quasi-maximum likelihood (α + β < 1; a fit that does not converge or reaches α + β ≥ 1 falls back to EWMA λ 0.94, and meta.warnings says so).',
+          ),
           lambda: Type.Optional(
-            Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'EWMA decay λ of the filter.', default: DEFAULTS.filter_lambda }),
+            Type.Number({
+              exclusiveMinimum: 0,
+              exclusiveMaximum: 1,
+              description: 'EWMA decay λ of the filter ("ewma" only).',
+              default: DEFAULTS.filter_lambda,
+            }),
           ),
         },
         {
           additionalProperties: false,
           description:
             'historical_filtered only (default {"model": "ewma", "lambda": 0.94}): σ²_1 = mean of r² over the first min(30, m) returns; each return is standardised by its own day’s σ_t and rescaled to the next day’s σ_{m+1}, whole rows at a time (the cross-section kept).',
-          examples: [{ model: 'ewma', lambda: 0.94 }],
+          examples: [{ model: 'ewma', lambda: 0.94 }, { model: 'garch11' }],
         },
       ),
     ),

@@ -13,7 +13,8 @@ import { buildBatchResponse, buildResponse, type Calculation, type EngineInfo } 
 import { runModel } from './engine-run.js';
 import { runToPrecision, type Precision } from './precision.js';
 import { type Comparison } from '../engine/codec.js';
-import { cornishFisherResults, engineMethod, replayedEstimation, type HistoryExtras } from './history/history-methods.js';
+import { cornishFisherResults, engineMethod, type HistoryExtras } from './history/history-methods.js';
+import { replayedEstimation } from './history/filtered-estimation.js';
 
 export interface CalculatorDeps extends SetupDeps {
   datasets: DatasetStore;
@@ -46,7 +47,11 @@ async function priceBooks(
   s: Session,
 ): Promise<{ results: EngineResults; precision: Precision | null; extras: HistoryExtras }> {
   const o = req.method_options ?? {};
-  const replay = replayedEstimation(model.est, model.opts.filter, model.opts.drift === 'zero');
+  const replay = await replayedEstimation(model.est, model.opts.filter, model.opts.drift === 'zero', {
+    executor: deps.executor,
+    signal: s.signal,
+    deadline: s.deadline,
+  });
   const input = {
     rebalanced: req.portfolio_mode === 'rebalanced',
     books,

@@ -8,7 +8,7 @@ import { type EngineExecutor } from '../engine/ops.js';
 import { pricesAt } from './books.js';
 import { type EstimateCache } from './estimate-cache.js';
 import { estimateModel } from './engine-run.js';
-import { type FilterSetting } from './history/history-methods.js';
+import { type FilterSetting } from './history/filtered-estimation.js';
 
 /** A request's model options with their defaults applied, as the response reports them. */
 export interface ResolvedOptions {
@@ -58,7 +58,12 @@ export function resolveOptions(req: ModelRequest): ResolvedOptions {
     ewmaLambda: o.covariance === 'ewma' ? (o.ewma_lambda ?? DEFAULTS.ewma_lambda) : null,
     lookback: o.lookback ?? null,
     degreesOfFreedom: req.method === 'monte_carlo_student_t' ? (req.degrees_of_freedom ?? DEFAULTS.degrees_of_freedom) : null,
-    filter: req.method === 'historical_filtered' ? { model: 'ewma', lambda: o.filter?.lambda ?? DEFAULTS.filter_lambda } : null,
+    filter:
+      req.method !== 'historical_filtered'
+        ? null
+        : o.filter?.model === 'garch11'
+          ? { model: 'garch11' }
+          : { model: 'ewma', lambda: o.filter?.lambda ?? DEFAULTS.filter_lambda },
   };
 }
 

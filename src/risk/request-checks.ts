@@ -66,12 +66,13 @@ function checkOptionsApply(req: CalculationFields): void {
 
 /** The variance filter belongs to filtered history, which replays one day per date (bootstrap paths for T > 1 are not built yet). */
 function checkFilter(req: CalculationFields): void {
-  if (req.method !== 'historical_filtered') {
-    if (req.method_options?.filter !== undefined)
-      throw invalid(['body', 'method_options', 'filter'], `only with method historical_filtered, not ${req.method}`);
-    return;
+  const can = choicesOf(req.method);
+  const filter = req.method_options?.filter;
+  if (!can.filter && filter !== undefined) throw invalid(['body', 'method_options', 'filter'], `only with method historical_filtered, not ${req.method}`);
+  if (filter?.model === 'garch11' && filter.lambda !== undefined) {
+    throw invalid(['body', 'method_options', 'filter', 'lambda'], 'λ is the EWMA filter’s: GARCH fits ω, α, β (its fallback is EWMA λ 0.94)');
   }
-  if (req.time_horizon !== 1) {
+  if (!can.multiDay && req.time_horizon !== 1) {
     throw invalid(
       ['body', 'time_horizon'],
       'historical_filtered replays one filtered day per date: time_horizon must be 1 (bootstrap paths for T > 1 are not available yet)',

@@ -9,6 +9,7 @@ import { type PhaseTiming } from './engine-run.js';
 import { type Precision } from './precision.js';
 import { type ResolvedOptions } from './model-setup.js';
 import { type HistoryExtras } from './history/history-methods.js';
+import { GARCH_FALLBACK_LAMBDA } from './history/filtered-estimation.js';
 
 export interface EngineInfo {
   build: string;
@@ -97,25 +98,34 @@ function cornishFisherBlock(c: Calculation, b: number) {
   return f ? { cornish_fisher: { skewness: f.skewness, excess_kurtosis: f.excessKurtosis, valid: f.valid } } : {};
 }
 
-/** Sentences for meta.warnings: the books (named by `labels`) whose Cornish–Fisher expansion is not monotone over the tail. */
+/** Sentences for meta.warnings: GARCH fits that fell back to EWMA, and the books (named by `labels`) whose Cornish–Fisher expansion is not monotone over the tail. */
 function warnings(c: Calculation, labels: string[]) {
+  const out: string[] = [];
+  const fallbacks = c.extras.filter?.fallbacks ?? [];
+  if (fallbacks.length > 0) {
+    const symbols = fallbacks.map((i) => c.symbols[i]!);
+    out.push(
+      `The GARCH(1,1) fit did not converge or reached α + β ≥ 1 for ${symbols.slice(0, 20).join(', ')}${symbols.length > 20 ? ` and ${symbols.length - 20} more` : ''}: EWMA (λ ${GARCH_FALLBACK_LAMBDA}) filtered them instead (meta.filter).`,
+    );
+  }
   const invalid = (c.extras.cornishFisher ?? []).flatMap((f, b) => (f.valid ? [] : [labels[b]!]));
-  if (invalid.length === 0) return {};
-  const which = labels.length > 1 ? ` (${invalid.join(', ')})` : '';
-  return {
-    warnings: [
+  if (invalid.length > 0) {
+    const which = labels.length > 1 ? ` (${invalid.join(', ')})` : '';
+    out.push(
       `The Cornish–Fisher expansion is not monotone over the tail at this skewness and excess kurtosis${which}: its tail quantiles are unreliable there; the figures are those of the stated formulas.`,
-    ],
-  };
+    );
+  }
+  return out.length > 0 ? { warnings: out } : {};
 }
 
 /** meta.filter: each listed symbol's filter state, for historical_filtered. */
 function filterBlock(c: Calculation) {
   const f = c.extras.filter;
   if (!f) return {};
-  const parameters = { model: f.setting.model, lambda: f.setting.lambda };
   return {
-    filter: Object.fromEntries(c.listing.map((i) => [c.symbols[i]!, { current_volatility: f.current[i]!, long_run_volatility: f.longRun[i]!, parameters }])),
+    filter: Object.fromEntries(
+      c.listing.map((i) => [c.symbols[i]!, { current_volatility: f.current[i]!, long_run_volatility: f.longRun[i]!, parameters: f.parameters[i]! }]),
+    ),
   };
 }
 

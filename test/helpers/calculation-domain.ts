@@ -134,6 +134,7 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       covariance: optional(fc.constantFrom('sample' as const, 'ewma' as const)),
       ewma_lambda: optional(double(DOMAIN.lambda.min, DOMAIN.lambda.max)),
       filter_lambda: optional(fc.option(double(DOMAIN.lambda.min, DOMAIN.lambda.max), { nil: null })),
+      garch: fc.boolean(),
       histogram_bins: optional(fc.integer({ min: DOMAIN.bins.min, max: DOMAIN.bins.max })),
       target_relative_error: optional(double(DOMAIN.target.min, DOMAIN.target.max)),
       variance_reduction: optional(fc.constantFrom(...VARIANCE_REDUCTIONS)),
@@ -171,7 +172,8 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       if (covariance !== undefined) method_options.covariance = covariance;
       if (covariance === 'ewma' && d.ewma_lambda !== undefined) method_options.ewma_lambda = d.ewma_lambda;
       if (d.histogram_bins !== undefined) method_options.histogram_bins = d.histogram_bins;
-      if (applies.filter && d.filter_lambda !== undefined)
+      if (applies.filter && d.garch) method_options.filter = { model: 'garch11' };
+      else if (applies.filter && d.filter_lambda !== undefined)
         method_options.filter = d.filter_lambda === null ? { model: 'ewma' } : { model: 'ewma', lambda: d.filter_lambda };
       // A target error is refused where nothing is simulated (historical, the closed form).
       if (d.target_relative_error !== undefined && MONTE_CARLO.has(d.method)) method_options.target_relative_error = d.target_relative_error;

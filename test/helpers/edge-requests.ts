@@ -133,5 +133,6 @@ export function edgeRequests(datasetId: string, symbols: string[], maxAssets: nu
   // Filtered history replays single days: its edges are the others' at T = 1, with and without a filter.
   for (const lambda of [DOMAIN.lambda.min, DOMAIN.lambda.max])
     out.push({ ...opts({ filter: { model: 'ewma', lambda } }), method: 'historical_filtered', time_horizon: 1 });
+  out.push({ ...opts({ filter: { model: 'garch11' } }), method: 'historical_filtered', time_horizon: 1 });
   return out.map((r) => (choicesOf(r.method).multiDay ? r : { ...r, time_horizon: 1 }));
 }

@@ -253,7 +253,6 @@ t.test('filtered history and Cornish–Fisher', async (t) => {
     const refused = refusals(t, (json) => calculate(s.base, s.key, json));
     await refused(body({ method: 'historical', method_options: { filter: { model: 'ewma' } } }), 422, 'VALIDATION_ERROR', ['body', 'method_options', 'filter']);
     await refused(body({ method: 'historical_filtered', time_horizon: 10 }), 422, 'VALIDATION_ERROR', ['body', 'time_horizon']);
-    await refused(body({ method: 'historical_filtered', method_options: { filter: { model: 'garch11' } } }), 422, 'VALIDATION_ERROR');
     await refused(body({ method: 'historical_filtered', method_options: { filter: { model: 'ewma', lambda: 1 } } }), 422, 'VALIDATION_ERROR');
     await refused(body({ method: 'historical_filtered', method_options: { filter: { model: 'ewma', decay: 0.9 } } }), 422, 'VALIDATION_ERROR');
     await refused(body({ method: 'cornish_fisher', method_options: { covariance: 'ewma' } }), 422, 'VALIDATION_ERROR', [

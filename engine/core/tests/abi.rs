@@ -25,6 +25,7 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("OP_COVARIANCE_PART", f64::from(OP_COVARIANCE_PART)),
         ("OP_CONDITIONAL", f64::from(OP_CONDITIONAL)),
         ("OP_WORST_WINDOW", f64::from(OP_WORST_WINDOW)),
+        ("OP_GARCH_FIT", f64::from(OP_GARCH_FIT)),
         ("BLOCK", BLOCK as f64),
         ("FACTOR_TRIANGULAR", FACTOR_TRIANGULAR as f64),
         (
@@ -77,6 +78,12 @@ fn expected() -> Vec<(&'static str, f64)> {
             WORST_WINDOW_RESULT_HEADER_LEN as f64,
         ),
         ("WORST_WINDOW_NONE", WORST_WINDOW_NONE),
+        ("GARCH_FIT_HEADER_LEN", GARCH_FIT_HEADER_LEN as f64),
+        (
+            "GARCH_FIT_RESULT_HEADER_LEN",
+            GARCH_FIT_RESULT_HEADER_LEN as f64,
+        ),
+        ("GARCH_FIT_WORDS", GARCH_FIT_WORDS as f64),
         ("ERR_INVALID_INPUT", f64::from(ERR_INVALID_INPUT)),
         ("ERR_INSUFFICIENT_DATA", f64::from(ERR_INSUFFICIENT_DATA)),
         ("ERR_LIMIT_EXCEEDED", f64::from(ERR_LIMIT_EXCEEDED)),

@@ -6,7 +6,8 @@ import { type EngineExecutor } from '../../engine/ops.js';
 import { type Session } from '../deadline.js';
 import { type PriceHistory } from '../price-history.js';
 import { estimateModel, runModel } from '../engine-run.js';
-import { cornishFisherResults, engineMethod, replayedEstimation } from '../history/history-methods.js';
+import { cornishFisherResults, engineMethod } from '../history/history-methods.js';
+import { replayedEstimation } from '../history/filtered-estimation.js';
 import { resolveOptions } from '../model-setup.js';
 
 /** One forecast date: the 1-day VaR and ES forecast the day before, and the realised P&L. */
@@ -76,7 +77,7 @@ export async function forecasts(
     const zeroDrift = (o.drift ?? DEFAULTS.drift) === 'zero';
     const estimated = await estimateModel(deps.executor, prices, estimationWindow + 1, n, { lookback: 0, zeroDrift, ewmaLambda }, session.signal);
     // Filtered history replays the window's filtered returns; Cornish–Fisher reads their P&L's moments.
-    const est = replayedEstimation(estimated, filter, zeroDrift).est;
+    const est = (await replayedEstimation(estimated, filter, zeroDrift, { executor: deps.executor, signal: session.signal, deadline: session.deadline })).est;
     const day = { rebalanced: false, books: [book], horizon: 1, confidence: req.confidence_level, zeroDrift };
     const replayed = await runModel(
       deps.executor,

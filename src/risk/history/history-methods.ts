@@ -4,7 +4,7 @@ import { ABI } from '../../engine/abi.js';
 import { type CalculateRequest } from '../../contract/schemas.js';
 import { type Method } from '../engine-run.js';
 import { cornishFisher, type CornishFisherFigures } from './cornish-fisher.js';
-import { ewmaFilter } from './ewma-filter.js';
+import { type FilterState } from './filtered-estimation.js';
 import { windowPnl } from './window-pnl.js';
 
 /**
@@ -16,31 +16,6 @@ export function engineMethod(method: CalculateRequest['method']): Method {
   return method === 'historical_filtered' || method === 'cornish_fisher' ? 'historical' : method;
 }
 
-export interface FilterSetting {
-  model: 'ewma';
-  lambda: number;
-}
-
-/** The filter's state per asset, as meta.filter reports it. */
-export interface FilterState {
-  setting: FilterSetting;
-  current: Float64Array;
-  longRun: Float64Array;
-}
-
-/** The estimation with its returns replaced by the filtered ones (and, for drift "zero", their own sample mean). */
-export function filteredEstimation(est: Estimation, setting: FilterSetting, zeroDrift: boolean): { est: Estimation; state: FilterState } {
-  const n = est.mean.length;
-  const f = ewmaFilter(est.returns, n, setting.lambda);
-  // Only drift "zero" reads it (historical replays the returns less it): not computed otherwise.
-  const sampleMean = new Float64Array(n);
-  if (zeroDrift) {
-    for (let t = 0; t < est.observations; t++) for (let i = 0; i < n; i++) sampleMean[i]! += f.returns[t * n + i]!;
-    for (let i = 0; i < n; i++) sampleMean[i] = est.observations > 0 ? sampleMean[i]! / est.observations : 0;
-  }
-  return { est: { ...est, returns: f.returns, sampleMean }, state: { setting, current: f.current, longRun: f.longRun } };
-}
-
 export interface ReplayModel {
   books: EngineBook[];
   horizon: number;
@@ -49,10 +24,15 @@ export interface ReplayModel {
   zeroDrift: boolean;
 }
 
-/** Components rescaled to sum to `total` (spread by |weight| where the historical ones sum to 0). */
-function rescaled(components: number[], from: number, total: number, weights: Float64Array): number[] {
-  if (from !== 0) return components.map((x) => (x * total) / from);
-  const gross = weights.reduce((s, w) => s + Math.abs(w), 0);
+/**
+ * Components rescaled to sum to `total`: each keeps its share of the components' own sum; where
+ * that sum is 0 or the shares overflow (P&L that underflowed to zero), spread by |weight|.
+ */
+function rescaled(components: number[], total: number, weights: Float64Array): number[] {
+  const sum = components.reduce((a, x) => a + x, 0);
+  const scaled = components.map((x) => (x / sum) * total);
+  if (sum !== 0 && scaled.every(Number.isFinite)) return scaled;
+  const gross = weights.reduce((a, w) => a + Math.abs(w), 0);
   return components.map((_, i) => (gross > 0 ? (total * Math.abs(weights[i]!)) / gross : 0));
 }
 
@@ -64,8 +44,8 @@ function modified(m: EngineMetrics, cf: CornishFisherFigures, book: EngineBook):
     // A closed form over the sample's moments: no batches to differ.
     valueAtRiskStandardError: 0,
     expectedShortfallStandardError: 0,
-    componentEs: rescaled(m.componentEs, m.expectedShortfall, cf.expectedShortfall, book.weights),
-    componentVar: rescaled(m.componentVar, m.valueAtRisk, cf.valueAtRisk, book.weights),
+    componentEs: rescaled(m.componentEs, cf.expectedShortfall, book.weights),
+    componentVar: rescaled(m.componentVar, cf.valueAtRisk, book.weights),
   };
 }
 
@@ -92,11 +72,6 @@ export function cornishFisherResults(results: EngineResults, est: Estimation, mo
         }
       : results.whatIf;
   return { results: { books, whatIf }, figures };
-}
-
-/** What the engine replays for `method`: the filtered returns with a filter, else the estimation as it is. */
-export function replayedEstimation(est: Estimation, filter: FilterSetting | null, zeroDrift: boolean): { est: Estimation; state: FilterState | null } {
-  return filter ? filteredEstimation(est, filter, zeroDrift) : { est, state: null };
 }
 
 /** What filtered history and Cornish–Fisher add to an answer. */
