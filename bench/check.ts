@@ -22,6 +22,7 @@ import { benchWideBook } from './lib/wide-book-bench.js';
 import { benchPrecision } from './lib/precision-bench.js';
 import { benchEstimationSplit } from './lib/estimation-bench.js';
 import { benchWorkerSplit } from './lib/worker-bench.js';
+import { benchFilteredHistory } from './lib/filtered-bench.js';
 import { inCi } from './lib/ci.js';
 import { pairedRatio } from './lib/stats.js';
 
@@ -164,6 +165,14 @@ async function main(): Promise<void> {
     );
     concurrent('the estimation split', est.overlap);
     return { whole_over_split_estimation: est.whole_over_split };
+  });
+  // 2,500 returns × 500 assets, 1 day: plain history / EWMA-filtered history (issue 32: at most 2× slower).
+  await step(['plain_over_filtered_history'], async () => {
+    const f = await benchFilteredHistory(es['wasm-simd128'], 500, 2_501, 7);
+    console.log(
+      `historical 1 d over ${f.returns} returns × ${f.assets} assets, WASM simd: plain ${f.plain_ms.toFixed(1)} ms, filtered ${f.filtered_ms.toFixed(1)} ms`,
+    );
+    return { plain_over_filtered_history: f.plain_over_filtered };
   });
 
   const strict = inCi();

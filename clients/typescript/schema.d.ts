@@ -239,10 +239,10 @@ export interface components {
              */
             dataset_id: string;
             /**
-             * @description Risk calculation method.
+             * @description Risk calculation method. historical_filtered: historical simulation of volatility-filtered returns (method_options.filter; time_horizon 1). cornish_fisher: modified VaR and ES from the mean, standard deviation, skewness and excess kurtosis of the historical windows’ P&L (meta.cornish_fisher).
              * @enum {string}
              */
-            method: "monte_carlo_normal" | "monte_carlo_student_t" | "historical" | "parametric_normal";
+            method: "monte_carlo_normal" | "monte_carlo_student_t" | "historical" | "parametric_normal" | "historical_filtered" | "cornish_fisher";
             /** @description How the model is estimated and sampled; every field has a default. */
             method_options?: {
                 /** @description Seed: the same request and seed give bit-identical results. */
@@ -271,6 +271,28 @@ export interface components {
                  * @default 0.94
                  */
                 ewma_lambda?: number;
+                /**
+                 * @description historical_filtered only (default {"model": "ewma", "lambda": 0.94}): σ²_1 = mean of r² over the first min(30, m) returns; each return is standardised by its own day’s σ_t and rescaled to the next day’s σ_{m+1}, whole rows at a time (the cross-section kept).
+                 * @example {
+                 *       "model": "ewma",
+                 *       "lambda": 0.94
+                 *     }
+                 * @example {
+                 *       "model": "garch11"
+                 *     }
+                 */
+                filter?: {
+                    /**
+                     * @description The variance filter per asset, zero mean: "ewma" σ²_{t+1} = λσ²_t + (1 − λ)r²_t; "garch11" σ²_{t+1} = ω + αr²_t + βσ²_t with ω, α, β fitted by Gaussian quasi-maximum likelihood (α + β < 1; a fit that does not converge or reaches α + β ≥ 1 falls back to EWMA λ 0.94, and meta.warnings says so).
+                     * @enum {string}
+                     */
+                    model: "ewma" | "garch11";
+                    /**
+                     * @description EWMA decay λ of the filter ("ewma" only).
+                     * @default 0.94
+                     */
+                    lambda?: number;
+                };
                 /**
                  * @description Bins of the P&L histogram.
                  * @default 50
@@ -398,7 +420,7 @@ export interface components {
                  * @description Method used.
                  * @enum {string}
                  */
-                method: "monte_carlo_normal" | "monte_carlo_student_t" | "historical" | "parametric_normal";
+                method: "monte_carlo_normal" | "monte_carlo_student_t" | "historical" | "parametric_normal" | "historical_filtered" | "cornish_fisher";
                 /**
                  * @description Mode used.
                  * @enum {string}
@@ -491,6 +513,35 @@ export interface components {
                     /** @description Which risk factors the scenarios are drawn over, and in which order: never the order the request lists its book in. */
                     risk_factors: string;
                 };
+                /** @description historical_filtered only: the filter of each symbol (the order of the request). */
+                filter?: {
+                    [key: string]: {
+                        /** @description σ_{m+1}: the daily volatility the filter forecasts for the day after the window. */
+                        current_volatility: number;
+                        /** @description GARCH: √(ω / (1 − α − β)); EWMA (and a GARCH fallback): √(mean r²) over the window, the zero-mean unconditional volatility. */
+                        long_run_volatility: number;
+                        /** @description The filter of this symbol: EWMA {lambda}, or GARCH {omega, alpha, beta, log_likelihood}. */
+                        parameters: {
+                            /**
+                             * @description The recursion used for this symbol: "ewma" also where a GARCH fit fell back.
+                             * @enum {string}
+                             */
+                            model: "ewma" | "garch11";
+                            /** @description EWMA decay λ. */
+                            lambda?: number;
+                            /** @description GARCH ω (daily variance units). */
+                            omega?: number;
+                            /** @description GARCH α. */
+                            alpha?: number;
+                            /** @description GARCH β (α + β < 1). */
+                            beta?: number;
+                            /** @description GARCH: the maximised Gaussian log-likelihood, −½ Σ (ln 2π + ln σ²_t + r²_t/σ²_t). */
+                            log_likelihood?: number;
+                        };
+                    };
+                };
+                /** @description What a person should know about the figures (e.g. a Cornish–Fisher expansion that is not monotone). */
+                warnings?: string[];
                 /** @description With method_options.target_relative_error only: what the rounds reached. */
                 precision?: {
                     /** @description method_options.target_relative_error as asked. */
@@ -624,6 +675,15 @@ export interface components {
                     /** @description Scenarios per bin (a bin holds its lower edge; the last also its upper): whole numbers, except with importance sampling, where a bin holds the likelihood ratios of its scenarios (how many of the N the model expects there). */
                     counts: number[];
                 };
+                /** @description cornish_fisher only. With μ, σ the P&L’s mean and population standard deviation, q = Φ⁻¹(1 − c), α = 1 − c: VaR = −(μ + σ z_cf(q)), z_cf = z + (z² − 1)S/6 + (z³ − 3z)K/24 − (2z³ − 5z)S²/36; ES = −(μ + σ E[z_cf(Z) | Z ≤ q]) = −μ + σ φ(q)/α · (1 + Sq/6 + K(q² − 1)/24 + S²(1 − 2q²)/36). Component ES and VaR are the historical Euler components rescaled to sum to these; standard errors are 0 (a closed form). */
+                cornish_fisher?: {
+                    /** @description Skewness S = m3 / m2^{3/2} of the book’s window P&L (population moments, divisor N). */
+                    skewness: number;
+                    /** @description Excess kurtosis K = m4 / m2² − 3 of the same P&L. */
+                    excess_kurtosis: number;
+                    /** @description False when z ↦ z_cf(z) is not increasing over the whole tail z ≤ Φ⁻¹(1 − c): the figures are still given, and `warnings` says so. */
+                    valid: boolean;
+                };
                 /** @description The book after the trades, priced on the same scenarios as before them. */
                 what_if?: {
                     /** @description VaR of the book after the trades. */
@@ -711,10 +771,10 @@ export interface components {
              */
             dataset_id: string;
             /**
-             * @description Risk calculation method.
+             * @description Risk calculation method. historical_filtered: historical simulation of volatility-filtered returns (method_options.filter; time_horizon 1). cornish_fisher: modified VaR and ES from the mean, standard deviation, skewness and excess kurtosis of the historical windows’ P&L (meta.cornish_fisher).
              * @enum {string}
              */
-            method: "monte_carlo_normal" | "monte_carlo_student_t" | "historical" | "parametric_normal";
+            method: "monte_carlo_normal" | "monte_carlo_student_t" | "historical" | "parametric_normal" | "historical_filtered" | "cornish_fisher";
             /** @description How the model is estimated and sampled; every field has a default. */
             method_options?: {
                 /** @description Seed: the same request and seed give bit-identical results. */
@@ -743,6 +803,28 @@ export interface components {
                  * @default 0.94
                  */
                 ewma_lambda?: number;
+                /**
+                 * @description historical_filtered only (default {"model": "ewma", "lambda": 0.94}): σ²_1 = mean of r² over the first min(30, m) returns; each return is standardised by its own day’s σ_t and rescaled to the next day’s σ_{m+1}, whole rows at a time (the cross-section kept).
+                 * @example {
+                 *       "model": "ewma",
+                 *       "lambda": 0.94
+                 *     }
+                 * @example {
+                 *       "model": "garch11"
+                 *     }
+                 */
+                filter?: {
+                    /**
+                     * @description The variance filter per asset, zero mean: "ewma" σ²_{t+1} = λσ²_t + (1 − λ)r²_t; "garch11" σ²_{t+1} = ω + αr²_t + βσ²_t with ω, α, β fitted by Gaussian quasi-maximum likelihood (α + β < 1; a fit that does not converge or reaches α + β ≥ 1 falls back to EWMA λ 0.94, and meta.warnings says so).
+                     * @enum {string}
+                     */
+                    model: "ewma" | "garch11";
+                    /**
+                     * @description EWMA decay λ of the filter ("ewma" only).
+                     * @default 0.94
+                     */
+                    lambda?: number;
+                };
                 /**
                  * @description Bins of the P&L histogram.
                  * @default 50
@@ -857,7 +939,7 @@ export interface components {
                  * @description Method used.
                  * @enum {string}
                  */
-                method: "monte_carlo_normal" | "monte_carlo_student_t" | "historical" | "parametric_normal";
+                method: "monte_carlo_normal" | "monte_carlo_student_t" | "historical" | "parametric_normal" | "historical_filtered" | "cornish_fisher";
                 /**
                  * @description Mode used.
                  * @enum {string}
@@ -950,6 +1032,35 @@ export interface components {
                     /** @description Which risk factors the scenarios are drawn over, and in which order: never the order the request lists its book in. */
                     risk_factors: string;
                 };
+                /** @description historical_filtered only: the filter of each symbol (the order of the request). */
+                filter?: {
+                    [key: string]: {
+                        /** @description σ_{m+1}: the daily volatility the filter forecasts for the day after the window. */
+                        current_volatility: number;
+                        /** @description GARCH: √(ω / (1 − α − β)); EWMA (and a GARCH fallback): √(mean r²) over the window, the zero-mean unconditional volatility. */
+                        long_run_volatility: number;
+                        /** @description The filter of this symbol: EWMA {lambda}, or GARCH {omega, alpha, beta, log_likelihood}. */
+                        parameters: {
+                            /**
+                             * @description The recursion used for this symbol: "ewma" also where a GARCH fit fell back.
+                             * @enum {string}
+                             */
+                            model: "ewma" | "garch11";
+                            /** @description EWMA decay λ. */
+                            lambda?: number;
+                            /** @description GARCH ω (daily variance units). */
+                            omega?: number;
+                            /** @description GARCH α. */
+                            alpha?: number;
+                            /** @description GARCH β (α + β < 1). */
+                            beta?: number;
+                            /** @description GARCH: the maximised Gaussian log-likelihood, −½ Σ (ln 2π + ln σ²_t + r²_t/σ²_t). */
+                            log_likelihood?: number;
+                        };
+                    };
+                };
+                /** @description What a person should know about the figures (e.g. a Cornish–Fisher expansion that is not monotone). */
+                warnings?: string[];
                 /** @description With method_options.target_relative_error only: what the rounds reached. */
                 precision?: {
                     /** @description method_options.target_relative_error as asked. */
@@ -1088,6 +1199,15 @@ export interface components {
                         bin_edges: number[];
                         /** @description Scenarios per bin (a bin holds its lower edge; the last also its upper): whole numbers, except with importance sampling, where a bin holds the likelihood ratios of its scenarios (how many of the N the model expects there). */
                         counts: number[];
+                    };
+                    /** @description cornish_fisher only. With μ, σ the P&L’s mean and population standard deviation, q = Φ⁻¹(1 − c), α = 1 − c: VaR = −(μ + σ z_cf(q)), z_cf = z + (z² − 1)S/6 + (z³ − 3z)K/24 − (2z³ − 5z)S²/36; ES = −(μ + σ E[z_cf(Z) | Z ≤ q]) = −μ + σ φ(q)/α · (1 + Sq/6 + K(q² − 1)/24 + S²(1 − 2q²)/36). Component ES and VaR are the historical Euler components rescaled to sum to these; standard errors are 0 (a closed form). */
+                    cornish_fisher?: {
+                        /** @description Skewness S = m3 / m2^{3/2} of the book’s window P&L (population moments, divisor N). */
+                        skewness: number;
+                        /** @description Excess kurtosis K = m4 / m2² − 3 of the same P&L. */
+                        excess_kurtosis: number;
+                        /** @description False when z ↦ z_cf(z) is not increasing over the whole tail z ≤ Φ⁻¹(1 − c): the figures are still given, and `warnings` says so. */
+                        valid: boolean;
                     };
                 }[];
             };
@@ -1230,10 +1350,10 @@ export interface components {
              */
             dataset_id: string;
             /**
-             * @description Risk calculation method.
+             * @description Risk calculation method. historical_filtered: historical simulation of volatility-filtered returns (method_options.filter; time_horizon 1). cornish_fisher: modified VaR and ES from the mean, standard deviation, skewness and excess kurtosis of the historical windows’ P&L (meta.cornish_fisher).
              * @enum {string}
              */
-            method: "monte_carlo_normal" | "monte_carlo_student_t" | "historical" | "parametric_normal";
+            method: "monte_carlo_normal" | "monte_carlo_student_t" | "historical" | "parametric_normal" | "historical_filtered" | "cornish_fisher";
             /** @description How the model is estimated and sampled; every field has a default. */
             method_options?: {
                 /** @description Seed: the same request and seed give bit-identical results. */
@@ -1262,6 +1382,28 @@ export interface components {
                  * @default 0.94
                  */
                 ewma_lambda?: number;
+                /**
+                 * @description historical_filtered only (default {"model": "ewma", "lambda": 0.94}): σ²_1 = mean of r² over the first min(30, m) returns; each return is standardised by its own day’s σ_t and rescaled to the next day’s σ_{m+1}, whole rows at a time (the cross-section kept).
+                 * @example {
+                 *       "model": "ewma",
+                 *       "lambda": 0.94
+                 *     }
+                 * @example {
+                 *       "model": "garch11"
+                 *     }
+                 */
+                filter?: {
+                    /**
+                     * @description The variance filter per asset, zero mean: "ewma" σ²_{t+1} = λσ²_t + (1 − λ)r²_t; "garch11" σ²_{t+1} = ω + αr²_t + βσ²_t with ω, α, β fitted by Gaussian quasi-maximum likelihood (α + β < 1; a fit that does not converge or reaches α + β ≥ 1 falls back to EWMA λ 0.94, and meta.warnings says so).
+                     * @enum {string}
+                     */
+                    model: "ewma" | "garch11";
+                    /**
+                     * @description EWMA decay λ of the filter ("ewma" only).
+                     * @default 0.94
+                     */
+                    lambda?: number;
+                };
                 /**
                  * @description Bins of the P&L histogram.
                  * @default 50
@@ -1386,7 +1528,7 @@ export interface components {
                  * @description Method of the forecasts.
                  * @enum {string}
                  */
-                method: "monte_carlo_normal" | "monte_carlo_student_t" | "historical" | "parametric_normal";
+                method: "monte_carlo_normal" | "monte_carlo_student_t" | "historical" | "parametric_normal" | "historical_filtered" | "cornish_fisher";
                 /** @description ISO 4217 code of every money figure. */
                 currency: string;
                 /** @description Confidence level c of the forecasts. */

@@ -96,6 +96,38 @@ export const WhatIfFigures = Type.Object(
   { description: 'The book after the trades, priced on the same scenarios as before them.' },
 );
 
+export const CornishFisherMeta = Type.Object(
+  {
+    skewness: Type.Number({ description: 'Skewness S = m3 / m2^{3/2} of the book’s window P&L (population moments, divisor N).' }),
+    excess_kurtosis: Type.Number({ description: 'Excess kurtosis K = m4 / m2² − 3 of the same P&L.' }),
+    valid: Type.Boolean({
+      description: 'False when z ↦ z_cf(z) is not increasing over the whole tail z ≤ Φ⁻¹(1 − c): the figures are still given, and `warnings` says so.',
+    }),
+  },
+  {
+    description:
+      'cornish_fisher only. With μ, σ the P&L’s mean and population standard deviation, q = Φ⁻¹(1 − c), α = 1 − c: VaR = −(μ + σ z_cf(q)), z_cf = z + (z² − 1)S/6 + (z³ − 3z)K/24 − (2z³ − 5z)S²/36; ES = −(μ + σ E[z_cf(Z) | Z ≤ q]) = −μ + σ φ(q)/α · (1 + Sq/6 + K(q² − 1)/24 + S²(1 − 2q²)/36). Component ES and VaR are the historical Euler components rescaled to sum to these; standard errors are 0 (a closed form).',
+  },
+);
+
+const FilterAsset = Type.Object({
+  current_volatility: Type.Number({ description: 'σ_{m+1}: the daily volatility the filter forecasts for the day after the window.' }),
+  long_run_volatility: Type.Number({
+    description: 'GARCH: √(ω / (1 − α − β)); EWMA (and a GARCH fallback): √(mean r²) over the window, the zero-mean unconditional volatility.',
+  }),
+  parameters: Type.Object(
+    {
+      model: literals(['ewma', 'garch11'], 'The recursion used for this symbol: "ewma" also where a GARCH fit fell back.'),
+      lambda: Type.Optional(Type.Number({ description: 'EWMA decay λ.' })),
+      omega: Type.Optional(Type.Number({ description: 'GARCH ω (daily variance units).' })),
+      alpha: Type.Optional(Type.Number({ description: 'GARCH α.' })),
+      beta: Type.Optional(Type.Number({ description: 'GARCH β (α + β < 1).' })),
+      log_likelihood: Type.Optional(Type.Number({ description: 'GARCH: the maximised Gaussian log-likelihood, −½ Σ (ln 2π + ln σ²_t + r²_t/σ²_t).' })),
+    },
+    { description: 'The filter of this symbol: EWMA {lambda}, or GARCH {omega, alpha, beta, log_likelihood}.' },
+  ),
+});
+
 const Distribution = Type.Object(
   {
     bin_edges: Type.Array(Num, { description: 'histogram_bins + 1 ascending P&L edges, from the worst to the best scenario.' }),
@@ -144,6 +176,12 @@ const sharedMeta = {
     { description: 'How the model was estimated from the dataset.' },
   ),
   conventions: Conventions,
+  filter: Type.Optional(
+    Type.Record(Type.String(), FilterAsset, { description: 'historical_filtered only: the filter of each symbol (the order of the request).' }),
+  ),
+  warnings: Type.Optional(
+    Type.Array(Type.String(), { description: 'What a person should know about the figures (e.g. a Cornish–Fisher expansion that is not monotone).' }),
+  ),
   precision: Type.Optional(
     Type.Object(
       {
@@ -190,6 +228,7 @@ export const CalculateResponse = Type.Object({
       contributions: Type.Array(Contribution, { description: 'Each position’s share of the risk, in the order of the request.' }),
       exposures: Exposures,
       distribution: Distribution,
+      cornish_fisher: Type.Optional(CornishFisherMeta),
       what_if: Type.Optional(WhatIfFigures),
       fx: Type.Optional(FxFigures),
       currency_breakdown: Type.Optional(CurrencyBreakdown),
@@ -207,6 +246,7 @@ export const BatchBookResult = Type.Object(
     contributions: Type.Array(Contribution, { description: 'The book’s own symbols.' }),
     exposures: Exposures,
     distribution: Distribution,
+    cornish_fisher: Type.Optional(CornishFisherMeta),
   },
   { description: 'One book’s figures.' },
 );

@@ -12,6 +12,7 @@ export const DEFAULTS = {
   drift: 'sample',
   covariance: 'sample',
   ewma_lambda: 0.94,
+  filter_lambda: 0.94,
   histogram_bins: 50,
   variance_reduction: 'none',
 } as const;
@@ -22,8 +23,10 @@ export const VARIANCE_REDUCTIONS = ['none', 'importance_sampling'] as const;
 /** Bounds of method_options.target_relative_error. */
 export const TARGET_RELATIVE_ERROR = { min: 0.0005, max: 0.1 } as const;
 
-export const METHODS = ['monte_carlo_normal', 'monte_carlo_student_t', 'historical', 'parametric_normal'] as const;
+export const METHODS = ['monte_carlo_normal', 'monte_carlo_student_t', 'historical', 'parametric_normal', 'historical_filtered', 'cornish_fisher'] as const;
 export const MONTE_CARLO: ReadonlySet<string> = new Set(['monte_carlo_normal', 'monte_carlo_student_t']);
+/** Methods whose scenarios are the overlapping windows of the returns (plain, filtered, or read for their moments). */
+export const HISTORICAL_WINDOWS: ReadonlySet<string> = new Set(['historical', 'historical_filtered', 'cornish_fisher']);
 export const literals = <T extends string>(values: readonly T[], description: string, fallback?: T) =>
   Type.Union(
     values.map((v) => Type.Literal(v)),
@@ -46,6 +49,30 @@ export const MethodOptions = Type.Object(
       ),
     ),
     ewma_lambda: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1, description: 'EWMA decay λ.', default: DEFAULTS.ewma_lambda })),
+    filter: Type.Optional(
+      Type.Object(
+        {
+          model: literals(
+            ['ewma', 'garch11'],
+            'The variance filter per asset, zero mean: "ewma" σ²_{t+1} = λσ²_t + (1 − λ)r²_t; "garch11" σ²_{t+1} = ω + αr²_t + βσ²_t with ω, α, β fitted by Gaussian quasi-maximum likelihood (α + β < 1; a fit that does not converge or reaches α + β ≥ 1 falls back to EWMA λ 0.94, and meta.warnings says so).',
+          ),
+          lambda: Type.Optional(
+            Type.Number({
+              exclusiveMinimum: 0,
+              exclusiveMaximum: 1,
+              description: 'EWMA decay λ of the filter ("ewma" only).',
+              default: DEFAULTS.filter_lambda,
+            }),
+          ),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'historical_filtered only (default {"model": "ewma", "lambda": 0.94}): σ²_1 = mean of r² over the first min(30, m) returns; each return is standardised by its own day’s σ_t and rescaled to the next day’s σ_{m+1}, whole rows at a time (the cross-section kept).',
+          examples: [{ model: 'ewma', lambda: 0.94 }, { model: 'garch11' }],
+        },
+      ),
+    ),
     histogram_bins: Type.Optional(Type.Integer({ minimum: 10, maximum: 200, description: 'Bins of the P&L histogram.', default: DEFAULTS.histogram_bins })),
     variance_reduction: Type.Optional(
       literals(
@@ -136,7 +163,10 @@ export const WhatIf = Type.Object(
 export function calculationFields(maxSimulations: number) {
   return {
     dataset_id: Type.String({ minLength: 1, maxLength: 64, description: 'Id of an uploaded dataset of the caller.', examples: ['ds_0123456789abcdefABCDEF'] }),
-    method: literals(METHODS, 'Risk calculation method.'),
+    method: literals(
+      METHODS,
+      'Risk calculation method. historical_filtered: historical simulation of volatility-filtered returns (method_options.filter; time_horizon 1). cornish_fisher: modified VaR and ES from the mean, standard deviation, skewness and excess kurtosis of the historical windows’ P&L (meta.cornish_fisher).',
+    ),
     method_options: Type.Optional(MethodOptions),
     // Below 1e-6 every scenario's P&L underflows towards zero: figures would no longer depend on the draws.
     portfolio_value: Type.Optional(

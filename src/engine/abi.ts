@@ -22,6 +22,8 @@ export const ABI = {
   OP_UNITS: 11,
   /** OP_SIMULATE on kept units: input [count, units, spec]. */
   OP_SIMULATE_KEPT: 12,
+  /** GARCH(1,1) fits of some assets' returns (filtered historical simulation). */
+  OP_GARCH_FIT: 13,
   BLOCK: 256,
   /** `factor columns` of an n×n lower-triangular (Cholesky) covariance factor; else m loadings. */
   FACTOR_TRIANGULAR: 0,
@@ -45,6 +47,10 @@ export const ABI = {
   WORST_WINDOW_RESULT_HEADER_LEN: 2,
   /** A worst-window result's start row when the price rows span fewer days than the horizon. */
   WORST_WINDOW_NONE: -1,
+  GARCH_FIT_HEADER_LEN: 3,
+  GARCH_FIT_RESULT_HEADER_LEN: 2,
+  /** Per asset: ω, α, β, log-likelihood, usable (1) or not (0: fall back to EWMA). */
+  GARCH_FIT_WORDS: 5,
   RESULTS_HEADER_LEN: 3,
   COMPARISON_FIGURES: 4,
   COMPARISON_NONE: 0,

@@ -16,6 +16,8 @@ import { type Comparison } from '../engine/codec.js';
 import { cashAsPositions } from './fx/cash.js';
 import { CASH_PREFIX } from './fx/fx-plan.js';
 import { bookWithoutFx, currencyBreakdown, fxMeta, planFor } from './fx/fx-figures.js';
+import { cornishFisherResults, engineMethod, type HistoryExtras } from './history/history-methods.js';
+import { replayedEstimation } from './history/filtered-estimation.js';
 
 export interface CalculatorDeps extends SetupDeps {
   datasets: DatasetStore;
@@ -44,7 +46,8 @@ function refsOf(book: BookRequest, at: (string | number)[]): SymbolRef[] {
 export function modelInputOf(req: ModelRequest, model: PreparedModel, books: EngineBook[], comparison: Comparison, simulations: number): ModelInput {
   const o = req.method_options ?? {};
   return {
-    method: req.method,
+    // Filtered history and Cornish–Fisher replay windows as historical simulation does.
+    method: engineMethod(req.method),
     rebalanced: req.portfolio_mode === 'rebalanced',
     books,
     comparison,
@@ -68,20 +71,36 @@ async function priceBooks(
   comparison: Comparison,
   deps: CalculatorDeps,
   s: Session,
-): Promise<{ results: EngineResults; precision: Precision | null }> {
+): Promise<{ results: EngineResults; precision: Precision | null; extras: HistoryExtras }> {
   const o = req.method_options ?? {};
+  const replay = await replayedEstimation(model.est, model.opts.filter, model.opts.drift === 'zero', {
+    executor: deps.executor,
+    signal: s.signal,
+    deadline: s.deadline,
+  });
   const run = (simulations: number) =>
     runModel(
       deps.executor,
       modelInputOf(req, model, books, comparison, simulations),
-      model.est,
+      replay.est,
       { maxBatches: deps.maxBatches, deadline: s.deadline },
       s.signal,
       s.timing,
     );
+  const extras: HistoryExtras = { filter: replay.state, cornishFisher: null };
   // The request checks allow a target only with Monte Carlo, which requires `simulations` (the cap).
-  if (o.target_relative_error === undefined) return { results: await run(req.simulations ?? 0), precision: null };
-  return runToPrecision(o.target_relative_error, req.simulations ?? 0, run);
+  if (o.target_relative_error !== undefined) return { ...(await runToPrecision(o.target_relative_error, req.simulations ?? 0, run)), extras };
+  const results = await run(req.simulations ?? 0);
+  if (req.method !== 'cornish_fisher') return { results, precision: null, extras };
+  const input = {
+    rebalanced: req.portfolio_mode === 'rebalanced',
+    books,
+    horizon: req.time_horizon,
+    confidence: req.confidence_level,
+    zeroDrift: model.opts.drift === 'zero',
+  };
+  const cf = cornishFisherResults(results, replay.est, input);
+  return { results: cf.results, precision: null, extras: { ...extras, cornishFisher: cf.figures } };
 }
 
 /** `listed` (the request's symbols in order of first appearance) as indices into the model's. */
@@ -91,12 +110,13 @@ export function calculationOf(
   listed: string[],
   deps: CalculatorDeps,
   s: Session,
-  precision: Precision | null,
+  priced: { precision: Precision | null; extras: HistoryExtras },
 ): Calculation {
   const { symbols, prices, dataset, est, opts } = model;
   const position = new Map(symbols.map((sym, i) => [sym, i]));
   return {
-    precision,
+    precision: priced.precision,
+    extras: priced.extras,
     request: req,
     symbols,
     listing: listed.map((sym) => position.get(sym)!),
@@ -135,8 +155,9 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
       // Without a what-if the FX comparison is the run's second book; with one, a second run on the same scenarios.
       const fxInRun = fx !== null && fx.foreign && !req.what_if;
       const engineBooks = fxInRun ? [before.engine, bookWithoutFx(before, fx)] : books.map((b) => b.engine);
-      const { results, precision } = await priceBooks(req, model, engineBooks, req.what_if || fxInRun ? 'what_if' : 'none', deps, s);
-      const calc = calculationOf(req, model, listed, deps, s, precision);
+      const priced = await priceBooks(req, model, engineBooks, req.what_if || fxInRun ? 'what_if' : 'none', deps, s);
+      const results = priced.results;
+      const calc = calculationOf(req, model, listed, deps, s, priced);
       if (!fx) return buildResponse(calc, books, results);
       const own = results.books[0]!;
       const answer = buildResponse(calc, books, fxInRun ? { books: [own], whatIf: null } : results);
@@ -176,7 +197,7 @@ export async function calculateBatch(req: BatchRequest, owner: string, deps: Cal
     async (s) => {
       const model = await prepareModel(req, dataset, symbols, deps, s.signal, fx);
       const books = stated.map(({ book }, b) => priceBook(book, model.symbols, model.prices, req.portfolio_value, ['body', 'books', b]));
-      const { results, precision } = await priceBooks(
+      const priced = await priceBooks(
         req,
         model,
         books.map((b) => b.engine),
@@ -185,10 +206,10 @@ export async function calculateBatch(req: BatchRequest, owner: string, deps: Cal
         s,
       );
       return buildBatchResponse(
-        calculationOf(req, model, listed, deps, s, precision),
+        calculationOf(req, model, listed, deps, s, priced),
         req.books.map((b) => b.id),
         books,
-        results,
+        priced.results,
       );
     },
     { units, teaches: !targetsPrecision(req), owner, bytes: workBytes(shape) },

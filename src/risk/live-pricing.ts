@@ -93,7 +93,11 @@ export class LivePricing {
     const book = priceBook(cashAsPositions(req).book, kept.symbols, kept.model.prices, req.portfolio_value, ['body']);
     const input = modelInputOf(req, kept.model, [book.engine], 'none', req.simulations ?? 0);
     const results = await runKept(this.deps.executor, input, kept.model.est, kept.scenarios, this.policy(s), s.signal, s.timing);
-    return buildResponse(calculationOf(req, kept.model, kept.listed, this.deps, s, null), [book], results);
+    return buildResponse(
+      calculationOf(req, kept.model, kept.listed, this.deps, s, { precision: null, extras: { filter: null, cornishFisher: null } }),
+      [book],
+      results,
+    );
   }
 
   private policy(s: Session) {

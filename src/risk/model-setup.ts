@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../contract/errors.js';
-import { DEFAULTS, MONTE_CARLO, type CalculateRequest } from '../contract/schemas.js';
+import { DEFAULTS, HISTORICAL_WINDOWS, MONTE_CARLO, type CalculateRequest } from '../contract/schemas.js';
 import { selectColumns, type Dataset } from '../datasets/dataset.js';
 import { type DatasetStore } from '../datasets/dataset-store.js';
 import { type Estimation } from '../engine/codec.js';
@@ -10,6 +10,7 @@ import { type EstimateCache } from './estimate-cache.js';
 import { estimateModel } from './engine-run.js';
 import { instrumentPrices, type FxPlan } from './fx/fx-plan.js';
 import { instrumentEstimation } from './fx/instrument-estimation.js';
+import { type FilterSetting } from './history/filtered-estimation.js';
 
 /** A request's model options with their defaults applied, as the response reports them. */
 export interface ResolvedOptions {
@@ -19,6 +20,8 @@ export interface ResolvedOptions {
   ewmaLambda: number | null;
   lookback: number | null;
   degreesOfFreedom: number | null;
+  /** historical_filtered: the variance filter; else null. */
+  filter: FilterSetting | null;
 }
 
 /** The fields of a request that choose the model, whatever its book(s). */
@@ -57,6 +60,12 @@ export function resolveOptions(req: ModelRequest): ResolvedOptions {
     ewmaLambda: o.covariance === 'ewma' ? (o.ewma_lambda ?? DEFAULTS.ewma_lambda) : null,
     lookback: o.lookback ?? null,
     degreesOfFreedom: req.method === 'monte_carlo_student_t' ? (req.degrees_of_freedom ?? DEFAULTS.degrees_of_freedom) : null,
+    filter:
+      req.method !== 'historical_filtered'
+        ? null
+        : o.filter?.model === 'garch11'
+          ? { model: 'garch11' }
+          : { model: 'ewma', lambda: o.filter?.lambda ?? DEFAULTS.filter_lambda },
   };
 }
 
@@ -117,7 +126,7 @@ export async function prepareModel(
     if (signal.aborted || !(e instanceof Error && e.name === 'AbortError')) throw e;
     return estimate();
   });
-  if (req.method === 'historical' && est.observations < req.time_horizon) {
+  if (HISTORICAL_WINDOWS.has(req.method) && est.observations < req.time_horizon) {
     throw new ApiError(
       'INSUFFICIENT_DATA',
       `Historical simulation needs at least time_horizon (${req.time_horizon}) returns; ${est.observations} are available.`,

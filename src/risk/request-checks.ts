@@ -3,6 +3,7 @@ import { type BacktestRequest } from '../contract/backtest-schemas.js';
 import { ABI } from '../engine/abi.js';
 import {
   DEFAULTS,
+  HISTORICAL_WINDOWS,
   MONTE_CARLO,
   type BatchRequest,
   type CalculateRequest,
@@ -19,7 +20,7 @@ type Loc = (string | number)[];
 const invalid = (loc: Loc, msg: string, type = 'value_error') => validationError([{ loc, msg, type }]);
 
 /** The fields every calculation shares (the schema has checked each on its own). */
-type CalculationFields = Pick<CalculateRequest, 'method' | 'simulations' | 'method_options' | 'portfolio_mode' | 'degrees_of_freedom'>;
+type CalculationFields = Pick<CalculateRequest, 'method' | 'simulations' | 'method_options' | 'portfolio_mode' | 'degrees_of_freedom' | 'time_horizon'>;
 
 function checkCalculation(req: CalculationFields): void {
   if (MONTE_CARLO.has(req.method) && req.simulations === undefined) {
@@ -33,9 +34,15 @@ function checkCalculation(req: CalculationFields): void {
 }
 
 /** Which model choices a method can use: the others are refused, so no answer echoes them as used. */
-export function choicesOf(method: CalculateRequest['method']): { rebalanced: boolean; ewma: boolean } {
-  // The closed form is of the buy-and-hold book; historical simulation estimates no covariance.
-  return { rebalanced: method !== 'parametric_normal', ewma: method !== 'historical' };
+export function choicesOf(method: CalculateRequest['method']): { rebalanced: boolean; ewma: boolean; multiDay: boolean; filter: boolean } {
+  // The closed form is of the buy-and-hold book; historical simulation estimates no covariance;
+  // filtered history replays single days (no bootstrap paths yet) and alone has a filter.
+  return {
+    rebalanced: method !== 'parametric_normal',
+    ewma: !HISTORICAL_WINDOWS.has(method),
+    multiDay: method !== 'historical_filtered',
+    filter: method === 'historical_filtered',
+  };
 }
 
 /**
@@ -52,8 +59,25 @@ function checkOptionsApply(req: CalculationFields): void {
     throw invalid(['body', 'method_options', 'target_relative_error'], `${req.method} draws no simulations: a target error does not apply`);
   }
   if (req.method_options?.variance_reduction === 'importance_sampling') checkImportanceSampling(req);
+  checkFilter(req);
   if (!can.ewma && req.method_options?.covariance === 'ewma') {
     throw invalid(['body', 'method_options', 'covariance'], `${req.method} replays the returns and estimates no covariance: "ewma" does not apply`);
+  }
+}
+
+/** The variance filter belongs to filtered history, which replays one day per date (bootstrap paths for T > 1 are not built yet). */
+function checkFilter(req: CalculationFields): void {
+  const can = choicesOf(req.method);
+  const filter = req.method_options?.filter;
+  if (!can.filter && filter !== undefined) throw invalid(['body', 'method_options', 'filter'], `only with method historical_filtered, not ${req.method}`);
+  if (filter?.model === 'garch11' && filter.lambda !== undefined) {
+    throw invalid(['body', 'method_options', 'filter', 'lambda'], 'λ is the EWMA filter’s: GARCH fits ω, α, β (its fallback is EWMA λ 0.94)');
+  }
+  if (!can.multiDay && req.time_horizon !== 1) {
+    throw invalid(
+      ['body', 'time_horizon'],
+      'historical_filtered replays one filtered day per date: time_horizon must be 1 (bootstrap paths for T > 1 are not available yet)',
+    );
   }
 }
 

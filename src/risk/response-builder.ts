@@ -8,6 +8,8 @@ import { exposureSummary, type PricedBook } from './books.js';
 import { type PhaseTiming } from './engine-run.js';
 import { type Precision } from './precision.js';
 import { type ResolvedOptions } from './model-setup.js';
+import { type HistoryExtras } from './history/history-methods.js';
+import { GARCH_FALLBACK_LAMBDA } from './history/filtered-estimation.js';
 
 export interface EngineInfo {
   build: string;
@@ -31,6 +33,8 @@ export interface Calculation {
   timing: PhaseTiming & { totalMs: number };
   /** With method_options.target_relative_error: what the rounds reached. */
   precision: Precision | null;
+  /** Filtered history's filter state and Cornish–Fisher's moments (nulls for the other methods). */
+  extras: HistoryExtras;
 }
 
 export const CONVENTIONS = {
@@ -88,9 +92,47 @@ function contributions(c: Calculation, book: PricedBook, m: EngineMetrics) {
   });
 }
 
-/** One book's figures: what a calculate's meta and a batch's book entry have in common. */
-function bookFigures(c: Calculation, book: PricedBook, m: EngineMetrics) {
+/** meta.cornish_fisher of book `b`, when the method is Cornish–Fisher. */
+function cornishFisherBlock(c: Calculation, b: number) {
+  const f = c.extras.cornishFisher?.[b];
+  return f ? { cornish_fisher: { skewness: f.skewness, excess_kurtosis: f.excessKurtosis, valid: f.valid } } : {};
+}
+
+/** Sentences for meta.warnings: GARCH fits that fell back to EWMA, and the books (named by `labels`) whose Cornish–Fisher expansion is not monotone over the tail. */
+function warnings(c: Calculation, labels: string[]) {
+  const out: string[] = [];
+  const fallbacks = c.extras.filter?.fallbacks ?? [];
+  if (fallbacks.length > 0) {
+    const symbols = fallbacks.map((i) => c.symbols[i]!);
+    out.push(
+      `The GARCH(1,1) fit did not converge or reached α + β ≥ 1 for ${symbols.slice(0, 20).join(', ')}${symbols.length > 20 ? ` and ${symbols.length - 20} more` : ''}: EWMA (λ ${GARCH_FALLBACK_LAMBDA}) filtered them instead (meta.filter).`,
+    );
+  }
+  const invalid = (c.extras.cornishFisher ?? []).flatMap((f, b) => (f.valid ? [] : [labels[b]!]));
+  if (invalid.length > 0) {
+    const which = labels.length > 1 ? ` (${invalid.join(', ')})` : '';
+    out.push(
+      `The Cornish–Fisher expansion is not monotone over the tail at this skewness and excess kurtosis${which}: its tail quantiles are unreliable there; the figures are those of the stated formulas.`,
+    );
+  }
+  return out.length > 0 ? { warnings: out } : {};
+}
+
+/** meta.filter: each listed symbol's filter state, for historical_filtered. */
+function filterBlock(c: Calculation) {
+  const f = c.extras.filter;
+  if (!f) return {};
   return {
+    filter: Object.fromEntries(
+      c.listing.map((i) => [c.symbols[i]!, { current_volatility: f.current[i]!, long_run_volatility: f.longRun[i]!, parameters: f.parameters[i]! }]),
+    ),
+  };
+}
+
+/** One book's figures: what a calculate's meta and a batch's book entry have in common. */
+function bookFigures(c: Calculation, book: PricedBook, m: EngineMetrics, b: number) {
+  return {
+    ...cornishFisherBlock(c, b),
     portfolio_value: book.capital,
     metrics: metricsBlock(m, book.capital),
     contributions: contributions(c, book, m),
@@ -134,6 +176,7 @@ function sharedMeta(c: Calculation, scenarios: number) {
       daily_volatility: perSymbol(est.volatility),
     },
     conventions: CONVENTIONS,
+    ...filterBlock(c),
     ...(c.precision ? { precision: c.precision } : {}),
     engine: { ...c.engine, batches: c.timing.batches },
     timing_ms: { queue: round(c.timing.queueMs), engine: round(c.timing.computeMs), total: round(c.timing.totalMs) },
@@ -160,7 +203,12 @@ export function buildResponse(c: Calculation, books: PricedBook[], results: Engi
       : {};
   return {
     status: 'success',
-    meta: { ...sharedMeta(c, before!.scenarios), ...bookFigures(c, books[0]!, before!), ...whatIf },
+    meta: {
+      ...sharedMeta(c, before!.scenarios),
+      ...warnings(c, ['the book', 'the book after the trades'].slice(0, results.books.length)),
+      ...bookFigures(c, books[0]!, before!, 0),
+      ...whatIf,
+    },
   };
 }
 
@@ -170,8 +218,12 @@ export function buildBatchResponse(c: Calculation, ids: string[], books: PricedB
     status: 'success',
     meta: {
       ...sharedMeta(c, results.books[0]!.scenarios),
+      ...warnings(
+        c,
+        ids.map((id) => `book ${id}`),
+      ),
       symbols: c.listing.map((i) => c.symbols[i]!),
-      books: books.map((book, b) => ({ id: ids[b]!, ...bookFigures(c, book, results.books[b]!) })),
+      books: books.map((book, b) => ({ id: ids[b]!, ...bookFigures(c, book, results.books[b]!, b) })),
     },
   };
 }

@@ -1,4 +1,4 @@
-import { MONTE_CARLO, type CalculateRequest } from '../contract/schemas.js';
+import { HISTORICAL_WINDOWS, MONTE_CARLO, type CalculateRequest } from '../contract/schemas.js';
 import { samplesThroughLoadings } from '../engine/sampling-rule.js';
 
 // The cost model admission reads (admission.ts): a calculation's work in units proportional to its
@@ -58,7 +58,7 @@ export function requestShape(req: ShapeRequest, assets: number, books: number, d
   const simulated = MONTE_CARLO.has(req.method);
   return {
     // Historical windows: at most one per date (the estimation window only shortens it).
-    scenarios: simulated ? (req.simulations ?? 0) : req.method === 'historical' ? Math.max(0, dates - req.time_horizon) : 0,
+    scenarios: simulated ? (req.simulations ?? 0) : HISTORICAL_WINDOWS.has(req.method) ? Math.max(0, dates - req.time_horizon) : 0,
     assets,
     books,
     steps: steppedDays(req.method, req.portfolio_mode === 'rebalanced', req.time_horizon),

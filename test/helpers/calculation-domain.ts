@@ -3,7 +3,15 @@
 import fc from 'fast-check';
 import { choicesOf } from '../../src/risk/request-checks.js';
 import { ISO_4217 } from '../../src/contract/currencies.js';
-import { calculateRequestSchema, DEFAULTS, METHODS, MONTE_CARLO, VARIANCE_REDUCTIONS, type CalculateRequest } from '../../src/contract/schemas.js';
+import {
+  calculateRequestSchema,
+  DEFAULTS,
+  HISTORICAL_WINDOWS,
+  METHODS,
+  MONTE_CARLO,
+  VARIANCE_REDUCTIONS,
+  type CalculateRequest,
+} from '../../src/contract/schemas.js';
 import { ABI } from '../../src/engine/abi.js';
 import { compileValidator } from '../../src/http/validator.js';
 import { without } from './without.js';
@@ -129,6 +137,8 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       ),
       covariance: optional(fc.constantFrom('sample' as const, 'ewma' as const)),
       ewma_lambda: optional(double(DOMAIN.lambda.min, DOMAIN.lambda.max)),
+      filter_lambda: optional(fc.option(double(DOMAIN.lambda.min, DOMAIN.lambda.max), { nil: null })),
+      garch: fc.boolean(),
       histogram_bins: optional(fc.integer({ min: DOMAIN.bins.min, max: DOMAIN.bins.max })),
       target_relative_error: optional(double(DOMAIN.target.min, DOMAIN.target.max)),
       variance_reduction: optional(fc.constantFrom(...VARIANCE_REDUCTIONS)),
@@ -153,10 +163,11 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       const total = raw.reduce((a, b) => a + b, 0);
       const weights = total === 0 ? raw.map((_, i) => (i === 0 ? 1 : 0)) : raw.map((x) => x / total);
       const lookback = d.lookback;
-      // Historical simulation needs a T-day window inside the returns it is given.
-      const horizon = d.method === 'historical' && lookback !== undefined ? Math.min(d.time_horizon, lookback) : d.time_horizon;
       // Options a method would ignore are refused (test/unit/request-checks.test.ts): drawn only where they apply.
       const applies = choicesOf(d.method);
+      // Historical simulation needs a T-day window inside the returns it is given; filtered history replays single days.
+      const windowed = HISTORICAL_WINDOWS.has(d.method) && lookback !== undefined ? Math.min(d.time_horizon, lookback) : d.time_horizon;
+      const horizon = applies.multiDay ? windowed : 1;
       const covariance = d.covariance === 'ewma' && !applies.ewma ? undefined : d.covariance;
       const method_options: NonNullable<CalculateRequest['method_options']> = { seed: d.seed };
       if (d.antithetic !== undefined) method_options.antithetic = d.antithetic;
@@ -165,6 +176,9 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       if (covariance !== undefined) method_options.covariance = covariance;
       if (covariance === 'ewma' && d.ewma_lambda !== undefined) method_options.ewma_lambda = d.ewma_lambda;
       if (d.histogram_bins !== undefined) method_options.histogram_bins = d.histogram_bins;
+      if (applies.filter && d.garch) method_options.filter = { model: 'garch11' };
+      else if (applies.filter && d.filter_lambda !== undefined)
+        method_options.filter = d.filter_lambda === null ? { model: 'ewma' } : { model: 'ewma', lambda: d.filter_lambda };
       // A target error is refused where nothing is simulated (historical, the closed form).
       if (d.target_relative_error !== undefined && MONTE_CARLO.has(d.method)) method_options.target_relative_error = d.target_relative_error;
       // Importance sampling shifts normal draws: Monte Carlo only, Student-t from its least ν.

@@ -40,6 +40,7 @@ export function edgeRequests(datasetId: string, symbols: string[], maxAssets: nu
     for (const method of METHODS) {
       for (const portfolio_mode of ['buy_and_hold', 'rebalanced'] as const) {
         if (portfolio_mode === 'rebalanced' && !choicesOf(method).rebalanced) continue;
+        if (time_horizon !== 1 && !choicesOf(method).multiDay) continue;
         out.push({ ...base, method, portfolio_mode, time_horizon, simulations: DOMAIN.simulations.min, portfolio: one(symbols[0]!) });
       }
     }
@@ -129,5 +130,9 @@ export function edgeRequests(datasetId: string, symbols: string[], maxAssets: nu
       });
     }
   }
-  return out;
+  // Filtered history replays single days: its edges are the others' at T = 1, with and without a filter.
+  for (const lambda of [DOMAIN.lambda.min, DOMAIN.lambda.max])
+    out.push({ ...opts({ filter: { model: 'ewma', lambda } }), method: 'historical_filtered', time_horizon: 1 });
+  out.push({ ...opts({ filter: { model: 'garch11' } }), method: 'historical_filtered', time_horizon: 1 });
+  return out.map((r) => (choicesOf(r.method).multiDay ? r : { ...r, time_horizon: 1 }));
 }

@@ -64,7 +64,7 @@ export function relisted(request: CalculateRequest, seed: number): CalculateRequ
 
 type Row = { symbol: string };
 const bySymbol = <T extends Row>(rows: readonly T[]) => [...rows].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
-const sortedKeys = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+const sortedKeys = <T>(o: Record<string, T>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 /**
  * What must be identical however the book is listed: the response without its id, timings and
@@ -83,6 +83,7 @@ export function listingFree(o: Outcome): string {
     contributions: bySymbol(m.contributions),
     exposures: exposures(m.exposures),
     estimation: { ...m.estimation, daily_mean: sortedKeys(m.estimation.daily_mean), daily_volatility: sortedKeys(m.estimation.daily_volatility) },
+    ...(m.filter ? { filter: sortedKeys(m.filter) } : {}),
     ...(m.what_if ? { what_if: { ...m.what_if, exposures: exposures(m.what_if.exposures) } } : {}),
   });
 }

@@ -112,7 +112,7 @@ t.test('wrong types', async (t) => {
   );
   t.equal(
     issues(withField({ method: 'monte_carlo' }))[0]!.msg,
-    'must be one of: "monte_carlo_normal", "monte_carlo_student_t", "historical", "parametric_normal"',
+    'must be one of: "monte_carlo_normal", "monte_carlo_student_t", "historical", "parametric_normal", "historical_filtered", "cornish_fisher"',
     'an enum’s message names the values it allows',
   );
   t.equal(issues(withField({ method_options: { drift: 'none' } }))[0]!.msg, 'must be one of: "sample", "zero"');

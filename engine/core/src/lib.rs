@@ -8,6 +8,7 @@ pub mod abi;
 pub mod deadline;
 pub mod error;
 pub mod estimation;
+pub mod filter;
 pub mod grid_sum;
 pub mod importance;
 pub mod kernels;

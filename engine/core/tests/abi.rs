@@ -27,6 +27,7 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("OP_WORST_WINDOW", f64::from(OP_WORST_WINDOW)),
         ("OP_UNITS", f64::from(OP_UNITS)),
         ("OP_SIMULATE_KEPT", f64::from(OP_SIMULATE_KEPT)),
+        ("OP_GARCH_FIT", f64::from(OP_GARCH_FIT)),
         ("BLOCK", BLOCK as f64),
         ("FACTOR_TRIANGULAR", FACTOR_TRIANGULAR as f64),
         (
@@ -79,6 +80,12 @@ fn expected() -> Vec<(&'static str, f64)> {
             WORST_WINDOW_RESULT_HEADER_LEN as f64,
         ),
         ("WORST_WINDOW_NONE", WORST_WINDOW_NONE),
+        ("GARCH_FIT_HEADER_LEN", GARCH_FIT_HEADER_LEN as f64),
+        (
+            "GARCH_FIT_RESULT_HEADER_LEN",
+            GARCH_FIT_RESULT_HEADER_LEN as f64,
+        ),
+        ("GARCH_FIT_WORDS", GARCH_FIT_WORDS as f64),
         ("ERR_INVALID_INPUT", f64::from(ERR_INVALID_INPUT)),
         ("ERR_INSUFFICIENT_DATA", f64::from(ERR_INSUFFICIENT_DATA)),
         ("ERR_LIMIT_EXCEEDED", f64::from(ERR_LIMIT_EXCEEDED)),

@@ -6,6 +6,9 @@ import { type EngineExecutor } from '../../engine/ops.js';
 import { type Session } from '../deadline.js';
 import { type PriceHistory } from '../price-history.js';
 import { estimateModel, runModel } from '../engine-run.js';
+import { cornishFisherResults, engineMethod } from '../history/history-methods.js';
+import { replayedEstimation } from '../history/filtered-estimation.js';
+import { resolveOptions } from '../model-setup.js';
 
 /** One forecast date: the 1-day VaR and ES forecast the day before, and the realised P&L. */
 export interface Forecast {
@@ -67,26 +70,26 @@ export async function forecasts(
   const o = req.method_options ?? {};
   const covariance = o.covariance ?? DEFAULTS.covariance;
   const ewmaLambda = covariance === 'ewma' ? (o.ewma_lambda ?? DEFAULTS.ewma_lambda) : null;
+  const filter = resolveOptions(req).filter;
   const one = async (t: number): Promise<Forecast> => {
     const prices = new Float64Array((estimationWindow + 1) * n);
     for (let r = 0; r <= estimationWindow; r++) prices.set(history.prices[t - estimationWindow - 1 + r]!, r * n);
     const zeroDrift = (o.drift ?? DEFAULTS.drift) === 'zero';
-    const est = await estimateModel(deps.executor, prices, estimationWindow + 1, n, { lookback: 0, zeroDrift, ewmaLambda }, session.signal);
-    const results = await runModel(
+    const estimated = await estimateModel(deps.executor, prices, estimationWindow + 1, n, { lookback: 0, zeroDrift, ewmaLambda }, session.signal);
+    // Filtered history replays the window's filtered returns; Cornish–Fisher reads their P&L's moments.
+    const est = (await replayedEstimation(estimated, filter, zeroDrift, { executor: deps.executor, signal: session.signal, deadline: session.deadline })).est;
+    const day = { rebalanced: false, books: [book], horizon: 1, confidence: req.confidence_level, zeroDrift };
+    const replayed = await runModel(
       deps.executor,
       {
-        method: req.method,
-        rebalanced: false,
-        books: [book],
+        ...day,
+        method: engineMethod(req.method),
         comparison: 'none',
-        horizon: 1,
-        confidence: req.confidence_level,
         simulations: req.simulations ?? 0,
         degreesOfFreedom: req.degrees_of_freedom ?? DEFAULTS.degrees_of_freedom,
         seed: MONTE_CARLO.has(req.method) ? forecastSeed(seed, history.dates[t]!) : 0,
         antithetic: o.antithetic ?? DEFAULTS.antithetic,
         importanceSampling: (o.variance_reduction ?? DEFAULTS.variance_reduction) === 'importance_sampling',
-        zeroDrift,
         histogramBins: o.histogram_bins ?? DEFAULTS.histogram_bins,
       },
       est,
@@ -94,6 +97,7 @@ export async function forecasts(
       session.signal,
       session.timing,
     );
+    const results = req.method === 'cornish_fisher' ? cornishFisherResults(replayed, est, day).results : replayed;
     const m = results.books[0]!;
     let pnl = 0;
     for (let i = 0; i < n; i++) pnl += exposures[i]! * (history.prices[t]![i]! / history.prices[t - 1]![i]! - 1);

@@ -34,6 +34,8 @@ pub const OP_WORST_WINDOW: u32 = 10;
 pub const OP_UNITS: u32 = 11;
 /// OP_SIMULATE on units OP_UNITS gave: input [count, units(count), spec].
 pub const OP_SIMULATE_KEPT: u32 = 12;
+/// GARCH(1,1) fits of some assets' returns (filtered historical simulation).
+pub const OP_GARCH_FIT: u32 = 13;
 
 // Method codes, the first word of a spec.
 pub const METHOD_MONTE_CARLO_NORMAL: usize = 0;
@@ -87,6 +89,12 @@ pub const WORST_WINDOW_HEADER_LEN: usize = 4;
 pub const WORST_WINDOW_RESULT_HEADER_LEN: usize = 2;
 /// The start row of a horizon longer than the rows span.
 pub const WORST_WINDOW_NONE: f64 = -1.0;
+/// GARCH fit input: [budget ms, observations, assets]; returns [observation][asset].
+pub const GARCH_FIT_HEADER_LEN: usize = 3;
+/// GARCH fit result, status word included: [0, assets]; per asset GARCH_FIT_WORDS words.
+pub const GARCH_FIT_RESULT_HEADER_LEN: usize = 2;
+/// Per asset: ω, α, β, log-likelihood, usable (1) or not (0: fall back to EWMA).
+pub const GARCH_FIT_WORDS: usize = 5;
 
 // The crate version, from the build (never read from Cargo.toml at run time).
 pub const VERSION_MAJOR: u32 = parse_version_part(env!("CARGO_PKG_VERSION_MAJOR"));
@@ -129,6 +137,7 @@ pub const TABLE: &[(&str, f64)] = table![
     OP_WORST_WINDOW,
     OP_UNITS,
     OP_SIMULATE_KEPT,
+    OP_GARCH_FIT,
     BLOCK,
     FACTOR_TRIANGULAR,
     METHOD_MONTE_CARLO_NORMAL,
@@ -157,6 +166,9 @@ pub const TABLE: &[(&str, f64)] = table![
     WORST_WINDOW_HEADER_LEN,
     WORST_WINDOW_RESULT_HEADER_LEN,
     WORST_WINDOW_NONE,
+    GARCH_FIT_HEADER_LEN,
+    GARCH_FIT_RESULT_HEADER_LEN,
+    GARCH_FIT_WORDS,
     ERR_INVALID_INPUT,
     ERR_INSUFFICIENT_DATA,
     ERR_LIMIT_EXCEEDED,

@@ -279,6 +279,30 @@ fn error_cases(cases: &mut Vec<(String, Vec<f64>)>) {
     cases.extend(errors.into_iter().map(|(n, o)| (n.to_string(), o)));
 }
 
+/// OP_GARCH_FIT over synthetic returns, one all-zero column among them, and a refusal.
+fn garch_cases(cases: &mut Vec<(String, Vec<f64>)>) {
+    let (rows, assets) = (300, 3);
+    let mut returns = synthetic_returns(rows, assets);
+    let mut input = vec![0.0, rows as f64, assets as f64];
+    input.extend_from_slice(&returns);
+    cases.push(("garch fit".to_string(), call(OP_GARCH_FIT, &input)));
+    returns
+        .iter_mut()
+        .skip(1)
+        .step_by(assets)
+        .for_each(|x| *x = 0.0);
+    input.truncate(GARCH_FIT_HEADER_LEN);
+    input.extend_from_slice(&returns);
+    cases.push((
+        "garch fit, a zero column".to_string(),
+        call(OP_GARCH_FIT, &input),
+    ));
+    cases.push((
+        "garch fit truncated".to_string(),
+        call(OP_GARCH_FIT, &[0.0, 3.0, 1.0, 0.01]),
+    ));
+}
+
 pub fn corpus() -> Vec<(String, Vec<f64>)> {
     let mut cases = vec![("abi table".to_string(), call(OP_ABI, &[]))];
     simulation_cases(&mut cases);
@@ -286,5 +310,6 @@ pub fn corpus() -> Vec<(String, Vec<f64>)> {
     estimation_cases(&mut cases);
     stress_cases(&mut cases);
     error_cases(&mut cases);
+    garch_cases(&mut cases);
     cases
 }

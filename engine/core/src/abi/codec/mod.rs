@@ -3,10 +3,11 @@
 //! Layouts are documented in docs/engine.md ("Engine ABI"); every result starts with a status word
 //! (0 = success, else the `EngineError` code, then detail, message length and message bytes).
 //! One file per layout: `estimation` (estimation, covariance parts), `spec`, `partial`,
-//! `results`, `parametric` and `stress`; `fields` holds what several layouts share.
+//! `results`, `parametric`, `stress` and `garch`; `fields` holds what several layouts share.
 
 mod estimation;
 mod fields;
+mod garch;
 mod parametric;
 mod partial;
 mod results;
@@ -17,6 +18,7 @@ pub use estimation::{
     decode_covariance_part_input, decode_estimation_input, encode_covariance_part,
     encode_estimation,
 };
+pub use garch::{decode_garch_fit, encode_garch_fit, GarchFitInput};
 pub use parametric::decode_parametric;
 pub use partial::{decode_partial, encode_partial};
 pub use results::encode_results;

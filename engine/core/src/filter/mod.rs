@@ -1,0 +1,4 @@
+//! Volatility filters of filtered historical simulation (api.md §16).
+
+pub mod garch;
+pub mod nelder_mead;

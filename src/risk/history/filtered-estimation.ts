@@ -1,0 +1,79 @@
+import { ABI } from '../../engine/abi.js';
+import { type Estimation } from '../../engine/codec.js';
+import { decodeGarchFit, encodeGarchFit } from '../../engine/garch-codec.js';
+import { type EngineExecutor } from '../../engine/ops.js';
+import { ewmaRecursion, filterReturns, type Recursion } from './ewma-filter.js';
+
+/** method_options.filter as resolved: EWMA with its λ, or GARCH(1,1) fitted per asset. */
+export type FilterSetting = { model: 'ewma'; lambda: number } | { model: 'garch11' };
+
+/** λ of the EWMA a GARCH fit falls back to (api.md §16: the filter's default). */
+export const GARCH_FALLBACK_LAMBDA = 0.94;
+
+/** What meta.filter reports of one asset's filter. */
+export type FilterParameters = { model: 'ewma'; lambda: number } | { model: 'garch11'; omega: number; alpha: number; beta: number; log_likelihood: number };
+
+/** The filter's state per asset, as meta.filter reports it. */
+export interface FilterState {
+  current: Float64Array;
+  longRun: Float64Array;
+  parameters: FilterParameters[];
+  /** Assets whose GARCH fit failed (no convergence, or α + β ≥ 1): EWMA was used for them. */
+  fallbacks: number[];
+}
+
+export interface ReplayContext {
+  executor: EngineExecutor;
+  signal?: AbortSignal;
+  /** Date.now() by which the engine must stop. */
+  deadline?: number;
+}
+
+/** Each asset's recursion and what meta.filter says of it: EWMA, or the engine's GARCH fits (on the pool). */
+async function recursions(est: Estimation, setting: FilterSetting, ctx: ReplayContext) {
+  const n = est.mean.length;
+  if (setting.model === 'ewma') {
+    const parameters = Array.from({ length: n }, () => ({ model: 'ewma' as const, lambda: setting.lambda }));
+    return { recursions: parameters.map(() => ewmaRecursion(setting.lambda)), parameters, fallbacks: [] as number[], longRun: null };
+  }
+  const budget = ctx.deadline === undefined ? 0 : Math.max(1, ctx.deadline - Date.now());
+  const reply = await ctx.executor.run(ABI.OP_GARCH_FIT, encodeGarchFit(est.returns, est.observations, n, budget), ctx.signal);
+  const fits = decodeGarchFit(reply.output);
+  const fallbacks = fits.flatMap((f, i) => (f.usable ? [] : [i]));
+  const recursions: Recursion[] = fits.map((f) => (f.usable ? f : ewmaRecursion(GARCH_FALLBACK_LAMBDA)));
+  const parameters: FilterParameters[] = fits.map((f) =>
+    f.usable
+      ? { model: 'garch11', omega: f.omega, alpha: f.alpha, beta: f.beta, log_likelihood: f.logLikelihood }
+      : { model: 'ewma', lambda: GARCH_FALLBACK_LAMBDA },
+  );
+  // GARCH's long-run variance ω / (1 − α − β); a fallback's, the window's mean square.
+  const longRun = fits.map((f) => (f.usable ? Math.sqrt(f.omega / (1 - f.alpha - f.beta)) : null));
+  return { recursions, parameters, fallbacks, longRun };
+}
+
+/**
+ * The estimation with its returns replaced by the filtered ones (and, for drift "zero", their own
+ * sample mean), or as it is without a filter.
+ */
+export async function replayedEstimation(
+  est: Estimation,
+  setting: FilterSetting | null,
+  zeroDrift: boolean,
+  ctx: ReplayContext,
+): Promise<{ est: Estimation; state: FilterState | null }> {
+  if (!setting) return { est, state: null };
+  const n = est.mean.length;
+  const r = await recursions(est, setting, ctx);
+  const f = filterReturns(est.returns, n, r.recursions);
+  // Only drift "zero" reads it (historical replays the returns less it): not computed otherwise.
+  const sampleMean = new Float64Array(n);
+  if (zeroDrift) {
+    for (let t = 0; t < est.observations; t++) for (let i = 0; i < n; i++) sampleMean[i]! += f.returns[t * n + i]!;
+    for (let i = 0; i < n; i++) sampleMean[i] = est.observations > 0 ? sampleMean[i]! / est.observations : 0;
+  }
+  const longRun = r.longRun ? Float64Array.from(r.longRun, (v, i) => v ?? f.longRun[i]!) : f.longRun;
+  return {
+    est: { ...est, returns: f.returns, sampleMean },
+    state: { current: f.current, longRun, parameters: r.parameters, fallbacks: r.fallbacks },
+  };
+}
