@@ -16,6 +16,8 @@ const LANE_COPIES: [string, string][] = [
   ['dist/test', '/app/dist/test'],
   ['test/fixtures', '/app/test/fixtures'],
   ['test/engine/oracles', '/app/test/engine/oracles'],
+  // The example files some tests upload (the console's multi-currency desk).
+  ['examples', '/app/examples'],
   ['clients', '/app/clients'],
   ['scripts', '/app/scripts'],
   ['tsconfig.json', '/app/tsconfig.json'],
