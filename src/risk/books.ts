@@ -2,6 +2,7 @@ import { validationError } from '../contract/errors.js';
 import { type PortfolioEntry, type PositionEntry } from '../contract/schemas.js';
 import { type Dataset } from '../datasets/dataset.js';
 import { type EngineBook } from '../engine/codec.js';
+import { exactSum } from './exact-sum.js';
 
 type Loc = (string | number)[];
 
@@ -112,14 +113,20 @@ interface Holding {
 }
 
 function holdingsOf(positions: PositionEntry[], position: Map<string, number>, n: number): (Holding | undefined)[] {
-  const held: (Holding | undefined)[] = new Array<Holding | undefined>(n);
+  const parts: ({ quantities: number[]; values: number[] } | undefined)[] = new Array(n);
   for (const p of positions) {
-    const i = position.get(p.symbol)!;
-    const h = (held[i] ??= {});
-    if (p.quantity !== undefined) h.quantity = h.quantity === undefined ? p.quantity : h.quantity + p.quantity;
-    if (p.market_value !== undefined) h.marketValue = h.marketValue === undefined ? p.market_value : h.marketValue + p.market_value;
+    const at = (parts[position.get(p.symbol)!] ??= { quantities: [], values: [] });
+    if (p.quantity !== undefined) at.quantities.push(p.quantity);
+    if (p.market_value !== undefined) at.values.push(p.market_value);
   }
-  return held;
+  // Correctly rounded sums: the same amounts whatever their order or split (api.md §13).
+  return parts.map((at) => {
+    if (!at) return undefined;
+    const h: Holding = {};
+    if (at.quantities.length > 0) h.quantity = exactSum(at.quantities);
+    if (at.values.length > 0) h.marketValue = exactSum(at.values);
+    return h;
+  });
 }
 
 /** Money exposure of a holding at `price`: quantity × price, plus the market value where both are held. */
