@@ -23,8 +23,9 @@ pub fn minimise<const N: usize, F: FnMut(&[f64; N]) -> f64>(
     let count = N + 1;
     debug_assert!(count <= points.len());
     let mut values = [0.0; 4];
-    for (k, p) in points.iter_mut().enumerate().take(count).skip(1) {
-        p[k - 1] += step;
+    // Vertex k + 1 moves coordinate k: the simplex's first vertex is the start itself.
+    for (k, p) in points[1..count].iter_mut().enumerate() {
+        p[k] += step;
     }
     for k in 0..count {
         values[k] = f(&points[k]);

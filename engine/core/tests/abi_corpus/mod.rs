@@ -286,9 +286,8 @@ fn garch_cases(cases: &mut Vec<(String, Vec<f64>)>) {
     let mut input = vec![0.0, rows as f64, assets as f64];
     input.extend_from_slice(&returns);
     cases.push(("garch fit".to_string(), call(OP_GARCH_FIT, &input)));
-    returns
+    returns[1..]
         .iter_mut()
-        .skip(1)
         .step_by(assets)
         .for_each(|x| *x = 0.0);
     input.truncate(GARCH_FIT_HEADER_LEN);
