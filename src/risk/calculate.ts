@@ -3,8 +3,8 @@ import { type EngineBook } from '../engine/codec.js';
 import { DEFAULTS, type BatchRequest, type CalculateRequest } from '../contract/schemas.js';
 import { type BatchResponseBody, type CalculateResponseBody } from '../contract/responses.js';
 import { type DatasetStore } from '../datasets/dataset-store.js';
-import { applyTrades, canonicalSymbols, priceBook, symbolsOf, unionOf, type BookRequest, type PricedBook } from './books.js';
-import { loadDataset, prepareModel, type ModelRequest, type PreparedModel, type SetupDeps, type SymbolRef } from './model-setup.js';
+import { applyTrades, canonicalSymbols, priceBook, symbolsOf, unionOf, type PricedBook } from './books.js';
+import { loadDataset, prepareModel, type ModelRequest, type PreparedModel, type SetupDeps } from './model-setup.js';
 import { underDeadline, type Session } from './deadline.js';
 import { type WorkAdmission } from './admission.js';
 import { requestShape, workBytes, workUnits } from './work-cost.js';
@@ -13,8 +13,7 @@ import { buildBatchResponse, buildResponse, type Calculation, type EngineInfo } 
 import { runModel, type ModelInput } from './engine-run.js';
 import { runToPrecision, type Precision } from './precision.js';
 import { type Comparison } from '../engine/codec.js';
-import { cashAsPositions } from './fx/cash.js';
-import { CASH_PREFIX } from './fx/fx-plan.js';
+import { cashAsPositions, refsOf } from './fx/cash.js';
 import { bookWithoutFx, currencyBreakdown, fxMeta, planFor } from './fx/fx-figures.js';
 import { cornishFisherResults, engineMethod, type HistoryExtras } from './history/history-methods.js';
 import { replayedEstimation } from './history/filtered-estimation.js';
@@ -33,14 +32,6 @@ export interface CalculatorDeps extends SetupDeps {
  * it may stop far sooner, so its time must not teach the cost model.
  */
 const targetsPrecision = (req: ModelRequest) => req.method_options?.target_relative_error !== undefined;
-
-/** Where each symbol of a book was stated. */
-function refsOf(book: BookRequest, at: (string | number)[]): SymbolRef[] {
-  const field = book.portfolio ? 'portfolio' : 'positions';
-  return symbolsOf(book)
-    .map((symbol, i) => ({ symbol, loc: [...at, field, i, 'symbol'] }))
-    .filter((r) => !r.symbol.startsWith(CASH_PREFIX));
-}
 
 /** The engine's model of a request's books on the prepared model, with `simulations` scenarios. */
 export function modelInputOf(req: ModelRequest, model: PreparedModel, books: EngineBook[], comparison: Comparison, simulations: number): ModelInput {

@@ -8,8 +8,7 @@ import { loadDataset, prepareModel, type PreparedModel } from './model-setup.js'
 import { checkRequest } from './request-checks.js';
 import { buildResponse } from './response-builder.js';
 import { requestShape, workBytes, workUnits, type WorkShape } from './work-cost.js';
-import { cashAsPositions } from './fx/cash.js';
-import { CASH_PREFIX } from './fx/fx-plan.js';
+import { cashAsPositions, refsOf } from './fx/cash.js';
 
 interface Kept {
   model: PreparedModel;
@@ -52,11 +51,7 @@ export class LivePricing {
   private async first(req: CalculateRequest): Promise<CalculateResponseBody> {
     checkRequest(req);
     const { book: stated, cash } = cashAsPositions(req);
-    const field = req.portfolio ? 'portfolio' : 'positions';
-    const refs = symbolsOf(stated)
-      .map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] }))
-      .filter((r) => !r.symbol.startsWith(CASH_PREFIX));
-    const dataset = await loadDataset(this.deps.datasets, req.dataset_id, this.owner, refs);
+    const dataset = await loadDataset(this.deps.datasets, req.dataset_id, this.owner, refsOf(stated, ['body']));
     // Multi-currency books (api.md §14) are priced by calculate in full: their instruments sum factors.
     this.full ||= dataset.currencies !== undefined || cash.length > 0;
     if (this.full) return calculate(req, this.owner, this.deps);

@@ -11,9 +11,8 @@ import { underDeadline } from '../deadline.js';
 import { requestShape, workBytes, workUnits } from '../work-cost.js';
 import { completeHistory } from '../price-history.js';
 import { checkBacktestRequest } from '../request-checks.js';
-import { cashAsPositions } from '../fx/cash.js';
+import { cashAsPositions, refsOf } from '../fx/cash.js';
 import { inReportingCurrency } from '../fx/converted-dataset.js';
-import { CASH_PREFIX } from '../fx/fx-plan.js';
 
 /**
  * A rolling 1-day backtest of the request's model and book (api.md §9): forecasts over the last
@@ -24,15 +23,7 @@ export async function backtest(req: BacktestRequest, owner: string, deps: Calcul
   checkBacktestRequest(req);
   const { book: stated, cash } = cashAsPositions(req);
   const options = { ...BACKTEST_DEFAULTS, ...req.backtest };
-  const field = req.portfolio ? 'portfolio' : 'positions';
-  const raw = await loadDataset(
-    deps.datasets,
-    req.dataset_id,
-    owner,
-    symbolsOf(stated)
-      .map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] }))
-      .filter((r) => !r.symbol.startsWith(CASH_PREFIX)),
-  );
+  const raw = await loadDataset(deps.datasets, req.dataset_id, owner, refsOf(stated, ['body']));
   // The book's risk factors in the dataset's order: the forecasts do not depend on the listing (api.md §13).
   // Multi-currency: its series (and cash) priced in the reporting currency date by date (api.md §14).
   const { dataset, symbols } = inReportingCurrency(raw, req.dataset_id, canonicalSymbols(raw, [symbolsOf(stated)]), cash, req.currency);

@@ -9,9 +9,8 @@ import { checkBook } from '../request-checks.js';
 import { completeHistory, type PriceHistory } from '../price-history.js';
 import { planStress, solveStress, stressBytes, stressUnits } from './engine-solve.js';
 import { runScenario } from './scenarios.js';
-import { cashAsPositions } from '../fx/cash.js';
+import { cashAsPositions, refsOf } from '../fx/cash.js';
 import { inReportingCurrency, instrumentShocks } from '../fx/converted-dataset.js';
-import { CASH_PREFIX } from '../fx/fx-plan.js';
 
 /** Rules across fields: the book's, and a window that ends after it starts. */
 function checkStress(req: StressRequestBody): void {
@@ -38,13 +37,7 @@ function shockRefs(req: StressRequestBody): SymbolRef[] {
 export async function stress(req: StressRequestBody, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<StressResponseBody> {
   checkStress(req);
   const { book: stated, cash } = cashAsPositions(req);
-  const field = req.portfolio ? 'portfolio' : 'positions';
-  const refs: SymbolRef[] = [
-    ...symbolsOf(stated)
-      .map((symbol, i) => ({ symbol, loc: ['body', field, i, 'symbol'] }))
-      .filter((r) => !r.symbol.startsWith(CASH_PREFIX)),
-    ...shockRefs(req),
-  ];
+  const refs: SymbolRef[] = [...refsOf(stated, ['body']), ...shockRefs(req)];
   const raw = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
   // The book's symbols, then the conditional scenarios' others, each set in the dataset's order (api.md §13).
   const ownRaw = canonicalSymbols(raw, [symbolsOf(stated)]);
