@@ -20,9 +20,9 @@ export class TimedExecutor implements EngineExecutor {
   lastOutput: Float64Array | null = null;
   constructor(private readonly inner: EngineExecutor) {}
 
-  async run(op: OpCode, input: Float64Array, signal?: AbortSignal): Promise<EngineReply> {
+  async run(op: OpCode, input: Float64Array, signal?: AbortSignal, lead?: Float64Array): Promise<EngineReply> {
     const submitted = absoluteNow();
-    const reply = await this.inner.run(op, input, signal);
+    const reply = await this.inner.run(op, input, signal, lead);
     // The worker measured its wait and its run; its start is the submission plus the wait.
     const start = submitted + reply.queueMs;
     this.spans.push({ op, start, end: start + reply.computeMs });

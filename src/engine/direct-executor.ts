@@ -4,9 +4,9 @@ import { type Engine, type EngineExecutor, type EngineReply, type OpCode } from 
 export class DirectExecutor implements EngineExecutor {
   constructor(readonly engine: Engine) {}
 
-  run(op: OpCode, input: Float64Array): Promise<EngineReply> {
+  run(op: OpCode, input: Float64Array, _signal?: AbortSignal, lead?: Float64Array): Promise<EngineReply> {
     const start = performance.now();
-    const output = this.engine.call(op, input);
+    const output = this.engine.call(op, input, lead);
     return Promise.resolve({ output, queueMs: 0, computeMs: performance.now() - start });
   }
 }

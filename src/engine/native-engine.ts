@@ -5,6 +5,7 @@ import { NATIVE_BASELINE_PATH, NATIVE_PATH } from '../paths.js';
 
 interface NativeAddon {
   engineCall(op: number, input: Float64Array): Float64Array;
+  engineCallLed(op: number, lead: Float64Array, input: Float64Array): Float64Array;
   engineBuild(): string;
 }
 
@@ -25,8 +26,9 @@ export class NativeEngine implements Engine {
     this.version = readAbi(this).version;
   }
 
-  call(op: OpCode, input: Float64Array): Float64Array {
-    return this.addon.engineCall(op, input);
+  call(op: OpCode, input: Float64Array, lead?: Float64Array): Float64Array {
+    // The lead is read where it lies (no copy), a SharedArrayBuffer's view included.
+    return lead ? this.addon.engineCallLed(op, lead, input) : this.addon.engineCall(op, input);
   }
 }
 

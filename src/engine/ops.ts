@@ -7,7 +7,12 @@ export type OpCode = (typeof ABI)[Extract<keyof typeof ABI, `OP_${string}`>];
 export interface Engine {
   readonly build: string;
   readonly version: string;
-  call(op: OpCode, input: Float64Array): Float64Array;
+  /**
+   * `lead`, when given, is the input's first part: the call reads [lead.length, …lead, …input].
+   * A host passes a large buffer shared between tasks (a live book's kept scenarios) this way
+   * instead of copying it into every task's input.
+   */
+  call(op: OpCode, input: Float64Array, lead?: Float64Array): Float64Array;
 }
 
 /** An engine call's result with where its time went. */
@@ -19,7 +24,8 @@ export interface EngineReply {
 
 /** Runs engine operations somewhere: in this thread, or on a worker pool. */
 export interface EngineExecutor {
-  run(op: OpCode, input: Float64Array, signal?: AbortSignal): Promise<EngineReply>;
+  /** `lead` as Engine.call takes it: shared with the worker (a SharedArrayBuffer's view), never transferred. */
+  run(op: OpCode, input: Float64Array, signal?: AbortSignal, lead?: Float64Array): Promise<EngineReply>;
 }
 
 /** An executor refused a task: its queue is full, or it is closing. Nothing was run. */

@@ -58,16 +58,24 @@ export class WasmEngine implements Engine {
     return this.exports.memory.buffer.byteLength;
   }
 
-  call(op: OpCode, input: Float64Array): Float64Array {
+  call(op: OpCode, input: Float64Array, lead?: Float64Array): Float64Array {
     const e = this.exports;
-    if (input.length > this.inputCapacity) {
+    // Linear memory is the engine's only view: a lead is copied in ahead of the input.
+    const length = input.length + (lead ? 1 + lead.length : 0);
+    if (length > this.inputCapacity) {
       if (this.inputCapacity > 0) e.engine_free(this.inputPtr, this.inputCapacity);
-      this.inputCapacity = Math.max(input.length, 4096);
+      this.inputCapacity = Math.max(length, 4096);
       this.inputPtr = e.engine_alloc(this.inputCapacity);
     }
     this.refreshHeap();
-    this.heap.set(input, this.inputPtr / 8);
-    const len = e.engine_call(op, this.inputPtr, input.length);
+    let write = this.inputPtr / 8;
+    if (lead) {
+      this.heap[write] = lead.length;
+      this.heap.set(lead, write + 1);
+      write += 1 + lead.length;
+    }
+    this.heap.set(input, write);
+    const len = e.engine_call(op, this.inputPtr, length);
     this.refreshHeap(); // the call may have grown (and so detached) memory
     const at = e.engine_result_ptr() / 8;
     const out = this.heap.slice(at, at + len);

@@ -56,13 +56,13 @@ export class EnginePool implements EngineExecutor {
     return Math.max(0, this.outstanding - this.threadCount);
   }
 
-  async run(op: OpCode, input: Float64Array, signal?: AbortSignal): Promise<EngineReply> {
+  async run(op: OpCode, input: Float64Array, signal?: AbortSignal, lead?: Float64Array): Promise<EngineReply> {
     // Admission is decided here, by our own count, synchronously: a burst cannot overshoot the
     // bound, and a closing pool takes nothing more.
     if (this.closing) throw new ExecutorBusyError('the engine pool is closing');
     if (this.outstanding >= this.threadCount + this.maxQueue) throw new ExecutorBusyError('the engine queue is full');
     this.outstanding++;
-    const task: EngineTask = { op, input, submittedAt: absoluteNow() };
+    const task: EngineTask = { op, input, submittedAt: absoluteNow(), ...(lead ? { lead } : {}) };
     try {
       return (await this.pool.run(task, { signal: signal ?? null, transferList: [input.buffer as ArrayBuffer] })) as EngineReply;
     } finally {

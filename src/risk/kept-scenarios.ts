@@ -8,7 +8,7 @@ import { minBlocksFor, planBatches } from './plan.js';
 
 /**
  * A model's scenarios kept for a live book: per batch of blocks, every asset's e^{R_i} − 1 as
- * OP_UNITS drew them. Pricing another book on them (OP_SIMULATE_KEPT, then the usual finalize)
+ * OP_UNITS drew them with their per-asset tails (which do not depend on the book), in shared memory. Pricing another book on them (OP_SIMULATE_KEPT, then the usual finalize)
  * gives the figures of drawing them again, bit for bit (engine/core/tests/kept_units.rs), at the
  * cost of the books' P&L and the figures only.
  */
@@ -38,7 +38,15 @@ export async function keepScenarios(
   const batches = planBatches(scenarioCount(model, est), policy.maxBatches, policy.minBlocksPerBatch ?? minBlocksFor(scenarioUnits(model, est)));
   const budget = budgetOf(policy);
   const replies = await Promise.all(batches.map((b) => exec.run(ABI.OP_UNITS, encodeSpec(spec, b.first, b.end, budget()), signal)));
-  const units = replies.map((r) => checkStatus(r.output).subarray(2));
+  // Kept in shared memory: every tick's tasks read them where they lie (no copy per tick on this
+  // thread, none at all into a native engine).
+  const units = replies.map((r) => {
+    // After the status word: the units and their per-asset tails (the engine's own layout).
+    const drawn = checkStatus(r.output).subarray(1);
+    const shared = new Float64Array(new SharedArrayBuffer(drawn.byteLength));
+    shared.set(drawn);
+    return shared;
+  });
   return { batches: batches.map((b) => ({ first: b.first, end: b.end })), units, bytes: units.reduce((a, u) => a + u.byteLength, 0) };
 }
 
@@ -55,16 +63,7 @@ export async function runKept(
   const spec = simulationSpec(model, est);
   const budget = budgetOf(policy);
   const replies = await Promise.all(
-    kept.batches.map((b, i) => {
-      const units = kept.units[i]!;
-      const encoded = encodeSpec(spec, b.first, b.end, budget());
-      // A fresh buffer per task: the pool transfers (detaches) its input.
-      const input = new Float64Array(1 + units.length + encoded.length);
-      input[0] = units.length;
-      input.set(units, 1);
-      input.set(encoded, 1 + units.length);
-      return exec.run(ABI.OP_SIMULATE_KEPT, input, signal);
-    }),
+    kept.batches.map((b, i) => exec.run(ABI.OP_SIMULATE_KEPT, encodeSpec(spec, b.first, b.end, budget()), signal, kept.units[i])),
   );
   addPhase(timing, replies);
   replies.forEach((r) => checkStatus(r.output));

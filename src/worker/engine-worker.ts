@@ -11,6 +11,6 @@ const engine = warmUp(instantiateEngine((workerData as EngineWorkerData).source)
 export default function runTask(task: EngineTask): EngineReply {
   const start = absoluteNow();
   injectEngineFault();
-  const output = engine.call(task.op, task.input);
+  const output = engine.call(task.op, task.input, task.lead);
   return { output, queueMs: start - task.submittedAt, computeMs: absoluteNow() - start };
 }

@@ -5,6 +5,8 @@ import { type EngineSource } from '../engine/load.js';
 export interface EngineTask {
   op: OpCode;
   input: Float64Array;
+  /** Engine.call's lead: a SharedArrayBuffer's view, shared with the worker, not copied. */
+  lead?: Float64Array;
   /** absoluteNow() when the task was submitted, to measure its wait in the queue. */
   submittedAt: number;
 }

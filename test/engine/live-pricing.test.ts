@@ -15,13 +15,15 @@ import { fourBuilds, OWNER, storeSyntheticDataset } from '../helpers/four-builds
 import { mulberry32 } from '../helpers/mulberry32.js';
 import { without } from '../helpers/without.js';
 
-/** Counts the operations an executor runs. */
+/** Counts the operations an executor runs, and the leads it was given that were not shared memory. */
 class Counting implements EngineExecutor {
   readonly ops = new Map<number, number>();
+  unsharedLeads = 0;
   constructor(private readonly inner: EngineExecutor) {}
-  run(op: OpCode, input: Float64Array, signal?: AbortSignal): Promise<EngineReply> {
+  run(op: OpCode, input: Float64Array, signal?: AbortSignal, lead?: Float64Array): Promise<EngineReply> {
     this.ops.set(op, (this.ops.get(op) ?? 0) + 1);
-    return this.inner.run(op, input, signal);
+    if (lead && !(lead.buffer instanceof SharedArrayBuffer)) this.unsharedLeads++;
+    return this.inner.run(op, input, signal, lead);
   }
 }
 
@@ -68,6 +70,8 @@ t.test('books priced on kept scenarios have calculate’s figures in every build
       if (kept) {
         t.equal((executor.ops.get(ABI.OP_SIMULATE) ?? 0) + (executor.ops.get(ABI.OP_RUN) ?? 0), 0, `${build.name} ${name}: nothing drawn again`);
         t.ok((executor.ops.get(ABI.OP_SIMULATE_KEPT) ?? 0) >= 5, 'every pricing on the kept units');
+        // Shared with the workers, never copied into a task's input (nor, natively, at all).
+        t.equal(executor.unsharedLeads, 0, `${build.name} ${name}: the kept units are shared memory`);
       } else {
         t.equal(executor.ops.get(ABI.OP_SIMULATE_KEPT), undefined, `${build.name} ${name}: calculated in full`);
         t.ok(drawn > 0);

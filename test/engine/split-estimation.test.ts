@@ -16,9 +16,9 @@ import { mulberry32 } from '../helpers/mulberry32.js';
 class Counting implements EngineExecutor {
   readonly ops = new Map<number, number>();
   constructor(private readonly inner: EngineExecutor) {}
-  run(op: OpCode, input: Float64Array, signal?: AbortSignal): Promise<EngineReply> {
+  run(op: OpCode, input: Float64Array, signal?: AbortSignal, lead?: Float64Array): Promise<EngineReply> {
     this.ops.set(op, (this.ops.get(op) ?? 0) + 1);
-    return this.inner.run(op, input, signal);
+    return this.inner.run(op, input, signal, lead);
   }
 }
 

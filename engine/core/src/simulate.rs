@@ -100,14 +100,28 @@ fn block_units(spec: &Spec) -> usize {
     spec.n_assets() * BLOCK
 }
 
-/// The units (e^{R_i} − 1, asset-major per block, BLOCK per asset) of the blocks of `range`, for
-/// `simulate_kept`: a spec whose books share them (buy-and-hold without importance sampling).
-pub fn kept_units(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<Vec<f64>> {
+/// The units (e^{R_i} − 1, asset-major per block, BLOCK per asset) of the blocks of `range`, and
+/// both lanes of their tails, for `simulate_kept`: a spec whose books share them (buy-and-hold
+/// without importance sampling). The tails depend on the units alone, so a live book's every
+/// tick would recompute the same ones (half of its cost, measured); they are kept with the units.
+pub fn kept_units(
+    spec: &Spec,
+    range: BlockRange,
+    deadline: &Deadline,
+) -> Result<(Vec<f64>, UnitTails)> {
     range.validate(spec)?;
     ensure(
         spec.shares_asset_tails(),
         "kept units need a buy-and-hold spec without importance sampling",
     )?;
+    let (start, end) = range.scenarios(spec);
+    let k = spec.tail_count().min(end - start);
+    let lane = || -> Vec<ValueTail> {
+        (0..spec.n_assets())
+            .map(|_| ValueTail::new(k, end - start))
+            .collect()
+    };
+    let (mut smallest, mut largest) = (lane(), lane());
     let mut ws = Workspace::new(spec.n_assets(), group_size(spec.n_assets()));
     let factor_t = scaled_factor(spec);
     let mut out = Vec::with_capacity((range.end - range.first) * block_units(spec));
@@ -116,18 +130,46 @@ pub fn kept_units(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result
             return Err(EngineError::DeadlineExceeded);
         }
         fill_units(spec, &factor_t, &mut ws, block);
+        // The pushes simulate_from makes, in its order: the same tails, bit for bit.
+        push_unit_tails(&mut smallest, &mut largest, &ws.unit, in_block(spec, block));
         out.extend_from_slice(&ws.unit);
     }
-    Ok(out)
+    let finish = |lane: Vec<ValueTail>| lane.into_iter().map(ValueTail::finish).collect();
+    Ok((
+        out,
+        UnitTails {
+            smallest: finish(smallest),
+            largest: finish(largest),
+        },
+    ))
 }
 
-/// `simulate` on units `kept_units` gave for the same range and scenarios (its books may differ):
-/// the same partial, bit for bit, without drawing them again.
+fn in_block(spec: &Spec, block: usize) -> usize {
+    BLOCK.min(spec.scenarios() - block * BLOCK)
+}
+
+fn push_unit_tails(
+    smallest: &mut [ValueTail],
+    largest: &mut [ValueTail],
+    units: &[f64],
+    in_block: usize,
+) {
+    for (i, tail) in smallest.iter_mut().enumerate() {
+        tail.push_all(&units[i * BLOCK..i * BLOCK + in_block]);
+    }
+    for (i, tail) in largest.iter_mut().enumerate() {
+        tail.push_all_negated(&units[i * BLOCK..i * BLOCK + in_block]);
+    }
+}
+
+/// `simulate` on the units and tails `kept_units` gave for the same range and scenarios (its
+/// books may differ): the same partial, bit for bit, without drawing them again.
 pub fn simulate_kept(
     spec: &Spec,
     range: BlockRange,
     deadline: &Deadline,
     units: &[f64],
+    tails: &UnitTails,
 ) -> Result<Partial> {
     range.validate(spec)?;
     ensure(
@@ -138,14 +180,22 @@ pub fn simulate_kept(
         units.len() == (range.end - range.first) * block_units(spec),
         "kept units must cover the range's blocks",
     )?;
-    simulate_from(spec, range, deadline, Some(units))
+    let (start, end) = range.scenarios(spec);
+    let k = spec.tail_count().min(end - start);
+    let fits =
+        |lane: &Vec<Vec<u64>>| lane.len() == spec.n_assets() && lane.iter().all(|t| t.len() == k);
+    ensure(
+        fits(&tails.smallest) && fits(&tails.largest),
+        "kept tails must hold k values per asset in both lanes",
+    )?;
+    simulate_from(spec, range, deadline, Some((units, tails)))
 }
 
 fn simulate_from(
     spec: &Spec,
     range: BlockRange,
     deadline: &Deadline,
-    kept: Option<&[f64]>,
+    kept: Option<(&[f64], &UnitTails)>,
 ) -> Result<Partial> {
     range.validate(spec)?;
     let n = spec.n_assets();
@@ -182,8 +232,9 @@ fn simulate_from(
         let assets = if on { n } else { 0 };
         (0..assets).map(|_| ValueTail::new(k, count)).collect()
     };
-    let mut smallest = lanes(shared);
-    let mut largest = lanes(shared && spec.needs_largest());
+    // Kept tails need no pushes.
+    let mut smallest = lanes(shared && kept.is_none());
+    let mut largest = lanes(shared && kept.is_none() && spec.needs_largest());
     let mut ws = Workspace::new(n, group_size(n));
     let factor_t = scaled_factor(spec);
     let mut weights = Vec::with_capacity(if spec.importance_sampling() { count } else { 0 });
@@ -193,10 +244,10 @@ fn simulate_from(
             return Err(EngineError::DeadlineExceeded);
         }
         let block_start = block * BLOCK;
-        let in_block = BLOCK.min(spec.scenarios() - block_start);
+        let in_block = in_block(spec, block);
         let mut outcome = Ok(());
         let per_block = block_units(spec);
-        let units = kept.map(|u| &u[(block - range.first) * per_block..][..per_block]);
+        let units = kept.map(|(u, _)| &u[(block - range.first) * per_block..][..per_block]);
         price_block_from(
             spec,
             &factor_t,
@@ -205,12 +256,7 @@ fn simulate_from(
             units,
             &mut |priced| match priced {
                 Priced::Units(units) => {
-                    for (i, tail) in smallest.iter_mut().enumerate() {
-                        tail.push_all(&units[i * BLOCK..i * BLOCK + in_block]);
-                    }
-                    for (i, tail) in largest.iter_mut().enumerate() {
-                        tail.push_all_negated(&units[i * BLOCK..i * BLOCK + in_block]);
-                    }
+                    push_unit_tails(&mut smallest, &mut largest, units, in_block);
                 }
                 Priced::Book { book, assets, pnl } => {
                     if outcome.is_ok() {
@@ -236,13 +282,24 @@ fn simulate_from(
         book.worst = std::mem::replace(&mut book.worst, ScenarioTail::new(0, 0)).finish();
         book.asset_tails = tails.into_iter().map(ValueTail::finish).collect();
     }
-    Ok(Partial {
-        first: start,
-        books,
-        units: UnitTails {
+    let units = match kept {
+        Some((_, tails)) => UnitTails {
+            smallest: tails.smallest.clone(),
+            largest: if spec.needs_largest() {
+                tails.largest.clone()
+            } else {
+                Vec::new()
+            },
+        },
+        None => UnitTails {
             smallest: smallest.into_iter().map(ValueTail::finish).collect(),
             largest: largest.into_iter().map(ValueTail::finish).collect(),
         },
+    };
+    Ok(Partial {
+        first: start,
+        books,
+        units,
         weights,
     })
 }

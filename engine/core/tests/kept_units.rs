@@ -4,8 +4,8 @@
 mod common;
 
 use common::*;
-use risk_engine_core::abi::call;
 use risk_engine_core::abi::constants::*;
+use risk_engine_core::abi::{call, call_led};
 use risk_engine_core::spec::{Method, Mode, SpecFields};
 
 /// The whole run through kept units: OP_UNITS with `units_book`, then OP_SIMULATE_KEPT of `f`
@@ -19,12 +19,19 @@ fn run_kept(f: &SpecFields, units_book: &SpecFields, cuts: &[usize]) -> Vec<f64>
         let units = call(OP_UNITS, &encode_spec(units_book, w[0], w[1]));
         assert_eq!(units[0], 0.0, "units failed");
         let count = units[1] as usize;
-        assert_eq!(units.len(), 2 + count);
-        let mut kept = vec![count as f64];
-        kept.extend_from_slice(&units[2..]);
+        let n = f.mean.len();
+        assert_eq!(
+            units.len(),
+            2 + count + 2 + 2 * n * units[3 + count] as usize
+        );
+        let mut kept = vec![(units.len() - 1) as f64];
+        kept.extend_from_slice(&units[1..]);
         kept.extend(encode_spec(f, w[0], w[1]));
         let partial = call(OP_SIMULATE_KEPT, &kept);
         assert_eq!(partial[0], 0.0, "simulate kept failed: {:?}", &partial[..2]);
+        // The units read in place (the host's shared buffer) give the same partial.
+        let led = call_led(OP_SIMULATE_KEPT, &units[1..], &encode_spec(f, w[0], w[1]));
+        assert!(same_bits(&partial, &led), "call_led differs from call");
         input.extend(partial);
     }
     call(OP_FINALIZE, &input)
@@ -71,10 +78,42 @@ fn kept_units_refuse_what_they_cannot_price() {
     let f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_000);
     let units = call(OP_UNITS, &encode_spec(&f, 0, 1));
     // Units of one block offered for two.
-    let mut kept = vec![(units.len() - 2) as f64];
-    kept.extend_from_slice(&units[2..]);
+    let mut kept = vec![(units.len() - 1) as f64];
+    kept.extend_from_slice(&units[1..]);
     kept.extend(encode_spec(&f, 0, 2));
     assert_ne!(call(OP_SIMULATE_KEPT, &kept)[0], 0.0);
     // A count beyond the input.
     assert_ne!(call(OP_SIMULATE_KEPT, &[1e6, 1.0])[0], 0.0);
+    // The same refusals when the units are read in place.
+    let refused = call_led(OP_SIMULATE_KEPT, &units[1..], &encode_spec(&f, 0, 2));
+    assert!(same_bits(&refused, &call(OP_SIMULATE_KEPT, &kept)));
+    // Tails of another k (a spec at another confidence level) or cut short.
+    let mut other = f.clone();
+    other.confidence = 0.9;
+    let spec_one = encode_spec(&other, 0, 1);
+    assert_ne!(call_led(OP_SIMULATE_KEPT, &units[1..], &spec_one)[0], 0.0);
+    let short = &units[1..units.len() - 1];
+    assert_ne!(
+        call_led(OP_SIMULATE_KEPT, short, &encode_spec(&f, 0, 1))[0],
+        0.0
+    );
+    assert_eq!(
+        call_led(OP_SIMULATE_KEPT, &units[1..], &encode_spec(&f, 0, 1))[0],
+        0.0
+    );
+}
+
+/// Any other op given a lead reads the buffer `call` would: [lead.len(), lead…, input…].
+#[test]
+fn a_lead_is_the_inputs_first_part_for_every_op() {
+    let f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_000);
+    let encoded = encode_spec(&f, 0, 1);
+    let (lead, rest) = encoded.split_at(4);
+    let expected = {
+        let mut joined = vec![lead.len() as f64];
+        joined.extend_from_slice(lead);
+        joined.extend_from_slice(rest);
+        call(OP_SIMULATE, &joined)
+    };
+    assert!(same_bits(&call_led(OP_SIMULATE, lead, rest), &expected));
 }

@@ -11,7 +11,22 @@ use napi_derive::napi;
 /// which then lets thousands of results pile up (measured: RSS +1 MiB/s under load).
 #[napi]
 pub fn engine_call(env: Env, op: u32, input: Float64Array) -> napi::Result<JsTypedArray> {
-    let out = risk_engine_core::abi::call(op, &input);
+    to_js(env, risk_engine_core::abi::call(op, &input))
+}
+
+/// `engine_call(op, [lead.length, …lead, …input])`, the lead read in place: a live book's kept
+/// scenarios, shared between tasks (a SharedArrayBuffer) rather than copied into each.
+#[napi]
+pub fn engine_call_led(
+    env: Env,
+    op: u32,
+    lead: Float64Array,
+    input: Float64Array,
+) -> napi::Result<JsTypedArray> {
+    to_js(env, risk_engine_core::abi::call_led(op, &lead, &input))
+}
+
+fn to_js(env: Env, out: Vec<f64>) -> napi::Result<JsTypedArray> {
     let mut buffer = env.create_arraybuffer(out.len() * 8)?;
     for (bytes, x) in buffer.chunks_exact_mut(8).zip(&out) {
         bytes.copy_from_slice(&x.to_le_bytes());

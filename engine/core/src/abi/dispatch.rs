@@ -2,9 +2,9 @@
 
 use super::codec::{
     decode_conditional, decode_covariance_part_input, decode_estimation_input, decode_garch_fit,
-    decode_parametric, decode_partial, decode_spec, decode_worst_window, encode_conditional,
-    encode_covariance_part, encode_error, encode_estimation, encode_garch_fit, encode_partial,
-    encode_results, encode_worst_window,
+    decode_kept, decode_parametric, decode_partial, decode_spec, decode_worst_window,
+    encode_conditional, encode_covariance_part, encode_error, encode_estimation, encode_garch_fit,
+    encode_kept, encode_partial, encode_results, encode_worst_window,
 };
 use super::constants::{
     encode_table, OP_ABI, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE, OP_FINALIZE,
@@ -52,9 +52,9 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
             worst_windows(&i, &deadline).map(|s| encode_worst_window(&s))
         }),
         OP_UNITS => decode_spec(input).and_then(|(spec, range, deadline)| {
-            kept_units(&spec, range, &deadline).map(|units| {
-                let mut out = vec![0.0, units.len() as f64];
-                out.extend_from_slice(&units);
+            kept_units(&spec, range, &deadline).map(|(units, tails)| {
+                let mut out = vec![0.0];
+                out.extend(encode_kept(&units, &tails));
                 out
             })
         }),
@@ -90,13 +90,33 @@ fn finalize_encoded(input: &[f64]) -> Result<Vec<f64>> {
     finalize(&params, &mut partials).map(|m| encode_results(&m))
 }
 
-/// Input: [count, units(count), spec] (the units OP_UNITS gave for the spec's range).
+/// Input: [length, kept(length), spec] (kept: what OP_UNITS gave for the spec's range, after its
+/// status word).
 fn simulate_kept_encoded(input: &[f64]) -> Result<Vec<f64>> {
     let mut r = Reader::new(input);
-    let count = r.count()?;
-    let units = r.take(count)?;
-    let (spec, range, deadline) = decode_spec(&input[1 + count..])?;
-    simulate_kept(&spec, range, &deadline, units).map(|p| encode_partial(&spec, &p))
+    let length = r.count()?;
+    let kept = r.take(length)?;
+    simulate_kept_parts(kept, &input[1 + length..])
+}
+
+fn simulate_kept_parts(kept: &[f64], spec_input: &[f64]) -> Result<Vec<f64>> {
+    let (units, tails) = decode_kept(kept)?;
+    let (spec, range, deadline) = decode_spec(spec_input)?;
+    simulate_kept(&spec, range, &deadline, units, &tails).map(|p| encode_partial(&spec, &p))
+}
+
+/// `call(op, [lead.len(), lead…, input…])`, read in place where the op takes its lead apart
+/// (OP_SIMULATE_KEPT: the kept units, which a host shares between tasks rather than copy them
+/// into every task's input).
+pub fn call_led(op: u32, lead: &[f64], input: &[f64]) -> Vec<f64> {
+    if op == OP_SIMULATE_KEPT {
+        return or_error(simulate_kept_parts(lead, input));
+    }
+    let mut joined = Vec::with_capacity(1 + lead.len() + input.len());
+    joined.push(lead.len() as f64);
+    joined.extend_from_slice(lead);
+    joined.extend_from_slice(input);
+    call(op, &joined)
 }
 
 /// The same as OP_SIMULATE followed by OP_FINALIZE on its one partial.

@@ -11,4 +11,4 @@ pub mod reader;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use dispatch::call;
+pub use dispatch::{call, call_led};

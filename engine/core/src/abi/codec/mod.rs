@@ -3,11 +3,12 @@
 //! Layouts are documented in docs/engine.md ("Engine ABI"); every result starts with a status word
 //! (0 = success, else the `EngineError` code, then detail, message length and message bytes).
 //! One file per layout: `estimation` (estimation, covariance parts), `spec`, `partial`,
-//! `results`, `parametric`, `stress` and `garch`; `fields` holds what several layouts share.
+//! `results`, `parametric`, `stress`, `garch` and `kept`; `fields` holds what several layouts share.
 
 mod estimation;
 mod fields;
 mod garch;
+mod kept;
 mod parametric;
 mod partial;
 mod results;
@@ -19,6 +20,7 @@ pub use estimation::{
     encode_estimation,
 };
 pub use garch::{decode_garch_fit, encode_garch_fit, GarchFitInput};
+pub use kept::{decode_kept, encode_kept};
 pub use parametric::decode_parametric;
 pub use partial::{decode_partial, encode_partial};
 pub use results::encode_results;

@@ -1,0 +1,45 @@
+//! A live book's kept scenarios: `OP_UNITS`'s result after its status word, and the lead of
+//! `OP_SIMULATE_KEPT` — [count, units(count), n, k, smallest(n·k), largest(n·k)], each tail the
+//! asset's k extreme values of e^{R_i} − 1 (largest as −(e^{R_i} − 1)), in no particular order.
+
+use crate::abi::reader::{product, Reader};
+use crate::error::Result;
+use crate::limits::check_assets;
+use crate::select::{from_order_key, order_key};
+use crate::simulate::UnitTails;
+
+pub fn encode_kept(units: &[f64], tails: &UnitTails) -> Vec<f64> {
+    let n = tails.smallest.len();
+    let k = tails.smallest.first().map_or(0, Vec::len);
+    let mut out = Vec::with_capacity(3 + units.len() + 2 * n * k);
+    out.push(units.len() as f64);
+    out.extend_from_slice(units);
+    out.push(n as f64);
+    out.push(k as f64);
+    for tail in tails.smallest.iter().chain(&tails.largest) {
+        out.extend(tail.iter().map(|&key| from_order_key(key)));
+    }
+    out
+}
+
+/// The units and both lanes of tails; `simulate_kept` checks them against its spec and range.
+pub fn decode_kept(input: &[f64]) -> Result<(&[f64], UnitTails)> {
+    let mut r = Reader::new(input);
+    let count = r.count()?;
+    let units = r.take(count)?;
+    let n = r.count()?;
+    check_assets(n)?;
+    let k = r.count()?;
+    // Bounded by the input's length before anything is allocated.
+    r.take(product(product(n, k)?, 2)?)?;
+    let mut tails = Reader::new(&input[3 + count..]);
+    let mut lane = || -> Result<Vec<Vec<u64>>> {
+        (0..n)
+            .map(|_| Ok(tails.take(k)?.iter().map(|&x| order_key(x)).collect()))
+            .collect()
+    };
+    let smallest = lane()?;
+    let largest = lane()?;
+    r.end()?;
+    Ok((units, UnitTails { smallest, largest }))
+}
