@@ -23,6 +23,7 @@ import { benchPrecision } from './lib/precision-bench.js';
 import { benchEstimationSplit } from './lib/estimation-bench.js';
 import { benchWorkerSplit } from './lib/worker-bench.js';
 import { benchFilteredHistory } from './lib/filtered-bench.js';
+import { benchLive } from './lib/live-bench.js';
 import { inCi } from './lib/ci.js';
 import { pairedRatio } from './lib/stats.js';
 
@@ -173,6 +174,15 @@ async function main(): Promise<void> {
       `historical 1 d over ${f.returns} returns × ${f.assets} assets, WASM simd: plain ${f.plain_ms.toFixed(1)} ms, filtered ${f.filtered_ms.toFixed(1)} ms`,
     );
     return { plain_over_filtered_history: f.plain_over_filtered };
+  });
+
+  // Live risk, 100 positions × 100,000 scenarios (issue 33 targets ≥ 10× at p50).
+  await step(['calculate_over_live_tick'], async () => {
+    const l = await benchLive({ positions: 100, scenarios: 100_000, ticks: 21, calcs: 7 });
+    console.log(
+      `live risk (${l.book}): calculate p50 ${l.calculate_ms.p50.toFixed(1)} ms, tick → risk p50 ${l.tick_to_risk_ms.p50.toFixed(1)} ms (p99 ${l.tick_to_risk_ms.p99.toFixed(1)}), burst ${l.burst.ticks_per_s.toFixed(0)} ticks/s`,
+    );
+    return { calculate_over_live_tick: l.p50_speedup };
   });
 
   const strict = inCi();
