@@ -208,6 +208,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/risk/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live risk over a WebSocket
+         * @description Upgrades to a WebSocket (send `Upgrade: websocket`). The first message must be `{"type": "auth", "key": …}` within 5 s, else the socket closes with 4401; a bad or revoked key closes it with 4401 too. Then `subscribe` (a calculate request body, Monte Carlo or historical: its scenarios are drawn once and kept), `prices` and `trades` (the book revalued on the same scenarios), `unsubscribe`. Each input answers a `risk` message; inputs arriving while one is computed are coalesced (latest state wins, `seq` counts the inputs included). Refused messages answer an `error` message with a code from the table of errors. Shutdown closes every socket with 1001. Limits: LIVE_MAX_SUBSCRIPTIONS per key, LIVE_SCENARIO_MB per subscription, LIVE_MESSAGES_PER_SEC per socket, LIVE_IDLE_TIMEOUT_S. A plain HTTP GET (no upgrade) is 426 UPGRADE_REQUIRED.
+         */
+        get: operations["liveRisk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -2210,6 +2230,124 @@ export interface components {
             /** @description "ok": the process serves HTTP. */
             status: string;
         };
+        /** @description The first message, within 5 s of the upgrade; else the socket closes with 4401. */
+        LiveAuth: {
+            /**
+             * @description The message type.
+             * @enum {string}
+             */
+            type: "auth";
+            /** @description An API key, as in X-API-Key. */
+            key: string;
+        };
+        LiveSubscribe: {
+            /**
+             * @description The message type.
+             * @enum {string}
+             */
+            type: "subscribe";
+            /**
+             * @description The client's name for the subscription, echoed in every message about it.
+             * @example desk-1
+             */
+            id: string;
+            /** @description A calculate request body (Monte Carlo or historical; no what_if, no target_relative_error). */
+            request: unknown;
+        };
+        LivePrices: {
+            /**
+             * @description The message type.
+             * @enum {string}
+             */
+            type: "prices";
+            /**
+             * @description The client's name for the subscription, echoed in every message about it.
+             * @example desk-1
+             */
+            id: string;
+            /**
+             * @description New last prices of symbols of the subscription's scenario set: quantity positions revalue, scenario returns stay.
+             * @example {
+             *       "AAPL": 191.2
+             *     }
+             */
+            prices: {
+                [key: string]: number;
+            };
+        };
+        LiveTrades: {
+            /**
+             * @description The message type.
+             * @enum {string}
+             */
+            type: "trades";
+            /**
+             * @description The client's name for the subscription, echoed in every message about it.
+             * @example desk-1
+             */
+            id: string;
+            /** @description Trades added to the book, in symbols of the subscription's scenario set (at the current prices for a quantity). */
+            trades: {
+                /**
+                 * @description A symbol of the dataset.
+                 * @example AAPL
+                 */
+                symbol: string;
+                /**
+                 * @description Units held, negative for a short: exposure = quantity × the last price of the estimation.
+                 * @example 8000
+                 */
+                quantity?: number;
+                /**
+                 * @description Exposure in `currency`, negative for a short.
+                 * @example -500000
+                 */
+                market_value?: number;
+            }[];
+        };
+        LiveUnsubscribe: {
+            /**
+             * @description The message type.
+             * @enum {string}
+             */
+            type: "unsubscribe";
+            /**
+             * @description The client's name for the subscription, echoed in every message about it.
+             * @example desk-1
+             */
+            id: string;
+        };
+        /** @description New figures of a subscription. */
+        LiveRisk: {
+            /**
+             * @description The message type.
+             * @enum {string}
+             */
+            type: "risk";
+            /** @description The subscription. */
+            id: string;
+            /**
+             * @description Always "success", as on a 200 of calculate.
+             * @enum {string}
+             */
+            status: "success";
+            /** @description Inputs (prices and trades messages) this update includes: 0 for the subscribe, then increasing. */
+            seq: number;
+            /** @description As CalculateResponse.meta, bit for bit that of calculate with the same seed and the book’s current exposures as market_value. */
+            meta: unknown;
+        };
+        /** @description A refused message: the subscription, if any, is unchanged. */
+        LiveError: {
+            /**
+             * @description The message type.
+             * @enum {string}
+             */
+            type: "error";
+            /** @description The subscription the refused message named, or null. */
+            id: string | null;
+            /** @description As Error.detail: the code from the table of errors, a message, and the fields its code adds. */
+            detail: unknown;
+        };
         Ready: {
             /** @description "ready". */
             status: string;
@@ -2281,6 +2419,8 @@ export interface components {
         "X-Content-Type-Options": string;
         /** @description The methods the path answers, comma-separated. */
         Allow: string;
+        /** @description The protocol the route speaks: websocket. */
+        Upgrade: "websocket";
     };
     pathItems: never;
 }
@@ -5004,6 +5144,68 @@ export interface operations {
                      *       "detail": {
                      *         "code": "NOT_FOUND",
                      *         "message": "No such route.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVER_BUSY: The server is busy. Please retry later. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "SERVER_BUSY",
+                     *         "message": "The server is busy. Please retry later.",
+                     *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    liveRisk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the WebSocket is open; send the auth message. */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description UPGRADE_REQUIRED: This route speaks WebSocket: send GET with Upgrade: websocket. */
+            426: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    Upgrade: components["headers"]["Upgrade"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": {
+                     *         "code": "UPGRADE_REQUIRED",
+                     *         "message": "This route speaks WebSocket: send GET with Upgrade: websocket.",
                      *         "request_id": "req_4fX9kQ2mB7tR1vW8yZ3a"
                      *       }
                      *     }

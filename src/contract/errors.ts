@@ -8,6 +8,7 @@ export const ERRORS = {
   NOT_FOUND: [404, 'No such route.'],
   DATASET_NOT_FOUND: [404, 'No dataset with this id.'],
   METHOD_NOT_ALLOWED: [405, 'This method is not allowed on this route.'],
+  UPGRADE_REQUIRED: [426, 'This route speaks WebSocket: send GET with Upgrade: websocket.'],
   PAYLOAD_TOO_LARGE: [413, 'The request body is too large.'],
   STORAGE_QUOTA_EXCEEDED: [413, "The dataset does not fit in the owner's remaining storage quota."],
   UNSUPPORTED_MEDIA_TYPE: [415, 'Unsupported Content-Type or Content-Encoding.'],

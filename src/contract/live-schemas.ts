@@ -15,13 +15,13 @@ const SubscriptionId = Type.String({
 });
 
 export const LiveAuth = Type.Object(
-  { type: Type.Literal('auth'), key: Type.String({ maxLength: 200, description: 'An API key, as in X-API-Key.' }) },
+  { type: Type.Literal('auth', { description: 'The message type.' }), key: Type.String({ maxLength: 200, description: 'An API key, as in X-API-Key.' }) },
   { additionalProperties: false, description: 'The first message, within 5 s of the upgrade; else the socket closes with 4401.' },
 );
 
 export const LiveSubscribe = Type.Object(
   {
-    type: Type.Literal('subscribe'),
+    type: Type.Literal('subscribe', { description: 'The message type.' }),
     id: SubscriptionId,
     request: Type.Unknown({ description: 'A calculate request body (Monte Carlo or historical; no what_if, no target_relative_error).' }),
   },
@@ -30,7 +30,7 @@ export const LiveSubscribe = Type.Object(
 
 export const LivePrices = Type.Object(
   {
-    type: Type.Literal('prices'),
+    type: Type.Literal('prices', { description: 'The message type.' }),
     id: SubscriptionId,
     prices: Type.Record(SymbolName(), Type.Number({ exclusiveMinimum: 0, maximum: 1e15 }), {
       minProperties: 1,
@@ -44,7 +44,7 @@ export const LivePrices = Type.Object(
 
 export const LiveTrades = Type.Object(
   {
-    type: Type.Literal('trades'),
+    type: Type.Literal('trades', { description: 'The message type.' }),
     id: SubscriptionId,
     trades: Type.Array(PositionItem, {
       minItems: 1,
@@ -55,7 +55,10 @@ export const LiveTrades = Type.Object(
   { additionalProperties: false },
 );
 
-export const LiveUnsubscribe = Type.Object({ type: Type.Literal('unsubscribe'), id: SubscriptionId }, { additionalProperties: false });
+export const LiveUnsubscribe = Type.Object(
+  { type: Type.Literal('unsubscribe', { description: 'The message type.' }), id: SubscriptionId },
+  { additionalProperties: false },
+);
 
 export type LiveSubscribeMessage = Static<typeof LiveSubscribe>;
 export type LivePricesMessage = Static<typeof LivePrices>;

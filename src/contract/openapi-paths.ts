@@ -1,6 +1,7 @@
 import { type ErrorCode } from './errors.js';
 import { errorResponses, EVERY_ANSWER, headerRefs, schemaRef as ref } from './openapi-responses.js';
 import { LIST_DEFAULT_LIMIT, LIST_MAX_LIMIT } from './dataset-list-schemas.js';
+import { livePath } from './openapi-live.js';
 
 type Examples = { requests: Record<string, unknown>; responses: Record<string, unknown> };
 
@@ -257,6 +258,7 @@ export function paths(e: Examples): Record<string, unknown> {
         security: [{}, { MetricsToken: [] }],
       }),
     },
+    '/api/v1/risk/live': livePath(),
     '/api/v1/openapi.json': {
       get: op({
         id: 'openapi',

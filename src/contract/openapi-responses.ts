@@ -36,6 +36,11 @@ export const HEADERS = {
     required: true,
     schema: { type: 'string', examples: ['GET, DELETE'] },
   },
+  Upgrade: {
+    description: 'The protocol the route speaks: websocket.',
+    required: true,
+    schema: { type: 'string', enum: ['websocket'] },
+  },
 };
 
 export type HeaderName = keyof typeof HEADERS;
@@ -58,6 +63,7 @@ const BUCKET_ON_429 = 'Absent when the address is refused for repeated failed au
 /** Headers a status carries beyond X-Request-Id, whatever the operation. */
 const STATUS_HEADERS: Record<number, Record<string, unknown>> = {
   405: headerRefs(['Allow']),
+  426: headerRefs(['Upgrade']),
   429: { ...headerRefs(['Retry-After']), RateLimit: sometimes('RateLimit', BUCKET_ON_429), 'RateLimit-Policy': sometimes('RateLimit-Policy', BUCKET_ON_429) },
   503: headerRefs(['Retry-After']),
 };

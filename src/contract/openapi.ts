@@ -5,6 +5,7 @@ import { DatasetListResponse } from './dataset-list-schemas.js';
 import { StressRequest, StressResponse } from './stress-schemas.js';
 import { BacktestResponse, backtestRequestSchema } from './backtest-schemas.js';
 import { batchRequestSchema, calculateRequestSchema } from './schemas.js';
+import { LIVE_COMPONENTS } from './openapi-live.js';
 import { paths } from './openapi-paths.js';
 import { HEADERS, ROUTING_RESPONSES } from './openapi-responses.js';
 import examples from './examples.json' with { type: 'json' };
@@ -84,6 +85,7 @@ export function buildOpenApi(requests: { calculate: TSchema; batch: TSchema; bac
         DatasetListResponse: openApiSchema(DatasetListResponse),
         Error: openApiSchema(ErrorBody),
         Health: openApiSchema(Health),
+        ...Object.fromEntries(Object.entries(LIVE_COMPONENTS).map(([name, schema]) => [name, openApiSchema(schema)])),
         Ready: openApiSchema(Ready),
       },
     },

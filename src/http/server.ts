@@ -23,27 +23,32 @@ import { healthRoute, metricsRoute, openapiRoute, readyRoute } from './routes/op
 import { uploadRoute } from './routes/upload-route.js';
 import { consolePage, docsPage } from './routes/page-routes.js';
 import { listDatasetsRoute } from './routes/dataset-list-route.js';
-import { LiveHub } from './live/live-hub.js';
+import { liveWithoutUpgradeRoute } from './routes/live-route.js';
+import { LIVE_PATH, LiveHub } from './live/live-hub.js';
 
 export function buildRouter(): Router {
   const docs = docsPage();
   const page = consolePage();
-  return new Router()
-    .add('/healthz', { GET: healthRoute })
-    .add('/readyz', { GET: readyRoute })
-    .add('/metrics', { GET: metricsRoute })
-    .add('/api/v1/openapi.json', { GET: openapiRoute })
-    .add('/api/v1/risk/datasets', { GET: listDatasetsRoute })
-    .add('/api/v1/risk/datasets/upload', { POST: uploadRoute })
-    .add('/api/v1/risk/calculate', { POST: calculateRoute })
-    .add('/api/v1/risk/calculate/batch', { POST: batchRoute })
-    .add('/api/v1/risk/stress', { POST: stressRoute })
-    .add('/api/v1/risk/backtest', { POST: backtestRoute })
-    .add('/api/v1/risk/datasets/:id', { GET: getDatasetRoute, DELETE: deleteDatasetRoute })
-    .add('/docs', { GET: docs })
-    .add('/docs/:file', { GET: docs })
-    .add('/console', { GET: page })
-    .add('/console/:file', { GET: page });
+  return (
+    new Router()
+      .add('/healthz', { GET: healthRoute })
+      .add('/readyz', { GET: readyRoute })
+      .add('/metrics', { GET: metricsRoute })
+      .add('/api/v1/openapi.json', { GET: openapiRoute })
+      .add('/api/v1/risk/datasets', { GET: listDatasetsRoute })
+      .add('/api/v1/risk/datasets/upload', { POST: uploadRoute })
+      .add('/api/v1/risk/calculate', { POST: calculateRoute })
+      .add('/api/v1/risk/calculate/batch', { POST: batchRoute })
+      .add('/api/v1/risk/stress', { POST: stressRoute })
+      .add('/api/v1/risk/backtest', { POST: backtestRoute })
+      .add('/api/v1/risk/datasets/:id', { GET: getDatasetRoute, DELETE: deleteDatasetRoute })
+      // A GET without Upgrade: websocket reaches this router, not uWS's WebSocket route.
+      .add(LIVE_PATH, { GET: liveWithoutUpgradeRoute })
+      .add('/docs', { GET: docs })
+      .add('/docs/:file', { GET: docs })
+      .add('/console', { GET: page })
+      .add('/console/:file', { GET: page })
+  );
 }
 
 export interface HttpServer {

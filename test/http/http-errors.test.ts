@@ -106,6 +106,17 @@ t.test('error contract', async (t) => {
     t.equal((await call(s.base, 'PUT', `/api/v1/risk/datasets/${ds}`)).headers.get('allow'), 'GET, DELETE');
   });
 
+  t.test('the live route as plain HTTP: 426 with Upgrade, 405 for other methods', async (t) => {
+    for (const key of [s.key, undefined]) {
+      const r = await call(s.base, 'GET', '/api/v1/risk/live', key ? { key } : {});
+      expectError(t, r, 426, 'UPGRADE_REQUIRED');
+      t.equal(r.headers.get('upgrade'), 'websocket', 'names the protocol to upgrade to');
+    }
+    const post = await call(s.base, 'POST', '/api/v1/risk/live', { key: s.key });
+    expectError(t, post, 405, 'METHOD_NOT_ALLOWED');
+    t.equal(post.headers.get('allow'), 'GET');
+  });
+
   t.test('413', async (t) => {
     const big = '{"x":"' + 'a'.repeat(1024 * 1024) + '"}';
     expectError(

@@ -2,6 +2,8 @@
 // the limits (subscriptions per key, scenario memory, messages per second), revocation closing the
 // socket, a slow reader getting the latest state rather than a growing buffer, and SIGTERM's drain.
 import t from 'tap';
+import { Value } from '@sinclair/typebox/value';
+import { LiveError, LiveRisk } from '../../src/contract/openapi-live.js';
 import { calcBody, call, uploadFile } from '../helpers/http.js';
 import { LiveClient, type LiveMessage } from '../helpers/live-client.js';
 import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
@@ -51,9 +53,10 @@ t.test('limits, revocation, slow reader, drain', async (t) => {
     const big = await a.next((m) => m.type === 'error');
     t.equal(big.detail.code, 'VALIDATION_ERROR', 'scenario memory beyond LIVE_SCENARIO_MB: 422');
     t.same(big.detail.errors[0].loc, ['request', 'simulations']);
+    t.ok(Value.Check(LiveError, big), 'an error message as the OpenAPI document’s LiveError says');
     a.send({ type: 'subscribe', id: 's1', request: small });
     a.send({ type: 'subscribe', id: 's2', request: small });
-    await a.risk('s1');
+    t.ok(Value.Check(LiveRisk, await a.risk('s1')), 'a risk message as the OpenAPI document’s LiveRisk says');
     await a.risk('s2');
     b.send({ type: 'subscribe', id: 's3', request: small });
     const third = await b.next((m) => m.type === 'error');
