@@ -47,6 +47,8 @@ export interface Config {
   liveMaxSubscriptions: number;
   /** Scenario memory one live subscription may keep (scenarios × symbols × 8 bytes). */
   liveScenarioMb: number;
+  /** Scenario memory all live subscriptions together may keep, whatever their keys and owners. */
+  liveTotalScenarioMb: number;
   /** Messages per second one live socket may send (a token bucket of that capacity). */
   liveMessagesPerSec: number;
   /** Seconds without a message either way before uWS closes a live socket (it pings before). */
@@ -119,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: token(env, 'METRICS_TOKEN'),
     liveMaxSubscriptions: int(env, 'LIVE_MAX_SUBSCRIPTIONS', 8, 1, 10_000),
     liveScenarioMb: int(env, 'LIVE_SCENARIO_MB', 256, 1, 2 ** 20),
+    liveTotalScenarioMb: int(env, 'LIVE_TOTAL_SCENARIO_MB', Math.floor(os.totalmem() / 4 / 1024 ** 2), 1, 2 ** 30),
     liveMessagesPerSec: int(env, 'LIVE_MESSAGES_PER_SEC', 50, 1, 1_000_000),
     // uWS takes 0 (never) or at least 8 seconds, in steps of 4.
     liveIdleTimeoutS: 4 * Math.ceil(int(env, 'LIVE_IDLE_TIMEOUT_S', 120, 8, 960) / 4),

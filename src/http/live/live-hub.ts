@@ -36,6 +36,8 @@ export class LiveHub implements LiveServices {
   readonly metrics: LiveMetrics;
   private readonly sessions = new Set<LiveSession>();
   private readonly perKey = new Map<string, number>();
+  /** Scenario bytes every subscription together holds (LIVE_TOTAL_SCENARIO_MB bounds them). */
+  private keptBytes = 0;
   private readonly sweep: NodeJS.Timeout;
 
   constructor(private readonly ctx: AppContext) {
@@ -133,10 +135,33 @@ export class LiveHub implements LiveServices {
   }
 
   /**
+   * Takes `bytes` of LIVE_TOTAL_SCENARIO_MB, the scenario memory of every subscription together, else
+   * 503: one owner's subscriptions, each within LIVE_SCENARIO_MB, cannot take the memory every other
+   * owner's live books and calculations need. `releaseScenarios` gives it back.
+   */
+  holdScenarios(bytes: number): void {
+    const limit = this.config.liveTotalScenarioMb * 1024 ** 2;
+    if (this.keptBytes + bytes > limit) {
+      throw new ApiError(
+        'SERVER_BUSY',
+        `Busy: live subscriptions keep ${Math.ceil(this.keptBytes / 1024 ** 2)} MiB of scenarios; this one's ${Math.ceil(bytes / 1024 ** 2)} MiB more would exceed LIVE_TOTAL_SCENARIO_MB (${this.config.liveTotalScenarioMb}).`,
+      );
+    }
+    this.keptBytes += bytes;
+    this.metrics.scenarioBytes.set(this.keptBytes);
+  }
+
+  releaseScenarios(bytes: number): void {
+    this.keptBytes -= bytes;
+    this.metrics.scenarioBytes.set(this.keptBytes);
+  }
+
+  /**
    * The scenarios a subscription keeps: scenarios × symbols doubles, within LIVE_SCENARIO_MB, else
    * 422. Monte Carlo's count is known from the request; historical's (its windows) from `first`.
+   * Returns their bytes.
    */
-  checkScenarioMemory(req: CalculateRequest, first?: CalculateResponseBody): void {
+  checkScenarioMemory(req: CalculateRequest, first?: CalculateResponseBody): number {
     const scenarios = MONTE_CARLO.has(req.method) ? (req.simulations ?? 0) : (first?.meta.simulations ?? 0);
     const bytes = scenarios * new Set(symbolsOf(cashAsPositions(req).book)).size * 8;
     const limit = this.config.liveScenarioMb * 1024 ** 2;
@@ -149,6 +174,7 @@ export class LiveHub implements LiveServices {
         },
       );
     }
+    return bytes;
   }
 
   /** An error that is not the contract's: logged, answered as INTERNAL_ERROR without its text. */

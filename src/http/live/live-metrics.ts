@@ -4,6 +4,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 export class LiveMetrics {
   readonly sockets: Gauge;
   readonly subscriptions: Gauge;
+  readonly scenarioBytes: Gauge;
   readonly updates: Counter;
   readonly coalesced: Counter;
   readonly skipped: Counter;
@@ -13,6 +14,11 @@ export class LiveMetrics {
     const registers = [registry];
     this.sockets = new Gauge({ name: 'live_sockets', help: 'Live risk WebSockets open', registers });
     this.subscriptions = new Gauge({ name: 'live_subscriptions', help: 'Live subscriptions open (answered their first risk message)', registers });
+    this.scenarioBytes = new Gauge({
+      name: 'live_scenario_bytes',
+      help: 'Scenario memory held for live subscriptions (scenarios × symbols × 8 bytes each), bounded by LIVE_TOTAL_SCENARIO_MB',
+      registers,
+    });
     this.updates = new Counter({ name: 'live_updates_total', help: 'Live risk messages computed (seq 0 included)', registers });
     this.coalesced = new Counter({
       name: 'live_coalesced_inputs_total',

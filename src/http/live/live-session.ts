@@ -19,8 +19,11 @@ export interface LiveServices {
   guard: Pick<AccessGuard, 'admit'>;
   metrics: LiveMetrics;
   validateCalculate(value: unknown): CalculateRequest;
-  /** Refuses (422) a subscription whose scenarios would exceed LIVE_SCENARIO_MB. */
-  checkScenarioMemory(req: CalculateRequest, first?: CalculateResponseBody): void;
+  /** Refuses (422) a subscription whose scenarios would exceed LIVE_SCENARIO_MB; returns their bytes. */
+  checkScenarioMemory(req: CalculateRequest, first?: CalculateResponseBody): number;
+  /** Takes bytes of LIVE_TOTAL_SCENARIO_MB (else 503); `releaseScenarios` gives them back. */
+  holdScenarios(bytes: number): void;
+  releaseScenarios(bytes: number): void;
   /** Takes one of the key's LIVE_MAX_SUBSCRIPTIONS places (else 429); `release` gives it back. */
   reserve(key: KeyRecord): void;
   release(key: KeyRecord): void;
@@ -53,6 +56,8 @@ interface Entry {
   sub: LiveSubscription | null;
   /** The latest risk message not yet sent because the socket's buffer was full. */
   held: string | null;
+  /** Bytes of LIVE_TOTAL_SCENARIO_MB it holds. */
+  bytes: number;
 }
 
 /**
@@ -134,17 +139,24 @@ export class LiveSession {
     } catch (e) {
       throw atMessage(e, ['request']);
     }
-    this.hub.checkScenarioMemory(request);
+    const bytes = this.hub.checkScenarioMemory(request);
     this.hub.reserve(key);
-    const entry: Entry = { sub: null, held: null };
+    const entry: Entry = { sub: null, held: null, bytes: 0 };
     this.subs.set(msg.id, entry);
     try {
+      this.hub.holdScenarios(bytes);
+      entry.bytes = bytes;
       // A subscription is a calculation first: it takes the calculate bucket's token.
       await this.hub.guard.admit({ ...this.head, apiKeys: [this.presented] }, 'calculate');
       const price = this.hub.pricer(key.owner);
       const first = await price(request).catch((e: unknown) => Promise.reject(atMessage(e, ['request'])));
-      this.hub.checkScenarioMemory(request, first);
+      const kept = this.hub.checkScenarioMemory(request, first);
       if (this.subs.get(msg.id) !== entry) return; // unsubscribed (or closed) meanwhile
+      // Historical windows are counted once the first calculation knows them.
+      if (kept > entry.bytes) {
+        this.hub.holdScenarios(kept - entry.bytes);
+        entry.bytes = kept;
+      }
       entry.sub = new LiveSubscription(LiveBook.of(request, first), price, this.listenerOf(msg.id, entry));
       this.hub.metrics.subscriptions.inc();
       await entry.sub.run();
@@ -168,6 +180,7 @@ export class LiveSession {
   private drop(id: string): void {
     const entry = this.subs.get(id)!;
     this.subs.delete(id);
+    this.hub.releaseScenarios(entry.bytes);
     if (entry.sub) {
       entry.sub.close();
       this.hub.metrics.subscriptions.dec();
