@@ -1,0 +1,129 @@
+// The WORKERS sweep (issue 34): the same requests through services with 1, 2, … workers (every
+// service up at once, the rounds alternating between them so each meets the same load), each
+// answer first checked identical across worker counts. From the times: the speedup, the serial
+// share by Amdahl's law fitted to the widest pool, s = (N·T_N / T_1 − 1) / (N − 1), the serial time
+// s·T_1, the time the main thread spends outside the engine (meta.timing_ms: total − engine), and
+// the projected speedup 1 / (s + (1 − s) / P) at 16 and 64 cores.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from '../../src/paths.js';
+import { generateWide461 } from '../../test/helpers/generate-prices.js';
+import { BATCH_SIMULATIONS, BATCH_SYMBOLS, batchBooks } from './batch-bench.js';
+import { calculateBody, startBenchService, type BenchService } from './service-bench.js';
+import { median } from './stats.js';
+
+export interface SweepRow {
+  workload: string;
+  /** Median ms per worker count. */
+  ms: Record<number, number>;
+  /** Median ms outside the engine (total − engine) per worker count. */
+  outside_ms: Record<number, number>;
+  speedup: Record<number, number>;
+  serial_share: number;
+  serial_ms: number;
+  projected: { 16: number; 64: number };
+}
+
+interface Answer {
+  meta: { timing_ms: { engine: number; total: number }; calculation_id?: string };
+}
+
+export const amdahl = (share: number, cores: number) => 1 / (share + (1 - share) / cores);
+
+/** The serial share that Amdahl's law gives for time `tN` on `n` workers against `t1` on one (clamped to [0, 1]). */
+export const serialShare = (t1: number, tN: number, n: number) => Math.min(1, Math.max(0, (n * (tN / t1) - 1) / (n - 1)));
+
+/** Figures of an answer that must not depend on the worker count (ids and timings left out). */
+const figures = (text: string) =>
+  text
+    .replace(/"calculation_id":"[^"]*",?/g, '')
+    .replace(/"timing_ms":\{[^}]*\},?/g, '')
+    .replace(/"engine":\{[^}]*\},?/g, '');
+
+export async function benchWorkersSweep(counts: number[], rounds: number, quick: boolean): Promise<SweepRow[]> {
+  const services: { workers: number; svc: BenchService; datasets: { sample: string; wide: string } }[] = [];
+  const file = generateWide461();
+  const wideSymbols = readFileSync(file, 'utf8').slice(0, 16_000).split('\n')[0]!.split(',').slice(1);
+  try {
+    for (const workers of counts) {
+      const svc = await startBenchService({
+        WORKERS: String(workers),
+        RATE_LIMIT_CALCULATE_PER_MIN: '1000000',
+        RATE_LIMIT_BATCH_PER_MIN: '1000000',
+        RATE_LIMIT_UPLOAD_PER_MIN: '1000',
+        MAX_QUEUE: '1000',
+      });
+      services.push({ workers, svc, datasets: { sample: await svc.upload(path.join(ROOT, 'examples/prices_wide_sample.csv')), wide: await svc.upload(file) } });
+    }
+    const workloads = (ds: { wide: string }) => {
+      const books = batchBooks(wideSymbols.slice(0, BATCH_SYMBOLS));
+      return {
+        'W2 (20 × 1M × 10 d)': { route: '', body: calculateBody(ds.wide, wideSymbols.slice(0, 20), quick ? 200_000 : 1_000_000) },
+        '461 assets × 100k × 10 d': { route: '', body: calculateBody(ds.wide, wideSymbols, quick ? 20_000 : 100_000) },
+        '100-book batch (20 symbols × 100k)': {
+          route: '/batch',
+          body: JSON.stringify({
+            dataset_id: ds.wide,
+            method: 'monte_carlo_normal',
+            method_options: { seed: 20240611 },
+            currency: 'USD',
+            confidence_level: 0.99,
+            time_horizon: 10,
+            simulations: BATCH_SIMULATIONS,
+            books,
+          }),
+        },
+      };
+    };
+    const post = async (svc: BenchService, route: string, body: string) => {
+      const started = performance.now();
+      const r = await fetch(`${svc.base}/api/v1/risk/calculate${route}`, {
+        method: 'POST',
+        headers: { 'X-API-Key': svc.keys[0]!, 'Content-Type': 'application/json' },
+        body,
+      });
+      const text = await r.text();
+      if (r.status !== 200) throw new Error(`workers sweep: calculate${route} ${r.status}: ${text.slice(0, 300)}`);
+      const ms = performance.now() - started;
+      const timing = (JSON.parse(text) as Answer).meta.timing_ms;
+      return { ms, outside: timing.total - timing.engine, text };
+    };
+    const names = Object.keys(workloads(services[0]!.datasets));
+    const rows: SweepRow[] = [];
+    for (const name of names) {
+      const times = new Map<number, number[]>(counts.map((c) => [c, []]));
+      const outside = new Map<number, number[]>(counts.map((c) => [c, []]));
+      // A warm-up per service (estimation cached, workers tiered up), whose answers must agree.
+      const answers = new Set<string>();
+      for (const s of services) {
+        const w = workloads(s.datasets)[name as keyof ReturnType<typeof workloads>];
+        answers.add(figures((await post(s.svc, w.route, w.body)).text.replaceAll(s.datasets.wide, 'ds')));
+      }
+      if (answers.size !== 1) throw new Error(`workers sweep: ${name} answers differ between worker counts`);
+      for (let r = 0; r < rounds; r++) {
+        // Alternating order, so neither pool always runs first in a round.
+        for (const s of r % 2 === 0 ? services : [...services].reverse()) {
+          const w = workloads(s.datasets)[name as keyof ReturnType<typeof workloads>];
+          const run = await post(s.svc, w.route, w.body);
+          times.get(s.workers)!.push(run.ms);
+          outside.get(s.workers)!.push(run.outside);
+        }
+      }
+      const ms = Object.fromEntries(counts.map((c) => [c, median(times.get(c)!)]));
+      const widest = Math.max(...counts);
+      const share = serialShare(ms[1]!, ms[widest]!, widest);
+      rows.push({
+        workload: name,
+        ms,
+        outside_ms: Object.fromEntries(counts.map((c) => [c, median(outside.get(c)!)])),
+        speedup: Object.fromEntries(counts.map((c) => [c, ms[1]! / ms[c]!])),
+        serial_share: share,
+        serial_ms: share * ms[1]!,
+        projected: { 16: amdahl(share, 16), 64: amdahl(share, 64) },
+      });
+    }
+    return rows;
+  } finally {
+    for (const s of services) await s.svc.stop();
+  }
+}
