@@ -11,6 +11,7 @@ pub mod estimation;
 pub mod filter;
 pub mod grid_sum;
 pub mod importance;
+pub mod kept;
 pub mod kernels;
 pub mod limits;
 pub mod math;

@@ -3,11 +3,8 @@
 //! (once for all books where they share the asset returns, else per book).
 
 use crate::deadline::Deadline;
-use crate::error::ensure;
 use crate::error::{EngineError, Result};
-use crate::kernels::{
-    fill_units, group_size, price_block_from, scaled_factor, Assets, Priced, Workspace,
-};
+use crate::kernels::{group_size, price_block_from, scaled_factor, Assets, Priced, Workspace};
 use crate::spec::{BlockRange, Spec, BLOCK};
 use crate::tail::{ScenarioTail, ValueTail};
 
@@ -96,102 +93,33 @@ pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<P
 }
 
 /// Values one block's units take: every asset's BLOCK scenarios.
-fn block_units(spec: &Spec) -> usize {
+pub(crate) fn block_units(spec: &Spec) -> usize {
     spec.n_assets() * BLOCK
 }
 
-/// The units (e^{R_i} − 1, asset-major per block, BLOCK per asset) of the blocks of `range`, and
-/// both lanes of their tails, for `simulate_kept`: a spec whose books share them (buy-and-hold
-/// without importance sampling). The tails depend on the units alone, so a live book's every
-/// tick would recompute the same ones (half of its cost, measured); they are kept with the units.
-pub fn kept_units(
-    spec: &Spec,
-    range: BlockRange,
-    deadline: &Deadline,
-) -> Result<(Vec<f64>, UnitTails)> {
-    range.validate(spec)?;
-    ensure(
-        spec.shares_asset_tails(),
-        "kept units need a buy-and-hold spec without importance sampling",
-    )?;
-    let (start, end) = range.scenarios(spec);
-    let k = spec.tail_count().min(end - start);
-    let lane = || -> Vec<ValueTail> {
-        (0..spec.n_assets())
-            .map(|_| ValueTail::new(k, end - start))
-            .collect()
-    };
-    let (mut smallest, mut largest) = (lane(), lane());
-    let mut ws = Workspace::new(spec.n_assets(), group_size(spec.n_assets()));
-    let factor_t = scaled_factor(spec);
-    let mut out = Vec::with_capacity((range.end - range.first) * block_units(spec));
-    for block in range.first..range.end {
-        if deadline.passed() {
-            return Err(EngineError::DeadlineExceeded);
-        }
-        fill_units(spec, &factor_t, &mut ws, block);
-        // The pushes simulate_from makes, in its order: the same tails, bit for bit.
-        push_unit_tails(&mut smallest, &mut largest, &ws.unit, in_block(spec, block));
-        out.extend_from_slice(&ws.unit);
-    }
-    let finish = |lane: Vec<ValueTail>| lane.into_iter().map(ValueTail::finish).collect();
-    Ok((
-        out,
-        UnitTails {
-            smallest: finish(smallest),
-            largest: finish(largest),
-        },
-    ))
-}
-
-fn in_block(spec: &Spec, block: usize) -> usize {
+pub(crate) fn in_block(spec: &Spec, block: usize) -> usize {
     BLOCK.min(spec.scenarios() - block * BLOCK)
 }
 
-fn push_unit_tails(
+/// Pushes the block's units of assets `first..` into their lanes (`smallest[j]` is asset first + j).
+pub(crate) fn push_unit_tails(
     smallest: &mut [ValueTail],
     largest: &mut [ValueTail],
     units: &[f64],
     in_block: usize,
+    first: usize,
 ) {
-    for (i, tail) in smallest.iter_mut().enumerate() {
+    for (j, tail) in smallest.iter_mut().enumerate() {
+        let i = first + j;
         tail.push_all(&units[i * BLOCK..i * BLOCK + in_block]);
     }
-    for (i, tail) in largest.iter_mut().enumerate() {
+    for (j, tail) in largest.iter_mut().enumerate() {
+        let i = first + j;
         tail.push_all_negated(&units[i * BLOCK..i * BLOCK + in_block]);
     }
 }
 
-/// `simulate` on the units and tails `kept_units` gave for the same range and scenarios (its
-/// books may differ): the same partial, bit for bit, without drawing them again.
-pub fn simulate_kept(
-    spec: &Spec,
-    range: BlockRange,
-    deadline: &Deadline,
-    units: &[f64],
-    tails: &UnitTails,
-) -> Result<Partial> {
-    range.validate(spec)?;
-    ensure(
-        spec.shares_asset_tails(),
-        "kept units need a buy-and-hold spec without importance sampling",
-    )?;
-    ensure(
-        units.len() == (range.end - range.first) * block_units(spec),
-        "kept units must cover the range's blocks",
-    )?;
-    let (start, end) = range.scenarios(spec);
-    let k = spec.tail_count().min(end - start);
-    let fits =
-        |lane: &Vec<Vec<u64>>| lane.len() == spec.n_assets() && lane.iter().all(|t| t.len() == k);
-    ensure(
-        fits(&tails.smallest) && fits(&tails.largest),
-        "kept tails must hold k values per asset in both lanes",
-    )?;
-    simulate_from(spec, range, deadline, Some((units, tails)))
-}
-
-fn simulate_from(
+pub(crate) fn simulate_from(
     spec: &Spec,
     range: BlockRange,
     deadline: &Deadline,
@@ -228,13 +156,14 @@ fn simulate_from(
                 .collect()
         })
         .collect();
+    // Kept tails need no pushes: only the assets after those they cover.
+    let covered = kept.map_or(0, |(_, tails)| tails.smallest.len());
     let lanes = |on: bool| -> Vec<ValueTail> {
-        let assets = if on { n } else { 0 };
+        let assets = if on { n - covered } else { 0 };
         (0..assets).map(|_| ValueTail::new(k, count)).collect()
     };
-    // Kept tails need no pushes.
-    let mut smallest = lanes(shared && kept.is_none());
-    let mut largest = lanes(shared && kept.is_none() && spec.needs_largest());
+    let mut smallest = lanes(shared);
+    let mut largest = lanes(shared && spec.needs_largest());
     let mut ws = Workspace::new(n, group_size(n));
     let factor_t = scaled_factor(spec);
     let mut weights = Vec::with_capacity(if spec.importance_sampling() { count } else { 0 });
@@ -256,7 +185,7 @@ fn simulate_from(
             units,
             &mut |priced| match priced {
                 Priced::Units(units) => {
-                    push_unit_tails(&mut smallest, &mut largest, units, in_block);
+                    push_unit_tails(&mut smallest, &mut largest, units, in_block, covered);
                 }
                 Priced::Book { book, assets, pnl } => {
                     if outcome.is_ok() {
@@ -282,11 +211,17 @@ fn simulate_from(
         book.worst = std::mem::replace(&mut book.worst, ScenarioTail::new(0, 0)).finish();
         book.asset_tails = tails.into_iter().map(ValueTail::finish).collect();
     }
+    // The kept tails first, then those computed here, in asset order.
+    let joined = |cached: &[Vec<u64>], computed: Vec<ValueTail>| -> Vec<Vec<u64>> {
+        let mut lane = cached.to_vec();
+        lane.extend(computed.into_iter().map(ValueTail::finish));
+        lane
+    };
     let units = match kept {
         Some((_, tails)) => UnitTails {
-            smallest: tails.smallest.clone(),
+            smallest: joined(&tails.smallest, smallest),
             largest: if spec.needs_largest() {
-                tails.largest.clone()
+                joined(&tails.largest, largest)
             } else {
                 Vec::new()
             },

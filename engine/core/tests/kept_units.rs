@@ -117,3 +117,38 @@ fn a_lead_is_the_inputs_first_part_for_every_op() {
     };
     assert!(same_bits(&call_led(OP_SIMULATE, lead, rest), &expected));
 }
+
+/// Kept tails may cover the first assets only (columns appended to the units later, such as
+/// options', have theirs computed at pricing): the same partial as with every tail kept.
+#[test]
+fn kept_tails_of_the_first_assets_price_as_all_of_them() {
+    for method in [Method::MonteCarloNormal, Method::MonteCarloStudentT] {
+        let mut f = spec(method, Mode::BuyAndHold, 2_500);
+        f.books = vec![book(1_000_000.0, &[0.7, -0.5, 0.3])];
+        let units = call(OP_UNITS, &encode_spec(&f, 0, blocks(&f)));
+        assert_eq!(units[0], 0.0);
+        let kept = &units[1..];
+        let count = kept[0] as usize;
+        let (n, k) = (kept[1 + count] as usize, kept[2 + count] as usize);
+        let lanes = &kept[3 + count..];
+        let spec_input = encode_spec(&f, 0, blocks(&f));
+        let all = call_led(OP_SIMULATE_KEPT, kept, &spec_input);
+        assert_eq!(all[0], 0.0);
+        for covered in 0..n {
+            let mut fewer = kept[..1 + count].to_vec();
+            fewer.extend([covered as f64, k as f64]);
+            fewer.extend_from_slice(&lanes[..covered * k]);
+            fewer.extend_from_slice(&lanes[n * k..n * k + covered * k]);
+            let priced = call_led(OP_SIMULATE_KEPT, &fewer, &spec_input);
+            assert!(
+                same_bits(&all, &priced),
+                "{method:?}: tails of the first {covered}"
+            );
+        }
+        // More tails than assets are refused.
+        let mut more = kept[..1 + count].to_vec();
+        more.extend([(n + 1) as f64, k as f64]);
+        more.extend(std::iter::repeat(0.0).take(2 * (n + 1) * k));
+        assert_ne!(call_led(OP_SIMULATE_KEPT, &more, &spec_input)[0], 0.0);
+    }
+}

@@ -15,9 +15,10 @@ use crate::error::{ensure, EngineError, Result};
 use crate::estimation::covariance_part::covariance_part;
 use crate::estimation::estimate::estimate;
 use crate::filter::garch::fit_columns;
+use crate::kept::{kept_units, simulate_kept};
 use crate::merge::finalize::{finalize, FinalizeParams};
 use crate::parametric::parametric;
-use crate::simulate::{kept_units, simulate, simulate_kept};
+use crate::simulate::simulate;
 use crate::stress::conditional::conditional;
 use crate::stress::worst_window::worst_windows;
 

@@ -27,8 +27,11 @@ pub fn decode_kept(input: &[f64]) -> Result<(&[f64], UnitTails)> {
     let mut r = Reader::new(input);
     let count = r.count()?;
     let units = r.take(count)?;
+    // Tails of none of the assets (all computed at pricing) are allowed.
     let n = r.count()?;
-    check_assets(n)?;
+    if n > 0 {
+        check_assets(n)?;
+    }
     let k = r.count()?;
     // Bounded by the input's length before anything is allocated.
     r.take(product(product(n, k)?, 2)?)?;

@@ -1,0 +1,91 @@
+//! A live book's kept scenarios: a range's units drawn once with their per-asset tails
+//! (`kept_units`, OP_UNITS), and any book priced on them later (`simulate_kept`, OP_SIMULATE_KEPT)
+//! with the partial that drawing them again would give, bit for bit.
+
+use crate::deadline::Deadline;
+use crate::error::{ensure, EngineError, Result};
+use crate::kernels::{fill_units, group_size, scaled_factor, Workspace};
+use crate::simulate::{block_units, in_block, push_unit_tails, simulate_from, Partial, UnitTails};
+use crate::spec::{BlockRange, Spec};
+use crate::tail::ValueTail;
+
+/// The units (e^{R_i} − 1, asset-major per block, BLOCK per asset) of the blocks of `range`, and
+/// both lanes of their tails, for `simulate_kept`: a spec whose books share them (buy-and-hold
+/// without importance sampling). The tails depend on the units alone, so a live book's every
+/// tick would recompute the same ones (half of its cost, measured); they are kept with the units.
+pub fn kept_units(
+    spec: &Spec,
+    range: BlockRange,
+    deadline: &Deadline,
+) -> Result<(Vec<f64>, UnitTails)> {
+    range.validate(spec)?;
+    ensure(
+        spec.shares_asset_tails(),
+        "kept units need a buy-and-hold spec without importance sampling",
+    )?;
+    let (start, end) = range.scenarios(spec);
+    let k = spec.tail_count().min(end - start);
+    let lane = || -> Vec<ValueTail> {
+        (0..spec.n_assets())
+            .map(|_| ValueTail::new(k, end - start))
+            .collect()
+    };
+    let (mut smallest, mut largest) = (lane(), lane());
+    let mut ws = Workspace::new(spec.n_assets(), group_size(spec.n_assets()));
+    let factor_t = scaled_factor(spec);
+    let mut out = Vec::with_capacity((range.end - range.first) * block_units(spec));
+    for block in range.first..range.end {
+        if deadline.passed() {
+            return Err(EngineError::DeadlineExceeded);
+        }
+        fill_units(spec, &factor_t, &mut ws, block);
+        // The pushes simulate_from makes, in its order: the same tails, bit for bit.
+        push_unit_tails(
+            &mut smallest,
+            &mut largest,
+            &ws.unit,
+            in_block(spec, block),
+            0,
+        );
+        out.extend_from_slice(&ws.unit);
+    }
+    let finish = |lane: Vec<ValueTail>| lane.into_iter().map(ValueTail::finish).collect();
+    Ok((
+        out,
+        UnitTails {
+            smallest: finish(smallest),
+            largest: finish(largest),
+        },
+    ))
+}
+
+/// `simulate` on the units and tails `kept_units` gave for the same range and scenarios (its
+/// books may differ): the same partial, bit for bit, without drawing them again. The tails may
+/// cover the first assets only (columns appended to the units since, such as options', have
+/// theirs computed here).
+pub fn simulate_kept(
+    spec: &Spec,
+    range: BlockRange,
+    deadline: &Deadline,
+    units: &[f64],
+    tails: &UnitTails,
+) -> Result<Partial> {
+    range.validate(spec)?;
+    ensure(
+        spec.shares_asset_tails(),
+        "kept units need a buy-and-hold spec without importance sampling",
+    )?;
+    ensure(
+        units.len() == (range.end - range.first) * block_units(spec),
+        "kept units must cover the range's blocks",
+    )?;
+    let (start, end) = range.scenarios(spec);
+    let k = spec.tail_count().min(end - start);
+    let covered = tails.smallest.len();
+    let fits = |lane: &Vec<Vec<u64>>| lane.len() == covered && lane.iter().all(|t| t.len() == k);
+    ensure(
+        covered <= spec.n_assets() && fits(&tails.smallest) && fits(&tails.largest),
+        "kept tails must hold k values per asset of their first ones, in both lanes",
+    )?;
+    simulate_from(spec, range, deadline, Some((units, tails)))
+}
