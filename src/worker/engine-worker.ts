@@ -4,6 +4,7 @@ import { absoluteNow, type EngineReply } from '../engine/ops.js';
 import { warmUp } from '../engine/warm-up.js';
 import { injectEngineFault } from '../testing/fault-hooks.js';
 import { type EngineTask, type EngineWorkerData } from './messages.js';
+import { movedReply } from './moved-reply.js';
 
 const engine = warmUp(instantiateEngine((workerData as EngineWorkerData).source));
 
@@ -12,5 +13,5 @@ export default function runTask(task: EngineTask): EngineReply {
   const start = absoluteNow();
   injectEngineFault();
   const output = engine.call(task.op, task.input, task.lead);
-  return { output, queueMs: start - task.submittedAt, computeMs: absoluteNow() - start };
+  return movedReply({ output, queueMs: start - task.submittedAt, computeMs: absoluteNow() - start });
 }
