@@ -40,7 +40,7 @@ export function edgeRequests(datasetId: string, symbols: string[], maxAssets: nu
     for (const method of METHODS) {
       for (const portfolio_mode of ['buy_and_hold', 'rebalanced'] as const) {
         if (portfolio_mode === 'rebalanced' && !choicesOf(method).rebalanced) continue;
-        if (time_horizon !== 1 && !choicesOf(method).multiDay) continue;
+        if (portfolio_mode === 'rebalanced' && time_horizon !== 1 && !choicesOf(method).rebalancedOverDays) continue;
         out.push({ ...base, method, portfolio_mode, time_horizon, simulations: DOMAIN.simulations.min, portfolio: one(symbols[0]!) });
       }
     }
@@ -130,9 +130,16 @@ export function edgeRequests(datasetId: string, symbols: string[], maxAssets: nu
       });
     }
   }
-  // Filtered history replays single days: its edges are the others' at T = 1, with and without a filter.
-  for (const lambda of [DOMAIN.lambda.min, DOMAIN.lambda.max])
-    out.push({ ...opts({ filter: { model: 'ewma', lambda } }), method: 'historical_filtered', time_horizon: 1 });
-  out.push({ ...opts({ filter: { model: 'garch11' } }), method: 'historical_filtered', time_horizon: 1 });
-  return out.map((r) => (choicesOf(r.method).multiDay ? r : { ...r, time_horizon: 1 }));
+  // Filtered history: each filter's edges at T = 1 (every date) and T = 10 (bootstrap paths).
+  for (const time_horizon of [1, 10]) {
+    for (const lambda of [DOMAIN.lambda.min, DOMAIN.lambda.max])
+      out.push({ ...opts({ filter: { model: 'ewma', lambda } }), method: 'historical_filtered', time_horizon });
+    out.push({ ...opts({ filter: { model: 'garch11' } }), method: 'historical_filtered', time_horizon });
+  }
+  // Filtered history's T > 1 paths price the buy-and-hold book: its rebalanced cases at T = 1.
+  return out.map((r) =>
+    r.portfolio_mode === 'rebalanced' && r.time_horizon !== 1 && !choicesOf(r.method).rebalancedOverDays && choicesOf(r.method).rebalanced
+      ? { ...r, time_horizon: 1 }
+      : r,
+  );
 }

@@ -3,6 +3,7 @@ import { type Estimation } from '../../engine/codec.js';
 import { decodeGarchFit, encodeGarchFit } from '../../engine/garch-codec.js';
 import { type EngineExecutor } from '../../engine/ops.js';
 import { ewmaRecursion, filterReturns, type Recursion } from './ewma-filter.js';
+import { bootstrapPaths } from './bootstrap-paths.js';
 
 /** method_options.filter as resolved: EWMA with its λ, or GARCH(1,1) fitted per asset. */
 export type FilterSetting = { model: 'ewma'; lambda: number } | { model: 'garch11' };
@@ -27,6 +28,15 @@ export interface ReplayContext {
   signal?: AbortSignal;
   /** Date.now() by which the engine must stop. */
   deadline?: number;
+  /** Most tasks at once (the worker count) for bootstrap paths; 1 if absent. */
+  parts?: number;
+}
+
+/** T > 1 (api.md §16): `paths` bootstrap paths of `horizon` filtered days, seeded. */
+export interface BootstrapSetting {
+  horizon: number;
+  paths: number;
+  seed: number;
 }
 
 /** Each asset's recursion and what meta.filter says of it: EWMA, or the engine's GARCH fits (on the pool). */
@@ -51,29 +61,52 @@ async function recursions(est: Estimation, setting: FilterSetting, ctx: ReplayCo
   return { recursions, parameters, fallbacks, longRun };
 }
 
+/** Each asset's mean over `rows` rows of `returns` [row][asset], in row order. */
+function columnMeans(returns: Float64Array, rows: number, n: number): Float64Array {
+  const mean = new Float64Array(n);
+  for (let t = 0; t < rows; t++) for (let i = 0; i < n; i++) mean[i]! += returns[t * n + i]!;
+  for (let i = 0; i < n; i++) mean[i] = rows > 0 ? mean[i]! / rows : 0;
+  return mean;
+}
+
 /**
  * The estimation with its returns replaced by the filtered ones (and, for drift "zero", their own
- * sample mean), or as it is without a filter.
+ * sample mean), or as it is without a filter. With `bootstrap` (T > 1) the returns are instead the
+ * paths' T-day log returns, one row per path, to be replayed as one-day windows (`horizon` 1).
  */
 export async function replayedEstimation(
   est: Estimation,
   setting: FilterSetting | null,
   zeroDrift: boolean,
   ctx: ReplayContext,
-): Promise<{ est: Estimation; state: FilterState | null }> {
-  if (!setting) return { est, state: null };
+  bootstrap: BootstrapSetting | null = null,
+): Promise<{ est: Estimation; state: FilterState | null; horizon: number | null }> {
+  if (!setting) return { est, state: null, horizon: null };
   const n = est.mean.length;
   const r = await recursions(est, setting, ctx);
-  const f = filterReturns(est.returns, n, r.recursions);
-  // Only drift "zero" reads it (historical replays the returns less it): not computed otherwise.
-  const sampleMean = new Float64Array(n);
-  if (zeroDrift) {
-    for (let t = 0; t < est.observations; t++) for (let i = 0; i < n; i++) sampleMean[i]! += f.returns[t * n + i]!;
-    for (let i = 0; i < n; i++) sampleMean[i] = est.observations > 0 ? sampleMean[i]! / est.observations : 0;
-  }
+  const f = filterReturns(est.returns, n, r.recursions, bootstrap !== null);
   const longRun = r.longRun ? Float64Array.from(r.longRun, (v, i) => v ?? f.longRun[i]!) : f.longRun;
-  return {
-    est: { ...est, returns: f.returns, sampleMean },
-    state: { current: f.current, longRun, parameters: r.parameters, fallbacks: r.fallbacks },
-  };
+  const state = { current: f.current, longRun, parameters: r.parameters, fallbacks: r.fallbacks };
+  if (bootstrap) {
+    const column = (k: keyof Recursion) => Float64Array.from(r.recursions, (p) => p[k]);
+    const paths = await bootstrapPaths(
+      {
+        observations: est.observations,
+        assets: n,
+        ...bootstrap,
+        current: f.current,
+        omega: column('omega'),
+        alpha: column('alpha'),
+        beta: column('beta'),
+        standardised: f.standardised!,
+      },
+      { executor: ctx.executor, signal: ctx.signal, deadline: ctx.deadline, parts: ctx.parts ?? 1 },
+    );
+    // Drift "zero" centres the paths on their own mean, as T = 1 centres the filtered days.
+    const sampleMean = zeroDrift ? columnMeans(paths, bootstrap.paths, n) : new Float64Array(n);
+    return { est: { ...est, returns: paths, observations: bootstrap.paths, sampleMean }, state, horizon: 1 };
+  }
+  // Only drift "zero" reads it (historical replays the returns less it): not computed otherwise.
+  const sampleMean = zeroDrift ? columnMeans(f.returns, est.observations, n) : new Float64Array(n);
+  return { est: { ...est, returns: f.returns, sampleMean }, state, horizon: null };
 }
