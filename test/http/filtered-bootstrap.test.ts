@@ -155,6 +155,10 @@ t.test('filtered history over T > 1 days: bootstrap paths', async (t) => {
     t.same(beyond.body.detail.errors[0].loc, ['body', 'simulations']);
     t.equal(beyond.body.detail.errors[0].type, 'limit_exceeded');
     t.match(beyond.body.detail.errors[0].msg, /at most 2e7: 10000 × 1000 × 3/);
+    // λ 0.01: σ_{t+1} ≈ |r_t|, z up to 94 on the sample, a path's variance multiplied by ~z² a day.
+    const explosive = await calculate(s.base, s.key, body({ time_horizon: 20, method_options: { seed: SEED, filter: { model: 'ewma', lambda: 0.01 } } }));
+    t.equal(explosive.status, 422, explosive.text.slice(0, 300));
+    t.equal(explosive.body.detail.errors[0].type, 'overflow', 'a path leaving double precision: the documented overflow');
     const within = await calculate(s.base, s.key, body({ time_horizon: 100, simulations: 60_000 }));
     t.equal(within.status, 200, `1.8e7 steps answered: ${within.text.slice(0, 200)}`);
     t.ok(Number.isFinite(within.body.meta.metrics.value_at_risk));
