@@ -97,7 +97,7 @@ async function property(request: CalculateRequest, listingSeed: number): Promise
   tally.relisted++;
   if (!first.ok) {
     check(documentedRefusal(first), `refused without a documented reason: ${first.code} ${first.issues.join(',')}`, request, first.message);
-    count(tally.refused, `${first.code}:${first.issues.join(',')}`);
+    count(tally.refused, `${request.method}:${first.code}:${first.issues.join(',')}`);
     return;
   }
   tally.answered++;

@@ -169,8 +169,15 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       // Historical simulation needs a T-day window inside the returns it is given (filtered history draws paths).
       const windowed =
         HISTORICAL_WINDOWS.has(d.method) && d.method !== 'historical_filtered' && lookback !== undefined ? Math.min(d.time_horizon, lookback) : d.time_horizon;
-      const horizon = windowed;
-      // Filtered history's T > 1 paths price the buy-and-hold book only.
+      // Filtered history: rebalanced at T = 1 only (its T > 1 paths carry T-day sums), and drawn paths of
+      // up to 20 days, where desks use them: over hundreds of heavy-tailed days a path's variance can
+      // run away (refused as an overflow, api.md §16); the edge requests reach T = 1,000.
+      // A small λ makes σ_{t+1} ≈ |r_t|, z_t a ratio of consecutive returns (thousands on the sample), and
+      // a path's variance multiply by z² each day (refused as an overflow, filtered-bootstrap.test.ts):
+      // such λ are drawn at T = 1, the paths with λ ≥ 0.8, the default or GARCH.
+      const filtered = d.method === 'historical_filtered';
+      const explosive = d.filter_lambda !== undefined && d.filter_lambda !== null && d.filter_lambda < 0.8 && !d.garch;
+      const horizon = !filtered ? windowed : d.portfolio_mode === 'rebalanced' || explosive ? 1 : Math.min(windowed, 20);
       const rebalances = applies.rebalanced && (horizon === 1 || applies.rebalancedOverDays);
       const covariance = d.covariance === 'ewma' && !applies.ewma ? undefined : d.covariance;
       const method_options: NonNullable<CalculateRequest['method_options']> = { seed: d.seed };
