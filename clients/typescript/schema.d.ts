@@ -259,7 +259,7 @@ export interface components {
              */
             dataset_id: string;
             /**
-             * @description Risk calculation method. historical_filtered: historical simulation of volatility-filtered returns (method_options.filter; time_horizon 1). cornish_fisher: modified VaR and ES from the mean, standard deviation, skewness and excess kurtosis of the historical windows’ P&L (meta.cornish_fisher).
+             * @description Risk calculation method. historical_filtered: historical simulation of volatility-filtered returns (method_options.filter): time_horizon 1 replays every date; time_horizon > 1 draws `simulations` seeded bootstrap paths of T filtered days, the variance updated along each path (buy_and_hold only). cornish_fisher: modified VaR and ES from the mean, standard deviation, skewness and excess kurtosis of the historical windows’ P&L (meta.cornish_fisher).
              * @enum {string}
              */
             method: "monte_carlo_normal" | "monte_carlo_student_t" | "historical" | "parametric_normal" | "historical_filtered" | "cornish_fisher";
@@ -292,7 +292,7 @@ export interface components {
                  */
                 ewma_lambda?: number;
                 /**
-                 * @description historical_filtered only (default {"model": "ewma", "lambda": 0.94}): σ²_1 = mean of r² over the first min(30, m) returns; each return is standardised by its own day’s σ_t and rescaled to the next day’s σ_{m+1}, whole rows at a time (the cross-section kept).
+                 * @description historical_filtered only (default {"model": "ewma", "lambda": 0.94}): σ²_1 = mean of r² over the first min(30, m) returns; each return is standardised by its own day’s σ_t, z_t = r_t / σ_t, whole rows at a time (the cross-section kept). time_horizon 1: every row rescaled to the next day’s σ_{m+1}. time_horizon T > 1: each of `simulations` paths draws T rows with replacement (seeded: method_options.seed, bit-identical on every build), r̃_k = σ_k · z_{t_k} from σ_{m+1}, σ²_{k+1} by the same recursion with r̃_k; the path’s T-day log return is Σ r̃_k.
                  * @example {
                  *       "model": "ewma",
                  *       "lambda": 0.94
@@ -342,7 +342,7 @@ export interface components {
              */
             currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SLL" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XCD" | "XCG" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XUA" | "YER" | "ZAR" | "ZMW" | "ZWG" | "ZWL";
             /**
-             * @description Buy and hold, or rebalanced to the weights every day; "rebalanced" is refused with parametric_normal (its closed form is the buy-and-hold book’s).
+             * @description Buy and hold, or rebalanced to the weights every day; "rebalanced" is refused with parametric_normal (its closed form is the buy-and-hold book’s) and with historical_filtered over time_horizon > 1 (its paths carry T-day returns).
              * @default buy_and_hold
              * @enum {string}
              */
@@ -354,7 +354,7 @@ export interface components {
             confidence_level: number;
             /** @description Trading days. */
             time_horizon: number;
-            /** @description Required by Monte Carlo methods. */
+            /** @description Required by Monte Carlo methods, and by historical_filtered with time_horizon > 1 (the number of bootstrap paths; simulations × time_horizon × assets at most 2e7). */
             simulations?: number;
             /**
              * @description Student-t ν (monte_carlo_student_t).
@@ -456,7 +456,7 @@ export interface components {
                 simulations: number | null;
                 /** @description Student-t ν used (monte_carlo_student_t), else null. */
                 degrees_of_freedom: number | null;
-                /** @description Seed used (Monte Carlo), else null. */
+                /** @description Seed used (Monte Carlo, and historical_filtered’s bootstrap paths with time_horizon > 1), else null. */
                 seed: number | null;
                 /** @description Monte Carlo: the variance reduction used (method_options.variance_reduction); null for historical and parametric. */
                 variance_reduction: ("none" | "importance_sampling") | null;
@@ -791,7 +791,7 @@ export interface components {
              */
             dataset_id: string;
             /**
-             * @description Risk calculation method. historical_filtered: historical simulation of volatility-filtered returns (method_options.filter; time_horizon 1). cornish_fisher: modified VaR and ES from the mean, standard deviation, skewness and excess kurtosis of the historical windows’ P&L (meta.cornish_fisher).
+             * @description Risk calculation method. historical_filtered: historical simulation of volatility-filtered returns (method_options.filter): time_horizon 1 replays every date; time_horizon > 1 draws `simulations` seeded bootstrap paths of T filtered days, the variance updated along each path (buy_and_hold only). cornish_fisher: modified VaR and ES from the mean, standard deviation, skewness and excess kurtosis of the historical windows’ P&L (meta.cornish_fisher).
              * @enum {string}
              */
             method: "monte_carlo_normal" | "monte_carlo_student_t" | "historical" | "parametric_normal" | "historical_filtered" | "cornish_fisher";
@@ -824,7 +824,7 @@ export interface components {
                  */
                 ewma_lambda?: number;
                 /**
-                 * @description historical_filtered only (default {"model": "ewma", "lambda": 0.94}): σ²_1 = mean of r² over the first min(30, m) returns; each return is standardised by its own day’s σ_t and rescaled to the next day’s σ_{m+1}, whole rows at a time (the cross-section kept).
+                 * @description historical_filtered only (default {"model": "ewma", "lambda": 0.94}): σ²_1 = mean of r² over the first min(30, m) returns; each return is standardised by its own day’s σ_t, z_t = r_t / σ_t, whole rows at a time (the cross-section kept). time_horizon 1: every row rescaled to the next day’s σ_{m+1}. time_horizon T > 1: each of `simulations` paths draws T rows with replacement (seeded: method_options.seed, bit-identical on every build), r̃_k = σ_k · z_{t_k} from σ_{m+1}, σ²_{k+1} by the same recursion with r̃_k; the path’s T-day log return is Σ r̃_k.
                  * @example {
                  *       "model": "ewma",
                  *       "lambda": 0.94
@@ -874,7 +874,7 @@ export interface components {
              */
             currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SLL" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XCD" | "XCG" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XUA" | "YER" | "ZAR" | "ZMW" | "ZWG" | "ZWL";
             /**
-             * @description Buy and hold, or rebalanced to the weights every day; "rebalanced" is refused with parametric_normal (its closed form is the buy-and-hold book’s).
+             * @description Buy and hold, or rebalanced to the weights every day; "rebalanced" is refused with parametric_normal (its closed form is the buy-and-hold book’s) and with historical_filtered over time_horizon > 1 (its paths carry T-day returns).
              * @default buy_and_hold
              * @enum {string}
              */
@@ -886,7 +886,7 @@ export interface components {
             confidence_level: number;
             /** @description Trading days. */
             time_horizon: number;
-            /** @description Required by Monte Carlo methods. */
+            /** @description Required by Monte Carlo methods, and by historical_filtered with time_horizon > 1 (the number of bootstrap paths; simulations × time_horizon × assets at most 2e7). */
             simulations?: number;
             /**
              * @description Student-t ν (monte_carlo_student_t).
@@ -975,7 +975,7 @@ export interface components {
                 simulations: number | null;
                 /** @description Student-t ν used (monte_carlo_student_t), else null. */
                 degrees_of_freedom: number | null;
-                /** @description Seed used (Monte Carlo), else null. */
+                /** @description Seed used (Monte Carlo, and historical_filtered’s bootstrap paths with time_horizon > 1), else null. */
                 seed: number | null;
                 /** @description Monte Carlo: the variance reduction used (method_options.variance_reduction); null for historical and parametric. */
                 variance_reduction: ("none" | "importance_sampling") | null;
@@ -1370,7 +1370,7 @@ export interface components {
              */
             dataset_id: string;
             /**
-             * @description Risk calculation method. historical_filtered: historical simulation of volatility-filtered returns (method_options.filter; time_horizon 1). cornish_fisher: modified VaR and ES from the mean, standard deviation, skewness and excess kurtosis of the historical windows’ P&L (meta.cornish_fisher).
+             * @description Risk calculation method. historical_filtered: historical simulation of volatility-filtered returns (method_options.filter): time_horizon 1 replays every date; time_horizon > 1 draws `simulations` seeded bootstrap paths of T filtered days, the variance updated along each path (buy_and_hold only). cornish_fisher: modified VaR and ES from the mean, standard deviation, skewness and excess kurtosis of the historical windows’ P&L (meta.cornish_fisher).
              * @enum {string}
              */
             method: "monte_carlo_normal" | "monte_carlo_student_t" | "historical" | "parametric_normal" | "historical_filtered" | "cornish_fisher";
@@ -1403,7 +1403,7 @@ export interface components {
                  */
                 ewma_lambda?: number;
                 /**
-                 * @description historical_filtered only (default {"model": "ewma", "lambda": 0.94}): σ²_1 = mean of r² over the first min(30, m) returns; each return is standardised by its own day’s σ_t and rescaled to the next day’s σ_{m+1}, whole rows at a time (the cross-section kept).
+                 * @description historical_filtered only (default {"model": "ewma", "lambda": 0.94}): σ²_1 = mean of r² over the first min(30, m) returns; each return is standardised by its own day’s σ_t, z_t = r_t / σ_t, whole rows at a time (the cross-section kept). time_horizon 1: every row rescaled to the next day’s σ_{m+1}. time_horizon T > 1: each of `simulations` paths draws T rows with replacement (seeded: method_options.seed, bit-identical on every build), r̃_k = σ_k · z_{t_k} from σ_{m+1}, σ²_{k+1} by the same recursion with r̃_k; the path’s T-day log return is Σ r̃_k.
                  * @example {
                  *       "model": "ewma",
                  *       "lambda": 0.94
@@ -1453,7 +1453,7 @@ export interface components {
              */
             currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BOV" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHE" | "CHF" | "CHW" | "CLF" | "CLP" | "CNY" | "COP" | "COU" | "CRC" | "CUC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MXV" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SLL" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "USN" | "UYI" | "UYU" | "UYW" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XAG" | "XAU" | "XCD" | "XCG" | "XDR" | "XOF" | "XPD" | "XPF" | "XPT" | "XSU" | "XUA" | "YER" | "ZAR" | "ZMW" | "ZWG" | "ZWL";
             /**
-             * @description Buy and hold, or rebalanced to the weights every day; "rebalanced" is refused with parametric_normal (its closed form is the buy-and-hold book’s).
+             * @description Buy and hold, or rebalanced to the weights every day; "rebalanced" is refused with parametric_normal (its closed form is the buy-and-hold book’s) and with historical_filtered over time_horizon > 1 (its paths carry T-day returns).
              * @default buy_and_hold
              * @enum {string}
              */
@@ -1465,7 +1465,7 @@ export interface components {
             confidence_level: number;
             /** @description Trading days. */
             time_horizon: number;
-            /** @description Required by Monte Carlo methods. */
+            /** @description Required by Monte Carlo methods, and by historical_filtered with time_horizon > 1 (the number of bootstrap paths; simulations × time_horizon × assets at most 2e7). */
             simulations?: number;
             /**
              * @description Student-t ν (monte_carlo_student_t).

@@ -150,7 +150,9 @@ const sharedMeta = {
   time_horizon: Type.Integer({ description: 'Horizon in trading days.' }),
   simulations: Type.Union([Type.Integer(), Type.Null()], { description: 'Scenarios drawn (historical: windows; parametric: null).' }),
   degrees_of_freedom: Type.Union([Type.Integer(), Type.Null()], { description: 'Student-t ν used (monte_carlo_student_t), else null.' }),
-  seed: Type.Union([Type.Integer(), Type.Null()], { description: 'Seed used (Monte Carlo), else null.' }),
+  seed: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Seed used (Monte Carlo, and historical_filtered’s bootstrap paths with time_horizon > 1), else null.',
+  }),
   variance_reduction: Type.Union([literals(VARIANCE_REDUCTIONS, 'Variance reduction used.'), Type.Null()], {
     description: 'Monte Carlo: the variance reduction used (method_options.variance_reduction); null for historical and parametric.',
   }),

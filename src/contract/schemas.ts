@@ -68,7 +68,7 @@ export const MethodOptions = Type.Object(
         {
           additionalProperties: false,
           description:
-            'historical_filtered only (default {"model": "ewma", "lambda": 0.94}): σ²_1 = mean of r² over the first min(30, m) returns; each return is standardised by its own day’s σ_t and rescaled to the next day’s σ_{m+1}, whole rows at a time (the cross-section kept).',
+            'historical_filtered only (default {"model": "ewma", "lambda": 0.94}): σ²_1 = mean of r² over the first min(30, m) returns; each return is standardised by its own day’s σ_t, z_t = r_t / σ_t, whole rows at a time (the cross-section kept). time_horizon 1: every row rescaled to the next day’s σ_{m+1}. time_horizon T > 1: each of `simulations` paths draws T rows with replacement (seeded: method_options.seed, bit-identical on every build), r̃_k = σ_k · z_{t_k} from σ_{m+1}, σ²_{k+1} by the same recursion with r̃_k; the path’s T-day log return is Σ r̃_k.',
           examples: [{ model: 'ewma', lambda: 0.94 }, { model: 'garch11' }],
         },
       ),
@@ -165,7 +165,7 @@ export function calculationFields(maxSimulations: number) {
     dataset_id: Type.String({ minLength: 1, maxLength: 64, description: 'Id of an uploaded dataset of the caller.', examples: ['ds_0123456789abcdefABCDEF'] }),
     method: literals(
       METHODS,
-      'Risk calculation method. historical_filtered: historical simulation of volatility-filtered returns (method_options.filter; time_horizon 1). cornish_fisher: modified VaR and ES from the mean, standard deviation, skewness and excess kurtosis of the historical windows’ P&L (meta.cornish_fisher).',
+      'Risk calculation method. historical_filtered: historical simulation of volatility-filtered returns (method_options.filter): time_horizon 1 replays every date; time_horizon > 1 draws `simulations` seeded bootstrap paths of T filtered days, the variance updated along each path (buy_and_hold only). cornish_fisher: modified VaR and ES from the mean, standard deviation, skewness and excess kurtosis of the historical windows’ P&L (meta.cornish_fisher).',
     ),
     method_options: Type.Optional(MethodOptions),
     // Below 1e-6 every scenario's P&L underflows towards zero: figures would no longer depend on the draws.
@@ -183,13 +183,20 @@ export function calculationFields(maxSimulations: number) {
     portfolio_mode: Type.Optional(
       literals(
         ['buy_and_hold', 'rebalanced'],
-        'Buy and hold, or rebalanced to the weights every day; "rebalanced" is refused with parametric_normal (its closed form is the buy-and-hold book’s).',
+        'Buy and hold, or rebalanced to the weights every day; "rebalanced" is refused with parametric_normal (its closed form is the buy-and-hold book’s) and with historical_filtered over time_horizon > 1 (its paths carry T-day returns).',
         DEFAULTS.portfolio_mode,
       ),
     ),
     confidence_level: Type.Number({ minimum: 0.5, exclusiveMaximum: 1, description: 'Confidence level c of VaR and ES, 0.5 ≤ c < 1.', examples: [0.99] }),
     time_horizon: Type.Integer({ minimum: 1, maximum: 1000, description: 'Trading days.' }),
-    simulations: Type.Optional(Type.Integer({ minimum: 100, maximum: maxSimulations, description: 'Required by Monte Carlo methods.' })),
+    simulations: Type.Optional(
+      Type.Integer({
+        minimum: 100,
+        maximum: maxSimulations,
+        description:
+          'Required by Monte Carlo methods, and by historical_filtered with time_horizon > 1 (the number of bootstrap paths; simulations × time_horizon × assets at most 2e7).',
+      }),
+    ),
     degrees_of_freedom: Type.Optional(
       Type.Integer({ minimum: 3, maximum: 1000, description: 'Student-t ν (monte_carlo_student_t).', default: DEFAULTS.degrees_of_freedom }),
     ),

@@ -24,6 +24,8 @@ export const ABI = {
   OP_SIMULATE_KEPT: 12,
   /** GARCH(1,1) fits of some assets' returns (filtered historical simulation). */
   OP_GARCH_FIT: 13,
+  /** Filtered history's T-day bootstrap paths (engine/core/src/filter/bootstrap.rs). */
+  OP_BOOTSTRAP_PATHS: 16,
   BLOCK: 256,
   /** `factor columns` of an n×n lower-triangular (Cholesky) covariance factor; else m loadings. */
   FACTOR_TRIANGULAR: 0,
@@ -51,6 +53,10 @@ export const ABI = {
   GARCH_FIT_RESULT_HEADER_LEN: 2,
   /** Per asset: ω, α, β, log-likelihood, usable (1) or not (0: fall back to EWMA). */
   GARCH_FIT_WORDS: 5,
+  /** [budget ms, observations, assets, horizon, paths, seed, first path, end path]; σ_{m+1}, ω, α, β, z follow. */
+  BOOTSTRAP_HEADER_LEN: 8,
+  /** [0, paths, assets]; the paths' T-day log returns follow. */
+  BOOTSTRAP_RESULT_HEADER_LEN: 3,
   RESULTS_HEADER_LEN: 3,
   COMPARISON_FIGURES: 4,
   COMPARISON_NONE: 0,
@@ -71,4 +77,6 @@ export const ABI = {
   MAX_EXACT_INT: Number.MAX_SAFE_INTEGER,
   /** Fewest Student-t degrees of freedom importance sampling accepts. */
   MIN_IMPORTANCE_DEGREES_OF_FREEDOM: 5,
+  /** Simulations × time_horizon × assets of filtered history's bootstrap. */
+  MAX_BOOTSTRAP_STEPS: 20_000_000,
 } as const;

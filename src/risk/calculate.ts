@@ -17,6 +17,7 @@ import { cashAsPositions, refsOf } from './fx/cash.js';
 import { bookWithoutFx, currencyBreakdown, fxMeta, planFor } from './fx/fx-figures.js';
 import { cornishFisherResults, engineMethod, type HistoryExtras } from './history/history-methods.js';
 import { replayedEstimation } from './history/filtered-estimation.js';
+import { bootstraps } from './history/bootstrap-paths.js';
 
 export interface CalculatorDeps extends SetupDeps {
   datasets: DatasetStore;
@@ -64,15 +65,19 @@ async function priceBooks(
   s: Session,
 ): Promise<{ results: EngineResults; precision: Precision | null; extras: HistoryExtras }> {
   const o = req.method_options ?? {};
-  const replay = await replayedEstimation(model.est, model.opts.filter, model.opts.drift === 'zero', {
-    executor: deps.executor,
-    signal: s.signal,
-    deadline: s.deadline,
-  });
+  // T > 1 filtered history: `simulations` seeded paths, replayed as one-day rows (api.md §16).
+  const bootstrap = bootstraps(req) ? { horizon: req.time_horizon, paths: req.simulations ?? 0, seed: model.opts.seed ?? 0 } : null;
+  const replay = await replayedEstimation(
+    model.est,
+    model.opts.filter,
+    model.opts.drift === 'zero',
+    { executor: deps.executor, signal: s.signal, deadline: s.deadline, parts: deps.maxBatches },
+    bootstrap,
+  );
   const run = (simulations: number) =>
     runModel(
       deps.executor,
-      modelInputOf(req, model, books, comparison, simulations),
+      { ...modelInputOf(req, model, books, comparison, simulations), horizon: replay.horizon ?? req.time_horizon },
       replay.est,
       { maxBatches: deps.maxBatches, deadline: s.deadline },
       s.signal,

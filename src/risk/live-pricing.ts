@@ -43,6 +43,8 @@ export class LivePricing {
   async price(req: CalculateRequest): Promise<CalculateResponseBody> {
     // Rebalanced paths and importance sampling keep no shared units (kernels: fill_rebalanced).
     this.full ||= req.portfolio_mode === 'rebalanced' || req.method_options?.variance_reduction === 'importance_sampling';
+    // Filtered history and Cornish–Fisher change the replayed returns or the figures after the engine (calculate's priceBooks).
+    this.full ||= req.method === 'historical_filtered' || req.method === 'cornish_fisher';
     if (this.full) return calculate(req, this.owner, this.deps);
     if (this.kept) return this.again(req, this.kept);
     return this.first(req);

@@ -11,6 +11,7 @@ import { estimateModel } from './engine-run.js';
 import { instrumentPrices, type FxPlan } from './fx/fx-plan.js';
 import { instrumentEstimation } from './fx/instrument-estimation.js';
 import { type FilterSetting } from './history/filtered-estimation.js';
+import { bootstraps } from './history/bootstrap-paths.js';
 
 /** A request's model options with their defaults applied, as the response reports them. */
 export interface ResolvedOptions {
@@ -54,7 +55,8 @@ function drawSeed(): number {
 export function resolveOptions(req: ModelRequest): ResolvedOptions {
   const o = req.method_options ?? {};
   return {
-    seed: MONTE_CARLO.has(req.method) ? (o.seed ?? drawSeed()) : null,
+    // Filtered history over T > 1 days draws its bootstrap paths from a seed too.
+    seed: MONTE_CARLO.has(req.method) || bootstraps(req) ? (o.seed ?? drawSeed()) : null,
     drift: o.drift ?? DEFAULTS.drift,
     covariance: o.covariance ?? DEFAULTS.covariance,
     ewmaLambda: o.covariance === 'ewma' ? (o.ewma_lambda ?? DEFAULTS.ewma_lambda) : null,
@@ -126,7 +128,8 @@ export async function prepareModel(
     if (signal.aborted || !(e instanceof Error && e.name === 'AbortError')) throw e;
     return estimate();
   });
-  if (HISTORICAL_WINDOWS.has(req.method) && est.observations < req.time_horizon) {
+  // Bootstrap paths (filtered history, T > 1) draw days with replacement: any window will do.
+  if (HISTORICAL_WINDOWS.has(req.method) && !bootstraps(req) && est.observations < req.time_horizon) {
     throw new ApiError(
       'INSUFFICIENT_DATA',
       `Historical simulation needs at least time_horizon (${req.time_horizon}) returns; ${est.observations} are available.`,

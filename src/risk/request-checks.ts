@@ -1,6 +1,7 @@
 import { ApiError, validationError } from '../contract/errors.js';
 import { type BacktestRequest } from '../contract/backtest-schemas.js';
 import { ABI } from '../engine/abi.js';
+import { bootstraps } from './history/bootstrap-paths.js';
 import {
   DEFAULTS,
   HISTORICAL_WINDOWS,
@@ -26,6 +27,9 @@ function checkCalculation(req: CalculationFields): void {
   if (MONTE_CARLO.has(req.method) && req.simulations === undefined) {
     throw invalid(['body', 'simulations'], `required for method ${req.method}`, 'missing');
   }
+  if (bootstraps(req) && req.simulations === undefined) {
+    throw invalid(['body', 'simulations'], `required for method ${req.method} with time_horizon > 1 (the number of bootstrap paths)`, 'missing');
+  }
   const opts = req.method_options ?? {};
   if (opts.ewma_lambda !== undefined && opts.covariance !== 'ewma') {
     throw invalid(['body', 'method_options', 'ewma_lambda'], 'only with covariance "ewma"');
@@ -34,13 +38,13 @@ function checkCalculation(req: CalculationFields): void {
 }
 
 /** Which model choices a method can use: the others are refused, so no answer echoes them as used. */
-export function choicesOf(method: CalculateRequest['method']): { rebalanced: boolean; ewma: boolean; multiDay: boolean; filter: boolean } {
-  // The closed form is of the buy-and-hold book; historical simulation estimates no covariance;
-  // filtered history replays single days (no bootstrap paths yet) and alone has a filter.
+export function choicesOf(method: CalculateRequest['method']): { rebalanced: boolean; rebalancedOverDays: boolean; ewma: boolean; filter: boolean } {
+  // The closed form is of the buy-and-hold book; filtered history's T > 1 paths are T-day sums (a
+  // buy-and-hold book's); historical simulation estimates no covariance; filtered history alone has a filter.
   return {
     rebalanced: method !== 'parametric_normal',
+    rebalancedOverDays: method !== 'parametric_normal' && method !== 'historical_filtered',
     ewma: !HISTORICAL_WINDOWS.has(method),
-    multiDay: method !== 'historical_filtered',
     filter: method === 'historical_filtered',
   };
 }
@@ -65,7 +69,7 @@ function checkOptionsApply(req: CalculationFields): void {
   }
 }
 
-/** The variance filter belongs to filtered history, which replays one day per date (bootstrap paths for T > 1 are not built yet). */
+/** The variance filter belongs to filtered history; its T > 1 bootstrap paths carry T-day sums, which price a buy-and-hold book only. */
 function checkFilter(req: CalculationFields): void {
   const can = choicesOf(req.method);
   const filter = req.method_options?.filter;
@@ -73,10 +77,10 @@ function checkFilter(req: CalculationFields): void {
   if (filter?.model === 'garch11' && filter.lambda !== undefined) {
     throw invalid(['body', 'method_options', 'filter', 'lambda'], 'λ is the EWMA filter’s: GARCH fits ω, α, β (its fallback is EWMA λ 0.94)');
   }
-  if (!can.multiDay && req.time_horizon !== 1) {
+  if (req.time_horizon > 1 && req.portfolio_mode === 'rebalanced' && can.rebalanced && !can.rebalancedOverDays) {
     throw invalid(
-      ['body', 'time_horizon'],
-      'historical_filtered replays one filtered day per date: time_horizon must be 1 (bootstrap paths for T > 1 are not available yet)',
+      ['body', 'portfolio_mode'],
+      'historical_filtered over time_horizon > 1 draws each path’s T-day log returns, which price the buy-and-hold book: "rebalanced" applies with time_horizon 1 only',
     );
   }
 }

@@ -1,5 +1,6 @@
 import { HISTORICAL_WINDOWS, MONTE_CARLO, type CalculateRequest } from '../contract/schemas.js';
 import { samplesThroughLoadings } from '../engine/sampling-rule.js';
+import { bootstraps } from './history/bootstrap-paths.js';
 
 // The cost model admission reads (admission.ts): a calculation's work in units proportional to its
 // engine time, and its peak memory in bytes, from the shape of the request alone.
@@ -56,12 +57,14 @@ type ShapeRequest = Pick<CalculateRequest, 'method' | 'simulations' | 'time_hori
 /** The shape of a calculate or batch request over `assets` symbols of a dataset of `dates` dates. */
 export function requestShape(req: ShapeRequest, assets: number, books: number, dates: number): WorkShape {
   const simulated = MONTE_CARLO.has(req.method);
+  // Filtered history over T > 1 days: `simulations` paths of T drawn days each.
+  const paths = bootstraps(req);
   return {
     // Historical windows: at most one per date (the estimation window only shortens it).
-    scenarios: simulated ? (req.simulations ?? 0) : HISTORICAL_WINDOWS.has(req.method) ? Math.max(0, dates - req.time_horizon) : 0,
+    scenarios: simulated || paths ? (req.simulations ?? 0) : HISTORICAL_WINDOWS.has(req.method) ? Math.max(0, dates - req.time_horizon) : 0,
     assets,
     books,
-    steps: steppedDays(req.method, req.portfolio_mode === 'rebalanced', req.time_horizon),
+    steps: paths ? req.time_horizon : steppedDays(req.method, req.portfolio_mode === 'rebalanced', req.time_horizon),
     correlated: simulated,
     window: Math.max(1, Math.min(req.method_options?.lookback ?? Infinity, dates - 1)),
     // Importance sampling keeps every scenario with its asset P&L: the whole sample is the tail.

@@ -61,8 +61,9 @@ function shapeOf(r: CalculateRequest): string {
   return `${r.method}/${r.portfolio_mode ?? 'buy_and_hold'}/${book}`;
 }
 
-function isMonteCarlo(r: CalculateRequest): boolean {
-  return r.method === 'monte_carlo_normal' || r.method === 'monte_carlo_student_t';
+/** Drawn from a seed: Monte Carlo, and filtered history's T > 1 bootstrap paths. */
+function isSeeded(r: CalculateRequest): boolean {
+  return r.method === 'monte_carlo_normal' || r.method === 'monte_carlo_student_t' || (r.method === 'historical_filtered' && r.time_horizon > 1);
 }
 
 /** Throws (with the request as JSON, which fast-check prints after shrinking) unless it holds. */
@@ -96,7 +97,7 @@ async function property(request: CalculateRequest, listingSeed: number): Promise
   tally.relisted++;
   if (!first.ok) {
     check(documentedRefusal(first), `refused without a documented reason: ${first.code} ${first.issues.join(',')}`, request, first.message);
-    count(tally.refused, `${first.code}:${first.issues.join(',')}`);
+    count(tally.refused, `${request.method}:${first.code}:${first.issues.join(',')}`);
     return;
   }
   tally.answered++;
@@ -142,7 +143,7 @@ async function property(request: CalculateRequest, listingSeed: number): Promise
   // Another seed must show other figures, unless no figure can move: every scenario with the same
   // P&L (a leveraged book ruined on every path) or P&L too small to square (a book of subnormal
   // exposures, 5e-324 being a valid market value: its P&L is 0 or 5e-324, its volatility 0).
-  if (isMonteCarlo(request) && m.volatility > 0 && m.worst_loss !== m.best_gain) {
+  if (isSeeded(request) && m.volatility > 0 && m.worst_loss !== m.best_gain) {
     const seed = request.method_options!.seed!;
     const other = { ...request, method_options: { ...request.method_options, seed: seed === 2 ** 53 - 1 ? seed - 1 : seed + 1 } };
     const neighbour = await outcomeOf(other, reference.deps);

@@ -8,6 +8,9 @@ import { decodeGarchFit, encodeGarchFit } from '../../src/engine/garch-codec.js'
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { NativeEngine } from '../../src/engine/native-engine.js';
 import { filterReturns } from '../../src/risk/history/ewma-filter.js';
+import { MIN_SPLIT_GARCH_ASSETS, replayedEstimation } from '../../src/risk/history/filtered-estimation.js';
+import { DirectExecutor } from '../../src/engine/direct-executor.js';
+import { type Estimation } from '../../src/engine/codec.js';
 import { bitJson } from '../helpers/bit-json.js';
 import { WIDE_SAMPLE } from '../helpers/service.js';
 import { completeRows } from '../helpers/price-series.js';
@@ -59,4 +62,27 @@ t.test('all-zero returns: a fit that is not usable, and bad input refused', asyn
   const bad = encodeGarchFit(Float64Array.from([0.01, NaN]), 2, 1);
   t.throws(() => decodeGarchFit(engine.call(ABI.OP_GARCH_FIT, bad)), /finite/);
   t.throws(() => decodeGarchFit(engine.call(ABI.OP_GARCH_FIT, Float64Array.from([0, 3, 1, 0.01]))), 'too few returns for the count');
+});
+
+t.test('GARCH fits split over workers by asset groups: the same fits and filtered returns to the bit', async (t) => {
+  const { prices } = completeRows(WIDE_SAMPLE, SYMBOLS);
+  const n = SYMBOLS.length;
+  const m = prices.length - 1;
+  // Twice the sample's columns (the second copy reversed in time), so 12 assets cross MIN_SPLIT_GARCH_ASSETS.
+  const wide = 2 * n;
+  const returns = new Float64Array(m * wide);
+  for (let d = 0; d < m; d++)
+    for (let i = 0; i < n; i++) {
+      returns[d * wide + i] = Math.log(prices[d + 1]![i]! / prices[d]![i]!);
+      returns[(m - 1 - d) * wide + n + i] = returns[d * wide + i]!;
+    }
+  t.ok(wide >= MIN_SPLIT_GARCH_ASSETS);
+  const est = { observations: m, returns, mean: new Float64Array(wide), sampleMean: new Float64Array(wide) } as unknown as Estimation;
+  const executor = new DirectExecutor(instantiateEngine(resolveEngineSource('wasm')));
+  const replay = (parts: number) => replayedEstimation(est, { model: 'garch11' }, false, { executor, parts });
+  const [one, ...split] = await Promise.all([1, 2, 5, wide].map(replay));
+  for (const [k, r] of split.entries()) {
+    t.equal(bitJson(r.state!.parameters), bitJson(one!.state!.parameters), `split ${[2, 5, wide][k]}: the same ω, α, β, log-likelihood`);
+    t.equal(bitJson(Array.from(r.est.returns)), bitJson(Array.from(one!.est.returns)), `split ${[2, 5, wide][k]}: the same filtered returns`);
+  }
 });

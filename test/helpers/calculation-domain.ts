@@ -67,7 +67,8 @@ export const SEED_EDGES = [0, 1, 2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1, 2 ** 32 - 1,
 /** Work units of one simulation (a rough count of multiply-adds), to keep a case within a budget. */
 function perScenarioCost(r: CalculateRequest): number {
   const n = (r.portfolio ?? r.positions ?? []).length + (r.what_if?.trades.length ?? 0);
-  const daily = r.method === 'monte_carlo_student_t' || r.portfolio_mode === 'rebalanced';
+  // Filtered history's T > 1 bootstrap carries every asset's variance along T drawn days.
+  const daily = r.method === 'monte_carlo_student_t' || r.portfolio_mode === 'rebalanced' || r.method === 'historical_filtered';
   // Importance sampling keeps and sorts every scenario's asset P&L.
   const weighted = r.method_options?.variance_reduction === 'importance_sampling' ? 40 * n : 0;
   return (daily ? r.time_horizon : 1) * ((n * (n + 1)) / 2 + 4 * n) + weighted;
@@ -165,9 +166,19 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
       const lookback = d.lookback;
       // Options a method would ignore are refused (test/unit/request-checks.test.ts): drawn only where they apply.
       const applies = choicesOf(d.method);
-      // Historical simulation needs a T-day window inside the returns it is given; filtered history replays single days.
-      const windowed = HISTORICAL_WINDOWS.has(d.method) && lookback !== undefined ? Math.min(d.time_horizon, lookback) : d.time_horizon;
-      const horizon = applies.multiDay ? windowed : 1;
+      // Historical simulation needs a T-day window inside the returns it is given (filtered history draws paths).
+      const windowed =
+        HISTORICAL_WINDOWS.has(d.method) && d.method !== 'historical_filtered' && lookback !== undefined ? Math.min(d.time_horizon, lookback) : d.time_horizon;
+      // Filtered history: rebalanced at T = 1 only (its T > 1 paths carry T-day sums), and drawn paths of
+      // up to 20 days, where desks use them: over hundreds of heavy-tailed days a path's variance can
+      // run away (refused as an overflow, api.md §16); the edge requests reach T = 1,000.
+      // A small λ makes σ_{t+1} ≈ |r_t|, z_t a ratio of consecutive returns (thousands on the sample), and
+      // a path's variance multiply by z² each day (refused as an overflow, filtered-bootstrap.test.ts):
+      // such λ are drawn at T = 1, the paths with λ ≥ 0.8, the default or GARCH.
+      const filtered = d.method === 'historical_filtered';
+      const explosive = d.filter_lambda !== undefined && d.filter_lambda !== null && d.filter_lambda < 0.8 && !d.garch;
+      const horizon = !filtered ? windowed : d.portfolio_mode === 'rebalanced' || explosive ? 1 : Math.min(windowed, 20);
+      const rebalances = applies.rebalanced && (horizon === 1 || applies.rebalancedOverDays);
       const covariance = d.covariance === 'ewma' && !applies.ewma ? undefined : d.covariance;
       const method_options: NonNullable<CalculateRequest['method_options']> = { seed: d.seed };
       if (d.antithetic !== undefined) method_options.antithetic = d.antithetic;
@@ -195,7 +206,7 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
         confidence_level: d.confidence_level,
         time_horizon: horizon,
         simulations: d.simulations,
-        ...(d.portfolio_mode !== undefined && (applies.rebalanced || d.portfolio_mode !== 'rebalanced') ? { portfolio_mode: d.portfolio_mode } : {}),
+        ...(d.portfolio_mode !== undefined && (rebalances || d.portfolio_mode !== 'rebalanced') ? { portfolio_mode: d.portfolio_mode } : {}),
         ...(d.degrees_of_freedom !== undefined ? { degrees_of_freedom: d.degrees_of_freedom } : {}),
       };
       if (d.kind === 'portfolio') return withinBudget(request, budget);

@@ -40,7 +40,7 @@ export function edgeRequests(datasetId: string, symbols: string[], maxAssets: nu
     for (const method of METHODS) {
       for (const portfolio_mode of ['buy_and_hold', 'rebalanced'] as const) {
         if (portfolio_mode === 'rebalanced' && !choicesOf(method).rebalanced) continue;
-        if (time_horizon !== 1 && !choicesOf(method).multiDay) continue;
+        if (time_horizon !== 1 && method === 'historical_filtered') continue; // its own T > 1 edges follow
         out.push({ ...base, method, portfolio_mode, time_horizon, simulations: DOMAIN.simulations.min, portfolio: one(symbols[0]!) });
       }
     }
@@ -130,9 +130,15 @@ export function edgeRequests(datasetId: string, symbols: string[], maxAssets: nu
       });
     }
   }
-  // Filtered history replays single days: its edges are the others' at T = 1, with and without a filter.
+  // Filtered history: the edges above at T = 1 (every date, as before its bootstrap existed), then
+  // its T > 1 bootstrap paths on their own: each filter, the seed edges, the longest horizon.
+  const paths: CalculateRequest[] = [];
+  // (λ near 0 explodes over a path: its overflow is filtered-bootstrap.test.ts's; here at T = 1.)
   for (const lambda of [DOMAIN.lambda.min, DOMAIN.lambda.max])
-    out.push({ ...opts({ filter: { model: 'ewma', lambda } }), method: 'historical_filtered', time_horizon: 1 });
-  out.push({ ...opts({ filter: { model: 'garch11' } }), method: 'historical_filtered', time_horizon: 1 });
-  return out.map((r) => (choicesOf(r.method).multiDay ? r : { ...r, time_horizon: 1 }));
+    paths.push({ ...opts({ filter: { model: 'ewma', lambda } }), method: 'historical_filtered', time_horizon: 1 });
+  paths.push({ ...opts({ filter: { model: 'ewma', lambda: DOMAIN.lambda.max } }), method: 'historical_filtered', time_horizon: 10 });
+  for (const time_horizon of [1, 10]) paths.push({ ...opts({ filter: { model: 'garch11' } }), method: 'historical_filtered', time_horizon });
+  for (const seed of SEED_EDGES) paths.push({ ...opts({ seed }), method: 'historical_filtered' });
+  paths.push({ ...base, method: 'historical_filtered', time_horizon: DOMAIN.horizon.max, simulations: DOMAIN.simulations.min, portfolio: one(symbols[0]!) });
+  return [...out.map((r) => (r.method === 'historical_filtered' ? { ...r, time_horizon: 1 } : r)), ...paths];
 }

@@ -252,7 +252,8 @@ t.test('filtered history and Cornish–Fisher', async (t) => {
   t.test('refusals', async (t) => {
     const refused = refusals(t, (json) => calculate(s.base, s.key, json));
     await refused(body({ method: 'historical', method_options: { filter: { model: 'ewma' } } }), 422, 'VALIDATION_ERROR', ['body', 'method_options', 'filter']);
-    await refused(body({ method: 'historical_filtered', time_horizon: 10 }), 422, 'VALIDATION_ERROR', ['body', 'time_horizon']);
+    // T > 1 draws bootstrap paths (filtered-bootstrap.test.ts): their number is required.
+    await refused(body({ method: 'historical_filtered', time_horizon: 10 }), 422, 'VALIDATION_ERROR', ['body', 'simulations']);
     await refused(body({ method: 'historical_filtered', method_options: { filter: { model: 'ewma', lambda: 1 } } }), 422, 'VALIDATION_ERROR');
     await refused(body({ method: 'historical_filtered', method_options: { filter: { model: 'ewma', decay: 0.9 } } }), 422, 'VALIDATION_ERROR');
     await refused(body({ method: 'cornish_fisher', method_options: { covariance: 'ewma' } }), 422, 'VALIDATION_ERROR', [

@@ -33,6 +33,9 @@ pub const MAX_TAIL_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
 pub const MIN_OBSERVATIONS: usize = 30;
 /// Most normals one benchmark call draws.
 pub const MAX_NORMALS: usize = 1_000_000_000;
+/// Paths × horizon × assets of filtered history's bootstrap (filter::bootstrap): the steps one
+/// calculation draws, and a bound on its T-day returns (paths × assets values, T ≥ 2) in memory.
+pub const MAX_BOOTSTRAP_STEPS: usize = 20_000_000;
 /// Largest count (a length, index or bound) the ABI carries. Fixed at u32::MAX on every target so
 /// that a count is read the same way where `usize` is 32 bits (wasm32) as where it is 64.
 pub const MAX_COUNT: u64 = u32::MAX as u64;
@@ -81,6 +84,20 @@ pub fn check_scenarios(n: usize) -> Result<()> {
     check((MIN_SCENARIOS..=MAX_SCENARIOS).contains(&n), || {
         format!("scenarios must number {MIN_SCENARIOS}..={MAX_SCENARIOS:e}")
     })
+}
+
+/// Paths × horizon × assets within MAX_BOOTSTRAP_STEPS, counted in u64 so wasm32 cannot wrap.
+pub fn check_bootstrap_steps(paths: usize, horizon: usize, assets: usize) -> Result<()> {
+    let steps = (paths as u64)
+        .saturating_mul(horizon as u64)
+        .saturating_mul(assets as u64);
+    if steps <= MAX_BOOTSTRAP_STEPS as u64 {
+        return Ok(());
+    }
+    Err(EngineError::LimitExceeded(format!(
+        "simulations × time_horizon × assets of a filtered bootstrap must be at most \
+         {MAX_BOOTSTRAP_STEPS:e}: {paths} × {horizon} × {assets}"
+    )))
 }
 
 pub fn check_histogram_bins(bins: usize) -> Result<()> {
@@ -154,6 +171,9 @@ mod tests {
         assert!(check_assets(MAX_ASSETS).is_ok() && check_assets(MAX_ASSETS + 1).is_err());
         assert!(check_horizon(MAX_HORIZON).is_ok() && check_horizon(0).is_err());
         assert!(check_scenarios(MAX_SCENARIOS).is_ok());
+        assert!(check_bootstrap_steps(MAX_BOOTSTRAP_STEPS / 4, 2, 2).is_ok());
+        assert!(check_bootstrap_steps(MAX_BOOTSTRAP_STEPS / 4 + 1, 2, 2).is_err());
+        assert!(check_bootstrap_steps(usize::MAX, usize::MAX, 2).is_err());
         assert!(check_degrees_of_freedom(3.0).is_ok() && check_degrees_of_freedom(5.5).is_err());
         assert!(confidence_in_range(0.5) && !confidence_in_range(1.0));
         assert_eq!(MAX_EXACT_INT, ((1u64 << 53) - 1) as f64);

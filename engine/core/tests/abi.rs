@@ -28,6 +28,7 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("OP_UNITS", f64::from(OP_UNITS)),
         ("OP_SIMULATE_KEPT", f64::from(OP_SIMULATE_KEPT)),
         ("OP_GARCH_FIT", f64::from(OP_GARCH_FIT)),
+        ("OP_BOOTSTRAP_PATHS", f64::from(OP_BOOTSTRAP_PATHS)),
         ("BLOCK", BLOCK as f64),
         ("FACTOR_TRIANGULAR", FACTOR_TRIANGULAR as f64),
         (
@@ -86,6 +87,11 @@ fn expected() -> Vec<(&'static str, f64)> {
             GARCH_FIT_RESULT_HEADER_LEN as f64,
         ),
         ("GARCH_FIT_WORDS", GARCH_FIT_WORDS as f64),
+        ("BOOTSTRAP_HEADER_LEN", BOOTSTRAP_HEADER_LEN as f64),
+        (
+            "BOOTSTRAP_RESULT_HEADER_LEN",
+            BOOTSTRAP_RESULT_HEADER_LEN as f64,
+        ),
         ("ERR_INVALID_INPUT", f64::from(ERR_INVALID_INPUT)),
         ("ERR_INSUFFICIENT_DATA", f64::from(ERR_INSUFFICIENT_DATA)),
         ("ERR_LIMIT_EXCEEDED", f64::from(ERR_LIMIT_EXCEEDED)),
@@ -99,6 +105,7 @@ fn expected() -> Vec<(&'static str, f64)> {
             "MIN_IMPORTANCE_DEGREES_OF_FREEDOM",
             MIN_IMPORTANCE_DEGREES_OF_FREEDOM,
         ),
+        ("MAX_BOOTSTRAP_STEPS", MAX_BOOTSTRAP_STEPS as f64),
         ("VERSION_MAJOR", f64::from(VERSION_MAJOR)),
         ("VERSION_MINOR", f64::from(VERSION_MINOR)),
         ("VERSION_PATCH", f64::from(VERSION_PATCH)),

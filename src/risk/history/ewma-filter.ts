@@ -8,6 +8,8 @@ export interface FilteredReturns {
   current: Float64Array;
   /** √(mean r²) per asset over the window: the zero-mean unconditional volatility EWMA reverts to in expectation. */
   longRun: Float64Array;
+  /** z_t,i = r_t,i / σ_t,i (0 where σ_t,i = 0), when asked for: what T > 1 bootstrap paths draw. */
+  standardised: Float64Array | null;
 }
 
 /** One asset's variance recursion σ²_{t+1} = ω + α r²_t + β σ²_t (EWMA: ω = 0, α = 1 − λ, β = λ). */
@@ -25,7 +27,7 @@ export const ewmaRecursion = (lambda: number): Recursion => ({ omega: 0, alpha: 
  * asset's recursion; z_t = r_t / σ_t (0 where σ_t = 0: every return before it was 0 too), and each
  * row rescaled to the next day's volatility σ_{m+1}. `longRun` is √(mean r²) over the window.
  */
-export function filterReturns(returns: Float64Array, assets: number, recursions: Recursion[]): FilteredReturns {
+export function filterReturns(returns: Float64Array, assets: number, recursions: Recursion[], withStandardised = false): FilteredReturns {
   const m = assets === 0 ? 0 : returns.length / assets;
   const out = new Float64Array(returns.length);
   const variance = new Float64Array(assets);
@@ -45,15 +47,17 @@ export function filterReturns(returns: Float64Array, assets: number, recursions:
     }
   }
   const current = variance.map(Math.sqrt);
+  const standardised = withStandardised ? new Float64Array(returns.length) : null;
   for (let t = 0; t < m; t++) {
     const row = t * assets;
     for (let i = 0; i < assets; i++) {
       const sd = out[row + i]!;
+      if (standardised) standardised[row + i] = sd > 0 ? returns[row + i]! / sd : 0;
       out[row + i] = sd > 0 ? (current[i]! * returns[row + i]!) / sd : 0;
     }
   }
   for (let i = 0; i < assets; i++) longRun[i] = m > 0 ? Math.sqrt(longRun[i]! / m) : 0;
-  return { returns: out, current, longRun };
+  return { returns: out, current, longRun, standardised };
 }
 
 /** EWMA filter of every asset with decay λ (api.md §16). */

@@ -6,7 +6,8 @@ pub use crate::error::{
     ERR_OVERFLOW,
 };
 pub use crate::limits::{
-    MAX_BOOKS, MAX_COUNT, MAX_EXACT_INT, MAX_PRICED_SCENARIOS, MIN_IMPORTANCE_DEGREES_OF_FREEDOM,
+    MAX_BOOKS, MAX_BOOTSTRAP_STEPS, MAX_COUNT, MAX_EXACT_INT, MAX_PRICED_SCENARIOS,
+    MIN_IMPORTANCE_DEGREES_OF_FREEDOM,
 };
 pub use crate::metrics::PERCENTILES;
 pub use crate::parametric::COVARIANCE_DENSE;
@@ -36,6 +37,8 @@ pub const OP_UNITS: u32 = 11;
 pub const OP_SIMULATE_KEPT: u32 = 12;
 /// GARCH(1,1) fits of some assets' returns (filtered historical simulation).
 pub const OP_GARCH_FIT: u32 = 13;
+/// Filtered history's T-day bootstrap paths (filter::bootstrap).
+pub const OP_BOOTSTRAP_PATHS: u32 = 16;
 
 // Method codes, the first word of a spec.
 pub const METHOD_MONTE_CARLO_NORMAL: usize = 0;
@@ -95,6 +98,11 @@ pub const GARCH_FIT_HEADER_LEN: usize = 3;
 pub const GARCH_FIT_RESULT_HEADER_LEN: usize = 2;
 /// Per asset: ω, α, β, log-likelihood, usable (1) or not (0: fall back to EWMA).
 pub const GARCH_FIT_WORDS: usize = 5;
+/// Bootstrap input: [budget ms, observations, assets, horizon, paths, seed, first path, end path];
+/// σ_{m+1}, ω, α, β per asset and z [observation][asset] follow.
+pub const BOOTSTRAP_HEADER_LEN: usize = 8;
+/// Bootstrap result, status word included: [0, paths, assets]; [path][asset] T-day log returns.
+pub const BOOTSTRAP_RESULT_HEADER_LEN: usize = 3;
 
 // The crate version, from the build (never read from Cargo.toml at run time).
 pub const VERSION_MAJOR: u32 = parse_version_part(env!("CARGO_PKG_VERSION_MAJOR"));
@@ -138,6 +146,7 @@ pub const TABLE: &[(&str, f64)] = table![
     OP_UNITS,
     OP_SIMULATE_KEPT,
     OP_GARCH_FIT,
+    OP_BOOTSTRAP_PATHS,
     BLOCK,
     FACTOR_TRIANGULAR,
     METHOD_MONTE_CARLO_NORMAL,
@@ -169,6 +178,8 @@ pub const TABLE: &[(&str, f64)] = table![
     GARCH_FIT_HEADER_LEN,
     GARCH_FIT_RESULT_HEADER_LEN,
     GARCH_FIT_WORDS,
+    BOOTSTRAP_HEADER_LEN,
+    BOOTSTRAP_RESULT_HEADER_LEN,
     ERR_INVALID_INPUT,
     ERR_INSUFFICIENT_DATA,
     ERR_LIMIT_EXCEEDED,
@@ -179,6 +190,7 @@ pub const TABLE: &[(&str, f64)] = table![
     MAX_COUNT,
     MAX_EXACT_INT,
     MIN_IMPORTANCE_DEGREES_OF_FREEDOM,
+    MAX_BOOTSTRAP_STEPS,
     VERSION_MAJOR,
     VERSION_MINOR,
     VERSION_PATCH,

@@ -1,19 +1,22 @@
 //! The engine's one entry point over flat f64 buffers, shared by the WASM ABI and the napi binding.
 
 use super::codec::{
-    decode_conditional, decode_covariance_part_input, decode_estimation_input, decode_garch_fit,
-    decode_kept, decode_parametric, decode_partial, decode_spec, decode_worst_window,
-    encode_conditional, encode_covariance_part, encode_error, encode_estimation, encode_garch_fit,
-    encode_kept, encode_partial, encode_results, encode_worst_window,
+    decode_bootstrap, decode_conditional, decode_covariance_part_input, decode_estimation_input,
+    decode_garch_fit, decode_kept, decode_parametric, decode_partial, decode_spec,
+    decode_worst_window, encode_bootstrap, encode_conditional, encode_covariance_part,
+    encode_error, encode_estimation, encode_garch_fit, encode_kept, encode_partial, encode_results,
+    encode_worst_window,
 };
 use super::constants::{
-    encode_table, OP_ABI, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE, OP_FINALIZE,
-    OP_GARCH_FIT, OP_PARAMETRIC, OP_RUN, OP_SIMULATE, OP_SIMULATE_KEPT, OP_UNITS, OP_WORST_WINDOW,
+    encode_table, OP_ABI, OP_BOOTSTRAP_PATHS, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE,
+    OP_FINALIZE, OP_GARCH_FIT, OP_PARAMETRIC, OP_RUN, OP_SIMULATE, OP_SIMULATE_KEPT, OP_UNITS,
+    OP_WORST_WINDOW,
 };
 use super::reader::Reader;
 use crate::error::{ensure, EngineError, Result};
 use crate::estimation::covariance_part::covariance_part;
 use crate::estimation::estimate::estimate;
+use crate::filter::bootstrap::bootstrap_paths;
 use crate::filter::garch::fit_columns;
 use crate::kept::{kept_units, simulate_kept};
 use crate::merge::finalize::{finalize, FinalizeParams};
@@ -63,6 +66,10 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
         OP_GARCH_FIT => decode_garch_fit(input).and_then(|(i, deadline)| {
             fit_columns(&i.returns, i.observations, i.assets, &deadline)
                 .map(|f| encode_garch_fit(&f))
+        }),
+        OP_BOOTSTRAP_PATHS => decode_bootstrap(input).and_then(|(model, first, end, deadline)| {
+            bootstrap_paths(&model, first, end, &deadline)
+                .map(|sums| encode_bootstrap(end - first, model.assets, &sums))
         }),
         _ => Err(EngineError::invalid("unknown operation")),
     })

@@ -3,8 +3,9 @@
 //! Layouts are documented in docs/engine.md ("Engine ABI"); every result starts with a status word
 //! (0 = success, else the `EngineError` code, then detail, message length and message bytes).
 //! One file per layout: `estimation` (estimation, covariance parts), `spec`, `partial`,
-//! `results`, `parametric`, `stress`, `garch` and `kept`; `fields` holds what several layouts share.
+//! `results`, `parametric`, `stress`, `garch`, `kept` and `bootstrap`; `fields` holds what several layouts share.
 
+mod bootstrap;
 mod estimation;
 mod fields;
 mod garch;
@@ -15,6 +16,7 @@ mod results;
 mod spec;
 mod stress;
 
+pub use bootstrap::{decode_bootstrap, encode_bootstrap};
 pub use estimation::{
     decode_covariance_part_input, decode_estimation_input, encode_covariance_part,
     encode_estimation,
