@@ -8,6 +8,7 @@
 mod estimation;
 mod fields;
 mod garch;
+mod options;
 mod parametric;
 mod partial;
 mod results;
@@ -19,6 +20,7 @@ pub use estimation::{
     encode_estimation,
 };
 pub use garch::{decode_garch_fit, encode_garch_fit, GarchFitInput};
+pub use options::{option_greeks_encoded, option_units_encoded};
 pub use parametric::decode_parametric;
 pub use partial::{decode_partial, encode_partial};
 pub use results::encode_results;

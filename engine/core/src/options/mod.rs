@@ -1,0 +1,8 @@
+//! European options priced on every scenario: the pricer (`pricer`) and option columns of kept
+//! units (`revalue`).
+
+pub mod pricer;
+pub mod revalue;
+
+#[cfg(test)]
+mod reference;
