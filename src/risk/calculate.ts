@@ -17,6 +17,8 @@ import { cashAsPositions, refsOf } from './fx/cash.js';
 import { bookWithoutFx, currencyBreakdown, fxMeta, planFor } from './fx/fx-figures.js';
 import { cornishFisherResults, engineMethod, type HistoryExtras } from './history/history-methods.js';
 import { replayedEstimation } from './history/filtered-estimation.js';
+import { splitOptions } from './options/option-positions.js';
+import { calculateWithOptions } from './options/option-calculate.js';
 
 export interface CalculatorDeps extends SetupDeps {
   datasets: DatasetStore;
@@ -126,7 +128,9 @@ export function calculationOf(
  */
 export async function calculate(req: CalculateRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<CalculateResponseBody> {
   checkRequest(req);
-  const { book: stated, cash } = cashAsPositions(req);
+  const split = splitOptions(req);
+  if (split.options.length > 0) return calculateWithOptions(split.req, split.options, owner, deps, clientSignal);
+  const { book: stated, cash } = cashAsPositions(split.req);
   const trades = req.what_if?.trades ?? [];
   const refs = [...refsOf(stated, ['body']), ...trades.map((t, i) => ({ symbol: t.symbol, loc: ['body', 'what_if', 'trades', i, 'symbol'] }))];
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
