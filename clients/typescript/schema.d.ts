@@ -387,6 +387,7 @@ export interface components {
                  */
                 amount: number;
             } | {
+                /** @description The option’s terms: European, on a dataset symbol. */
                 option: {
                     /**
                      * @description The dataset symbol the option is written on.

@@ -49,7 +49,7 @@ export const OptionTerms = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'The option’s terms: European, on a dataset symbol.' },
 );
 
 export const OptionItem = Type.Object(

@@ -8,7 +8,7 @@ import { underDeadline } from '../deadline.js';
 import { requestShape, workBytes, workUnits } from '../work-cost.js';
 import { buildResponse } from '../response-builder.js';
 import { keepScenarios, runKept } from '../kept-scenarios.js';
-import { calculationOf, modelInputOf, type CalculatorDeps } from '../calculate.js';
+import { calculationOf, modelInputOf, type CalculatorDeps } from '../calculation-setup.js';
 import { cashAsPositions, refsOf } from '../fx/cash.js';
 import { optionLabel, timesToExpiry, type StatedOption, type StockRequest } from './option-positions.js';
 import { optionGreeks, paddedEstimation, withOptionColumns, type PricedOption } from './option-columns.js';
