@@ -131,6 +131,19 @@ t.test('options', async (t) => {
     t.ok(dg.body.meta.valuation.nonlinearity_var > 0, 'delta_gamma sees the short gamma too');
   });
 
+  t.test('a covered call: the option reduces the loss of its underlying', async (t) => {
+    const stock = await calculate(s.base, s.key, body({ positions: [{ symbol: 'AAPL', quantity: 100 }], time_horizon: 10, simulations: 50_000 }));
+    const covered = await calculate(
+      s.base,
+      s.key,
+      body({ positions: [{ symbol: 'AAPL', quantity: 100 }, option({}, -1, 100)], time_horizon: 10, simulations: 50_000 }),
+    );
+    t.equal(covered.status, 200, covered.text.slice(0, 300));
+    t.ok(covered.body.meta.metrics.value_at_risk < stock.body.meta.metrics.value_at_risk, 'a short call caps nothing on the downside but adds its premium');
+    t.equal(covered.body.meta.contributions[0].component_es + covered.body.meta.contributions[1].component_es > 0, true);
+    t.ok(covered.body.meta.contributions[1].component_es < 0, 'the short call hedges in the tail');
+  });
+
   t.test('an expiry on the last date is worth its intrinsic value', async (t) => {
     const r = await calculate(s.base, s.key, body({ positions: [option({ expiry: LAST, strike: S0 / 2 })], simulations: 1000 }));
     t.equal(r.status, 200, r.text.slice(0, 300));
@@ -151,6 +164,7 @@ t.test('options', async (t) => {
     await refused({ positions: [option({ volatility: 5.5 })] }, at('volatility'));
     await refused({ positions: [option({ expiry: iso(DAYS - 2) })] }, at('expiry'));
     await refused({ positions: [option({ expiry: '2021-02-30' })] }, at('expiry'));
+    await refused({ positions: [option({ expiry: '2200-01-01' })] }, at('expiry'));
     await refused({ positions: [option({ underlying: 'NOPE' })] }, at('underlying'), 'UNKNOWN_SYMBOL');
     await refused({ positions: [option({}, 1, 0)] }, ['body', 'positions', 0, 'multiplier']);
     await refused({ positions: [option({})], portfolio_mode: 'rebalanced' }, ['body', 'portfolio_mode']);

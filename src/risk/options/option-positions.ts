@@ -32,6 +32,8 @@ export function refuseOptions(req: CalculateRequest, what: string): StockRequest
 }
 
 const DAY_MS = 86_400_000;
+/** Longest time to expiry the engine prices (engine/core/src/options/revalue.rs). */
+const MAX_EXPIRY_YEARS = 100;
 
 /** Days from `from` to `to` (YYYY-MM-DD), or NaN where `to` is no calendar date. */
 function daysBetween(from: string, to: string): number {
@@ -47,8 +49,12 @@ function daysBetween(from: string, to: string): number {
 export function timesToExpiry(options: StatedOption[], lastDate: string): number[] {
   return options.map(({ entry, index }) => {
     const days = daysBetween(lastDate, entry.option.expiry);
-    if (!(days >= 0)) {
-      const msg = Number.isNaN(days) ? 'not a calendar date' : `expiry before the dataset’s last date ${lastDate.slice(0, 10)}`;
+    if (!(days >= 0 && days <= MAX_EXPIRY_YEARS * 365)) {
+      const msg = Number.isNaN(days)
+        ? 'not a calendar date'
+        : days < 0
+          ? `expiry before the dataset’s last date ${lastDate.slice(0, 10)}`
+          : `expiry more than ${MAX_EXPIRY_YEARS} years after the dataset’s last date`;
       throw validationError([{ loc: ['body', 'positions', index, 'option', 'expiry'], msg, type: 'value_error' }]);
     }
     return days / 365;
