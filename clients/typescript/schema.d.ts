@@ -305,7 +305,7 @@ export interface components {
                  */
                 variance_reduction?: "none" | "importance_sampling";
                 /**
-                 * @description Options (api.md §15): "full" re-prices every option on every scenario (the default); "delta_gamma" Δ·dS + ½Γ·dS² + Θ·T/252; "delta" Δ·dS. Monte Carlo (buy-and-hold) and historical methods; parametric with options is refused.
+                 * @description Options (api.md §15): "full" re-prices every option on every scenario (the default); "delta_gamma" Δ·dS + ½Γ·dS² + Θ·T/252; "delta" Δ·dS. Monte Carlo (buy-and-hold) and historical methods take all three; parametric_normal takes delta only.
                  * @enum {string}
                  */
                 valuation?: "full" | "delta_gamma" | "delta";
@@ -935,7 +935,7 @@ export interface components {
                  */
                 variance_reduction?: "none" | "importance_sampling";
                 /**
-                 * @description Options (api.md §15): "full" re-prices every option on every scenario (the default); "delta_gamma" Δ·dS + ½Γ·dS² + Θ·T/252; "delta" Δ·dS. Monte Carlo (buy-and-hold) and historical methods; parametric with options is refused.
+                 * @description Options (api.md §15): "full" re-prices every option on every scenario (the default); "delta_gamma" Δ·dS + ½Γ·dS² + Θ·T/252; "delta" Δ·dS. Monte Carlo (buy-and-hold) and historical methods take all three; parametric_normal takes delta only.
                  * @enum {string}
                  */
                 valuation?: "full" | "delta_gamma" | "delta";
@@ -1531,7 +1531,7 @@ export interface components {
                  */
                 variance_reduction?: "none" | "importance_sampling";
                 /**
-                 * @description Options (api.md §15): "full" re-prices every option on every scenario (the default); "delta_gamma" Δ·dS + ½Γ·dS² + Θ·T/252; "delta" Δ·dS. Monte Carlo (buy-and-hold) and historical methods; parametric with options is refused.
+                 * @description Options (api.md §15): "full" re-prices every option on every scenario (the default); "delta_gamma" Δ·dS + ½Γ·dS² + Θ·T/252; "delta" Δ·dS. Monte Carlo (buy-and-hold) and historical methods take all three; parametric_normal takes delta only.
                  * @enum {string}
                  */
                 valuation?: "full" | "delta_gamma" | "delta";

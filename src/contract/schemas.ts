@@ -85,7 +85,7 @@ export const MethodOptions = Type.Object(
     valuation: Type.Optional(
       literals(
         VALUATIONS,
-        'Options (api.md §15): "full" re-prices every option on every scenario (the default); "delta_gamma" Δ·dS + ½Γ·dS² + Θ·T/252; "delta" Δ·dS. Monte Carlo (buy-and-hold) and historical methods; parametric with options is refused.',
+        'Options (api.md §15): "full" re-prices every option on every scenario (the default); "delta_gamma" Δ·dS + ½Γ·dS² + Θ·T/252; "delta" Δ·dS. Monte Carlo (buy-and-hold) and historical methods take all three; parametric_normal takes delta only.',
       ),
     ),
     target_relative_error: Type.Optional(

@@ -91,7 +91,7 @@ t.test('options', async (t) => {
   });
 
   t.test('delta valuation is a linear book of Δ·S, to the bit', async (t) => {
-    for (const method of ['monte_carlo_normal', 'monte_carlo_student_t', 'historical']) {
+    for (const method of ['monte_carlo_normal', 'monte_carlo_student_t', 'historical', 'parametric_normal']) {
       const a = await calculate(
         s.base,
         s.key,
@@ -169,6 +169,11 @@ t.test('options', async (t) => {
     await refused({ positions: [option({}, 1, 0)] }, ['body', 'positions', 0, 'multiplier']);
     await refused({ positions: [option({})], portfolio_mode: 'rebalanced' }, ['body', 'portfolio_mode']);
     await refused({ positions: [option({})], method: 'parametric_normal' }, ['body', 'method_options', 'valuation']);
+    await refused({ positions: [option({})], method: 'parametric_normal', method_options: { valuation: 'delta_gamma' } }, [
+      'body',
+      'method_options',
+      'valuation',
+    ]);
     await refused({ positions: [option({})], method_options: { valuation: 'cubic' } }, ['body', 'method_options', 'valuation']);
   });
 });

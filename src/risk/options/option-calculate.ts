@@ -1,6 +1,7 @@
 import { validationError } from '../../contract/errors.js';
 import { type CalculateResponseBody } from '../../contract/responses.js';
 import { type EngineBook } from '../../engine/codec.js';
+import { type EngineResults } from '../../engine/results-codec.js';
 import { ABI } from '../../engine/abi.js';
 import { canonicalSymbols, priceBook, symbolsOf, unionOf, type PricedBook } from '../books.js';
 import { loadDataset, prepareModel } from '../model-setup.js';
@@ -11,7 +12,8 @@ import { keepScenarios, runKept } from '../kept-scenarios.js';
 import { calculationOf, modelInputOf, type CalculatorDeps } from '../calculation-setup.js';
 import { cashAsPositions, refsOf } from '../fx/cash.js';
 import { optionLabel, timesToExpiry, type StatedOption, type StockRequest } from './option-positions.js';
-import { optionGreeks, paddedEstimation, withOptionColumns, type PricedOption } from './option-columns.js';
+import { duplicatedEstimation, optionGreeks, paddedEstimation, withOptionColumns, type PricedOption } from './option-columns.js';
+import { runModel } from '../engine-run.js';
 
 type Loc = (string | number)[];
 const refuse = (loc: Loc, msg: string) => validationError([{ loc, msg, type: 'value_error' }]);
@@ -19,13 +21,12 @@ const refuse = (loc: Loc, msg: string) => validationError([{ loc, msg, type: 'va
 /** What the options path does not take (api.md §15), each refused at its field. */
 function checkSupported(req: StockRequest): void {
   const o = req.method_options ?? {};
-  if (req.method === 'parametric_normal')
-    throw refuse(
-      ['body', 'method_options', 'valuation'],
-      'options are valued on scenarios: parametric with options is not available (use a Monte Carlo or historical method)',
-    );
-  if (req.method !== 'monte_carlo_normal' && req.method !== 'monte_carlo_student_t' && req.method !== 'historical')
-    throw refuse(['body', 'method'], 'options take monte_carlo_normal, monte_carlo_student_t or historical');
+  if (req.method === 'parametric_normal' && (o.valuation ?? 'full') !== 'delta') {
+    throw refuse(['body', 'method_options', 'valuation'], 'parametric methods value options at their delta only: set valuation "delta"');
+  }
+  if (!['monte_carlo_normal', 'monte_carlo_student_t', 'historical', 'parametric_normal'].includes(req.method)) {
+    throw refuse(['body', 'method'], 'options take monte_carlo_normal, monte_carlo_student_t, historical or parametric_normal (delta)');
+  }
   if (req.portfolio_mode === 'rebalanced') throw refuse(['body', 'portfolio_mode'], 'a book with options is held, not rebalanced');
   if (req.what_if) throw refuse(['body', 'what_if'], 'what_if is not taken with options');
   if (o.variance_reduction === 'importance_sampling')
@@ -97,54 +98,72 @@ export async function calculateWithOptions(
       const est = model.est;
       const base = modelInputOf(req, model, [engineOf(exposures.subarray(0, n))], 'none', req.simulations ?? 0);
       const policy = { maxBatches: deps.maxBatches, deadline: s.deadline };
+      const respond = (results: EngineResults): CalculateResponseBody => {
+        const labels = options.map((o) => optionLabel(o.entry));
+        const calc = calculationOf(req, model, listed, deps, s, { precision: null, extras: { filter: null, cornishFisher: null } });
+        const own = Array.from({ length: n + 2 * m }, (_, i) => (i < n ? (stock?.own[i] ?? false) : i < n + m));
+        const book: PricedBook = {
+          own,
+          listed: [...(stock?.listed ?? []), ...labels.map((_, i) => n + i)],
+          capital,
+          exposures,
+          quantities: [
+            ...Array.from({ length: n }, (_, i) => stock?.quantities[i] ?? null),
+            ...options.map((o) => o.entry.quantity),
+            ...options.map(() => null),
+          ],
+          engine: engineOf(exposures),
+        };
+        const wideCalc = {
+          ...calc,
+          symbols: [...model.symbols, ...labels, ...labels],
+          prices: Float64Array.from([...model.prices, ...greeks.map((g) => g[0]!), ...greeks.map((g) => g[0]!)]),
+        };
+        const figures = results.books[1]!;
+        const answer = buildResponse(wideCalc, [book], { books: [figures], whatIf: null });
+        const w = results.whatIf!;
+        const contributions = answer.meta.contributions.map((c, row) => {
+          const k = row - (stock?.listed.length ?? 0);
+          if (k < 0) return c;
+          const g = greeks[k]!;
+          const z = size[k]!;
+          const spot = priced[k]!.spot;
+          return {
+            ...c,
+            option: options[k]!.index,
+            price: z * g[0]!,
+            delta: deltaMoney[k]!,
+            gamma: z * g[2]! * spot * spot,
+            vega: z * g[3]!,
+            theta: z * g[4]!,
+          };
+        });
+        return {
+          ...answer,
+          meta: {
+            ...answer.meta,
+            contributions,
+            valuation: {
+              mode: valuation,
+              options: m,
+              nonlinearity_var: w.incrementalVar,
+              nonlinearity_es: w.incrementalEs,
+              nonlinearity_var_standard_error: w.incrementalVarStandardError,
+              nonlinearity_es_standard_error: w.incrementalEsStandardError,
+              sticky: 'strike' as const,
+            },
+          },
+        };
+      };
+      const input = { ...base, books: [engineOf(deltaTwin), engineOf(exposures)], comparison: 'what_if' as const };
+      const sources = [...priced, ...priced].map((o) => o.underlying);
+      // Parametric takes delta only: each option column moves as its underlying, so the closed form prices it.
+      if (req.method === 'parametric_normal')
+        return respond(await runModel(deps.executor, input, duplicatedEstimation(est, sources), policy, s.signal, s.timing));
       const kept = await keepScenarios(deps.executor, base, est, policy, s.signal);
       const columns = await withOptionColumns(deps.executor, kept, n, req.time_horizon, valuation, priced, s.signal);
       const wide = paddedEstimation(est, 2 * m);
-      const input = { ...base, books: [engineOf(deltaTwin), engineOf(exposures)], comparison: 'what_if' as const };
-      const results = await runKept(deps.executor, input, wide, columns, policy, s.signal, s.timing);
-      const labels = options.map((o) => optionLabel(o.entry));
-      const calc = calculationOf(req, model, listed, deps, s, { precision: null, extras: { filter: null, cornishFisher: null } });
-      const own = Array.from({ length: n + 2 * m }, (_, i) => (i < n ? (stock?.own[i] ?? false) : i < n + m));
-      const book: PricedBook = {
-        own,
-        listed: [...(stock?.listed ?? []), ...labels.map((_, i) => n + i)],
-        capital,
-        exposures,
-        quantities: [...Array.from({ length: n }, (_, i) => stock?.quantities[i] ?? null), ...options.map((o) => o.entry.quantity), ...options.map(() => null)],
-        engine: engineOf(exposures),
-      };
-      const wideCalc = {
-        ...calc,
-        symbols: [...model.symbols, ...labels, ...labels],
-        prices: Float64Array.from([...model.prices, ...greeks.map((g) => g[0]!), ...greeks.map((g) => g[0]!)]),
-      };
-      const figures = results.books[1]!;
-      const answer = buildResponse(wideCalc, [book], { books: [figures], whatIf: null });
-      const w = results.whatIf!;
-      const contributions = answer.meta.contributions.map((c, row) => {
-        const k = row - (stock?.listed.length ?? 0);
-        if (k < 0) return c;
-        const g = greeks[k]!;
-        const z = size[k]!;
-        const spot = priced[k]!.spot;
-        return { ...c, option: options[k]!.index, price: z * g[0]!, delta: deltaMoney[k]!, gamma: z * g[2]! * spot * spot, vega: z * g[3]!, theta: z * g[4]! };
-      });
-      return {
-        ...answer,
-        meta: {
-          ...answer.meta,
-          contributions,
-          valuation: {
-            mode: valuation,
-            options: m,
-            nonlinearity_var: w.incrementalVar,
-            nonlinearity_es: w.incrementalEs,
-            nonlinearity_var_standard_error: w.incrementalVarStandardError,
-            nonlinearity_es_standard_error: w.incrementalEsStandardError,
-            sticky: 'strike' as const,
-          },
-        },
-      };
+      return respond(await runKept(deps.executor, input, wide, columns, policy, s.signal, s.timing));
     },
     { units: workUnits(shape), teaches: false, owner, bytes: workBytes(shape) },
   );

@@ -96,3 +96,23 @@ export function paddedEstimation(est: Estimation, extra: number): Estimation {
     returns: est.returns.length === 0 ? est.returns : returns,
   };
 }
+
+/**
+ * The estimation with column `sources[k]` repeated as column n + k (the parametric method's delta
+ * columns: an option at its delta moves as its underlying, mean, Σ and all).
+ */
+export function duplicatedEstimation(est: Estimation, sources: number[]): Estimation {
+  const n = est.mean.length;
+  const from = [...Array.from({ length: n }, (_, i) => i), ...sources];
+  const wide = from.length;
+  const pick = (xs: Float64Array) => Float64Array.from(from, (i) => xs[i]!);
+  const triangular = est.factorColumns === ABI.FACTOR_TRIANGULAR;
+  const covariance = triangular
+    ? Float64Array.from({ length: wide * wide }, (_, k) => est.covariance[from[Math.floor(k / wide)]! * n + from[k % wide]!]!)
+    : new Float64Array(0);
+  const columns = est.factorColumns;
+  const factor = triangular
+    ? est.factor
+    : Float64Array.from({ length: wide * columns }, (_, k) => est.factor[from[Math.floor(k / columns)]! * columns + (k % columns)]!);
+  return { ...est, mean: pick(est.mean), sampleMean: pick(est.sampleMean), volatility: pick(est.volatility), covariance, factor };
+}
