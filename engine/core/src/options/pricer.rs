@@ -1,8 +1,9 @@
 //! European options: Black–Scholes–Merton with a dividend yield, and Black-76 (the underlying's
-//! price read as a futures price, i.e. a carry equal to the rate). Φ and e^x are the engine's own
-//! (`math`), so every build prices to the same bits; no fused multiply-add anywhere.
+//! price read as a futures price, i.e. a carry equal to the rate). Φ (`phi`, Cody's erfc) and e^x are
+//! the engine's own, so every build prices to the same bits; no fused multiply-add anywhere.
 
-use crate::math::{exp, ln, normal_cdf, normal_pdf};
+use super::phi::cdf as normal_cdf;
+use crate::math::{exp, ln, normal_pdf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
