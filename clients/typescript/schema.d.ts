@@ -325,6 +325,11 @@ export interface components {
                  */
                 variance_reduction?: "none" | "importance_sampling";
                 /**
+                 * @description Options (api.md §15): "full" re-prices every option on every scenario (the default); "delta_gamma" Δ·dS + ½Γ·dS² + Θ·T/252; "delta" Δ·dS. Monte Carlo (buy-and-hold) and historical methods take all three; parametric_normal takes delta only.
+                 * @enum {string}
+                 */
+                valuation?: "full" | "delta_gamma" | "delta";
+                /**
                  * @description Monte Carlo only: simulate in rounds (16,384 simulations, then doubling) until the standard errors of VaR and ES are both at most this share of their estimates, or `simulations` (then the cap) is reached; meta.precision says what was reached.
                  * @example 0.005
                  */
@@ -371,7 +376,7 @@ export interface components {
                 /** @description Share of portfolio_value; the weights sum to 1. */
                 weight: number;
             }[];
-            /** @description Long/short positions, not all zero. A symbol may appear more than once: its quantities and its market values each add up (parts that add up exactly give the same figures); contributions list it once, where it first appears. Exactly one of portfolio and positions. */
+            /** @description Long/short positions, cash and European options. A symbol may appear more than once: its quantities and its market values each add up. Exactly one of portfolio and positions. */
             positions?: ({
                 /**
                  * @description A symbol of the dataset.
@@ -401,6 +406,64 @@ export interface components {
                  * @example 250000
                  */
                 amount: number;
+            } | {
+                /** @description The option’s terms: European, on a dataset symbol. */
+                option: {
+                    /**
+                     * @description The dataset symbol the option is written on.
+                     * @example AAPL
+                     */
+                    underlying: string;
+                    /**
+                     * @description Call or put (European).
+                     * @enum {string}
+                     */
+                    type: "call" | "put";
+                    /**
+                     * @description Strike, in the underlying’s price units.
+                     * @example 190
+                     */
+                    strike: number;
+                    /**
+                     * @description Expiry date, not before the dataset’s last date: τ = (expiry − last date) / 365.
+                     * @example 2026-12-18
+                     */
+                    expiry: string;
+                    /**
+                     * @description Implied volatility σ per year, kept in every scenario (sticky strike).
+                     * @example 0.25
+                     */
+                    volatility: number;
+                    /**
+                     * @description Continuously compounded risk-free rate per year.
+                     * @default 0
+                     * @example 0.04
+                     */
+                    rate?: number;
+                    /**
+                     * @description Continuous dividend yield per year (black_scholes only).
+                     * @default 0
+                     * @example 0
+                     */
+                    dividend_yield?: number;
+                    /**
+                     * @description black_scholes (Merton, with dividend yield) or black76 (the underlying’s price read as a futures price).
+                     * @default black_scholes
+                     * @enum {string}
+                     */
+                    model?: "black_scholes" | "black76";
+                };
+                /**
+                 * @description Contracts held, negative for a short.
+                 * @example 10
+                 */
+                quantity: number;
+                /**
+                 * @description Units of the underlying per contract.
+                 * @default 1
+                 * @example 100
+                 */
+                multiplier?: number;
             })[];
             /** @description Trades to price against the book: the answer adds meta.what_if (the book after them, and the differences). */
             what_if?: {
@@ -665,6 +728,18 @@ export interface components {
                     marginal_var: number;
                     /** @description VaR of the position on its own. */
                     standalone_var: number;
+                    /** @description Options only: the position’s index in `positions`. */
+                    option?: number;
+                    /** @description Options only: quantity × multiplier × the option’s price now. */
+                    price?: number;
+                    /** @description Options only: money delta, quantity × multiplier × Δ × S (P&L per unit relative move of S). */
+                    delta?: number;
+                    /** @description Options only: money gamma, quantity × multiplier × Γ × S² (½·gamma·x² for a relative move x). */
+                    gamma?: number;
+                    /** @description Options only: quantity × multiplier × ∂V/∂σ (per 1.0 of volatility). */
+                    vega?: number;
+                    /** @description Options only: quantity × multiplier × ∂V/∂t, per year of calendar time. */
+                    theta?: number;
                 }[];
                 /** @description Exposures of the book: e_i = quantity × price, or market_value, or weight × portfolio_value. */
                 exposures: {
@@ -771,6 +846,29 @@ export interface components {
                     /** @description Standard error of fx_effect_es (of the difference, on the same scenarios). In `currency`. */
                     fx_effect_es_standard_error: number;
                 };
+                /** @description Options only (api.md §15). */
+                valuation?: {
+                    /**
+                     * @description How the options were valued on each scenario.
+                     * @enum {string}
+                     */
+                    mode: "full" | "delta_gamma" | "delta";
+                    /** @description Option positions in the book. */
+                    options: number;
+                    /** @description VaR in `mode` minus VaR of the same book with every option at its delta, on the same scenarios. */
+                    nonlinearity_var: number;
+                    /** @description The same for ES. */
+                    nonlinearity_es: number;
+                    /** @description Standard error of the difference (common scenarios, independent batches). */
+                    nonlinearity_var_standard_error: number;
+                    /** @description Standard error of the difference. */
+                    nonlinearity_es_standard_error: number;
+                    /**
+                     * @description Volatility, rate and dividend yield stay as stated in every scenario (sticky strike).
+                     * @enum {string}
+                     */
+                    sticky: "strike";
+                };
                 /** @description Multi-currency datasets only: per local currency (alphabetical), its exposures and share of ES. */
                 currency_breakdown?: {
                     /** @description A local currency of the book. */
@@ -856,6 +954,11 @@ export interface components {
                  * @enum {string}
                  */
                 variance_reduction?: "none" | "importance_sampling";
+                /**
+                 * @description Options (api.md §15): "full" re-prices every option on every scenario (the default); "delta_gamma" Δ·dS + ½Γ·dS² + Θ·T/252; "delta" Δ·dS. Monte Carlo (buy-and-hold) and historical methods take all three; parametric_normal takes delta only.
+                 * @enum {string}
+                 */
+                valuation?: "full" | "delta_gamma" | "delta";
                 /**
                  * @description Monte Carlo only: simulate in rounds (16,384 simulations, then doubling) until the standard errors of VaR and ES are both at most this share of their estimates, or `simulations` (then the cap) is reached; meta.precision says what was reached.
                  * @example 0.005
@@ -1190,6 +1293,18 @@ export interface components {
                         marginal_var: number;
                         /** @description VaR of the position on its own. */
                         standalone_var: number;
+                        /** @description Options only: the position’s index in `positions`. */
+                        option?: number;
+                        /** @description Options only: quantity × multiplier × the option’s price now. */
+                        price?: number;
+                        /** @description Options only: money delta, quantity × multiplier × Δ × S (P&L per unit relative move of S). */
+                        delta?: number;
+                        /** @description Options only: money gamma, quantity × multiplier × Γ × S² (½·gamma·x² for a relative move x). */
+                        gamma?: number;
+                        /** @description Options only: quantity × multiplier × ∂V/∂σ (per 1.0 of volatility). */
+                        vega?: number;
+                        /** @description Options only: quantity × multiplier × ∂V/∂t, per year of calendar time. */
+                        theta?: number;
                     }[];
                     /** @description Exposures of the book: e_i = quantity × price, or market_value, or weight × portfolio_value. */
                     exposures: {
@@ -1435,6 +1550,11 @@ export interface components {
                  * @enum {string}
                  */
                 variance_reduction?: "none" | "importance_sampling";
+                /**
+                 * @description Options (api.md §15): "full" re-prices every option on every scenario (the default); "delta_gamma" Δ·dS + ½Γ·dS² + Θ·T/252; "delta" Δ·dS. Monte Carlo (buy-and-hold) and historical methods take all three; parametric_normal takes delta only.
+                 * @enum {string}
+                 */
+                valuation?: "full" | "delta_gamma" | "delta";
                 /**
                  * @description Monte Carlo only: simulate in rounds (16,384 simulations, then doubling) until the standard errors of VaR and ES are both at most this share of their estimates, or `simulations` (then the cap) is reached; meta.precision says what was reached.
                  * @example 0.005

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { literals, METHODS, VARIANCE_REDUCTIONS } from './schemas.js';
 import { CurrencyBreakdown, FxFigures } from './fx-schemas.js';
+import { OptionFigures, ValuationMeta } from './option-schemas.js';
 
 const Num = Type.Number();
 const Money = (description: string) => Type.Number({ description: `${description} In \`currency\`.` });
@@ -62,6 +63,7 @@ export const Contribution = Type.Object({
   marginal_es: Type.Number({ description: 'component_es / exposure (0 where the exposure is 0).' }),
   marginal_var: Type.Number({ description: 'component_var / exposure (0 where the exposure is 0).' }),
   standalone_var: Type.Number({ description: 'VaR of the position on its own.' }),
+  ...OptionFigures,
 });
 
 export const Exposures = Type.Object(
@@ -233,6 +235,7 @@ export const CalculateResponse = Type.Object({
       cornish_fisher: Type.Optional(CornishFisherMeta),
       what_if: Type.Optional(WhatIfFigures),
       fx: Type.Optional(FxFigures),
+      valuation: Type.Optional(ValuationMeta),
       currency_breakdown: Type.Optional(CurrencyBreakdown),
     },
     { description: 'The calculation: what was asked, the figures, and how they were computed.' },

@@ -1,6 +1,7 @@
 import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ISO_4217 } from './currencies.js';
 import { SymbolName } from './symbol-grammar.js';
+import { OptionItem, VALUATIONS } from './option-schemas.js';
 
 FormatRegistry.Set('iso4217', (value) => ISO_4217.has(value));
 
@@ -81,6 +82,12 @@ export const MethodOptions = Type.Object(
         DEFAULTS.variance_reduction,
       ),
     ),
+    valuation: Type.Optional(
+      literals(
+        VALUATIONS,
+        'Options (api.md §15): "full" re-prices every option on every scenario (the default); "delta_gamma" Δ·dS + ½Γ·dS² + Θ·T/252; "delta" Δ·dS. Monte Carlo (buy-and-hold) and historical methods take all three; parametric_normal takes delta only.',
+      ),
+    ),
     target_relative_error: Type.Optional(
       Type.Number({
         minimum: TARGET_RELATIVE_ERROR.min,
@@ -140,6 +147,13 @@ export const Portfolio = Type.Array(PortfolioItem, {
   minItems: 1,
   maxItems: MAX_BOOK_ITEMS,
   description: 'Long-only weights of portfolio_value (unique symbols). Exactly one of portfolio and positions.',
+});
+/** Calculate's positions: stock, cash and options (api.md §15). */
+export const BookPositions = Type.Array(Type.Union([PositionItem, CashItem, OptionItem]), {
+  minItems: 1,
+  maxItems: MAX_BOOK_ITEMS,
+  description:
+    'Long/short positions, cash and European options. A symbol may appear more than once: its quantities and its market values each add up. Exactly one of portfolio and positions.',
 });
 export const Positions = Type.Array(Type.Union([PositionItem, CashItem]), {
   minItems: 1,
@@ -209,7 +223,7 @@ export function calculateRequestSchema(maxSimulations: number) {
     {
       ...calculationFields(maxSimulations),
       portfolio: Type.Optional(Portfolio),
-      positions: Type.Optional(Positions),
+      positions: Type.Optional(BookPositions),
       what_if: Type.Optional(WhatIf),
     },
     { additionalProperties: false },

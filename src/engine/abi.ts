@@ -26,6 +26,10 @@ export const ABI = {
   OP_GARCH_FIT: 13,
   /** Filtered history's T-day bootstrap paths (engine/core/src/filter/bootstrap.rs). */
   OP_BOOTSTRAP_PATHS: 16,
+  /** Kept units with one column per option: its P&L per unit on each scenario (or a Taylor step). */
+  OP_OPTION_UNITS: 14,
+  /** Options' price and Greeks per unit at their spot, now. */
+  OP_OPTION_GREEKS: 15,
   BLOCK: 256,
   /** `factor columns` of an n×n lower-triangular (Cholesky) covariance factor; else m loadings. */
   FACTOR_TRIANGULAR: 0,
@@ -79,4 +83,19 @@ export const ABI = {
   MIN_IMPORTANCE_DEGREES_OF_FREEDOM: 5,
   /** Simulations × time_horizon × assets of filtered history's bootstrap. */
   MAX_BOOTSTRAP_STEPS: 20_000_000,
+  /** OP_OPTION_UNITS header after the units: [assets, horizon, options]. */
+  OPTION_HEADER_LEN: 3,
+  /** Per option: [underlying, valuation, type, model, spot, strike, σ, r, q, τ]. */
+  OPTION_FIELDS: 10,
+  OPTION_CALL: 0,
+  OPTION_PUT: 1,
+  MODEL_BLACK_SCHOLES: 0,
+  MODEL_BLACK76: 1,
+  VALUATION_FULL: 0,
+  VALUATION_DELTA_GAMMA: 1,
+  VALUATION_DELTA: 2,
+  /** Option positions per calculation. */
+  MAX_OPTIONS: 1000,
+  /** Options × scenarios one calculation revalues. */
+  MAX_OPTION_SCENARIOS: 100_000_000,
 } as const;

@@ -1,59 +1,32 @@
 import { type EngineResults } from '../engine/results-codec.js';
 import { type EngineBook } from '../engine/codec.js';
-import { DEFAULTS, type BatchRequest, type CalculateRequest } from '../contract/schemas.js';
+import { type BatchRequest, type CalculateRequest } from '../contract/schemas.js';
 import { type BatchResponseBody, type CalculateResponseBody } from '../contract/responses.js';
-import { type DatasetStore } from '../datasets/dataset-store.js';
 import { applyTrades, canonicalSymbols, priceBook, symbolsOf, unionOf, type PricedBook } from './books.js';
-import { loadDataset, prepareModel, type ModelRequest, type PreparedModel, type SetupDeps } from './model-setup.js';
+import { loadDataset, prepareModel, type ModelRequest, type PreparedModel } from './model-setup.js';
 import { underDeadline, type Session } from './deadline.js';
-import { type WorkAdmission } from './admission.js';
 import { requestShape, workBytes, workUnits } from './work-cost.js';
 import { checkBatchRequest, checkRequest } from './request-checks.js';
-import { buildBatchResponse, buildResponse, type Calculation, type EngineInfo } from './response-builder.js';
-import { runModel, type ModelInput } from './engine-run.js';
+import { buildBatchResponse, buildResponse } from './response-builder.js';
+import { runModel } from './engine-run.js';
 import { runToPrecision, type Precision } from './precision.js';
 import { type Comparison } from '../engine/codec.js';
 import { cashAsPositions, refsOf } from './fx/cash.js';
 import { bookWithoutFx, currencyBreakdown, fxMeta, planFor } from './fx/fx-figures.js';
-import { cornishFisherResults, engineMethod, type HistoryExtras } from './history/history-methods.js';
+import { cornishFisherResults, type HistoryExtras } from './history/history-methods.js';
 import { replayedEstimation } from './history/filtered-estimation.js';
 import { bootstraps } from './history/bootstrap-paths.js';
+import { calculationOf, modelInputOf, type CalculatorDeps } from './calculation-setup.js';
 
-export interface CalculatorDeps extends SetupDeps {
-  datasets: DatasetStore;
-  engine: EngineInfo;
-  /** Compute deadline per calculation (CALC_TIMEOUT_MS). */
-  timeoutMs: number;
-  /** Admission by estimated work against the deadline (absent: every calculation is admitted). */
-  admission?: WorkAdmission;
-}
+export { calculationOf, modelInputOf, type CalculatorDeps } from './calculation-setup.js';
+import { splitOptions } from './options/option-positions.js';
+import { calculateWithOptions } from './options/option-calculate.js';
 
 /**
  * Whether the request asks for a target error: its cost is estimated at the cap `simulations`, but
  * it may stop far sooner, so its time must not teach the cost model.
  */
 const targetsPrecision = (req: ModelRequest) => req.method_options?.target_relative_error !== undefined;
-
-/** The engine's model of a request's books on the prepared model, with `simulations` scenarios. */
-export function modelInputOf(req: ModelRequest, model: PreparedModel, books: EngineBook[], comparison: Comparison, simulations: number): ModelInput {
-  const o = req.method_options ?? {};
-  return {
-    // Filtered history and Cornish–Fisher replay windows as historical simulation does.
-    method: engineMethod(req.method),
-    rebalanced: req.portfolio_mode === 'rebalanced',
-    books,
-    comparison,
-    horizon: req.time_horizon,
-    confidence: req.confidence_level,
-    simulations,
-    degreesOfFreedom: model.opts.degreesOfFreedom ?? DEFAULTS.degrees_of_freedom,
-    seed: model.opts.seed ?? 0,
-    antithetic: o.antithetic ?? DEFAULTS.antithetic,
-    importanceSampling: (o.variance_reduction ?? DEFAULTS.variance_reduction) === 'importance_sampling',
-    zeroDrift: model.opts.drift === 'zero',
-    histogramBins: o.histogram_bins ?? DEFAULTS.histogram_bins,
-  };
-}
 
 /** Prices `books` on one scenario set of the prepared model; with a target error, in rounds (precision.ts). */
 async function priceBooks(
@@ -99,39 +72,15 @@ async function priceBooks(
   return { results: cf.results, precision: null, extras: { ...extras, cornishFisher: cf.figures } };
 }
 
-/** `listed` (the request's symbols in order of first appearance) as indices into the model's. */
-export function calculationOf(
-  req: ModelRequest,
-  model: PreparedModel,
-  listed: string[],
-  deps: CalculatorDeps,
-  s: Session,
-  priced: { precision: Precision | null; extras: HistoryExtras },
-): Calculation {
-  const { symbols, prices, dataset, est, opts } = model;
-  const position = new Map(symbols.map((sym, i) => [sym, i]));
-  return {
-    precision: priced.precision,
-    extras: priced.extras,
-    request: req,
-    symbols,
-    listing: listed.map((sym) => position.get(sym)!),
-    prices,
-    dates: dataset.dates,
-    est,
-    opts,
-    engine: deps.engine,
-    timing: { ...s.timing, totalMs: performance.now() - s.started },
-  };
-}
-
 /**
  * One book, and with `what_if` the same book after the trades, priced on the same scenarios over
  * the set of their symbols in the dataset's order (api.md §13); the answer lists them as requested.
  */
 export async function calculate(req: CalculateRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<CalculateResponseBody> {
   checkRequest(req);
-  const { book: stated, cash } = cashAsPositions(req);
+  const split = splitOptions(req);
+  if (split.options.length > 0) return calculateWithOptions(split.req, split.options, owner, deps, clientSignal);
+  const { book: stated, cash } = cashAsPositions(split.req);
   const trades = req.what_if?.trades ?? [];
   const refs = [...refsOf(stated, ['body']), ...trades.map((t, i) => ({ symbol: t.symbol, loc: ['body', 'what_if', 'trades', i, 'symbol'] }))];
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);

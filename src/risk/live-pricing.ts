@@ -9,6 +9,7 @@ import { checkRequest } from './request-checks.js';
 import { buildResponse } from './response-builder.js';
 import { requestShape, workBytes, workUnits, type WorkShape } from './work-cost.js';
 import { cashAsPositions, refsOf } from './fx/cash.js';
+import { refuseOptions, splitOptions } from './options/option-positions.js';
 
 interface Kept {
   model: PreparedModel;
@@ -45,6 +46,8 @@ export class LivePricing {
     this.full ||= req.portfolio_mode === 'rebalanced' || req.method_options?.variance_reduction === 'importance_sampling';
     // Filtered history and Cornish–Fisher change the replayed returns or the figures after the engine (calculate's priceBooks).
     this.full ||= req.method === 'historical_filtered' || req.method === 'cornish_fisher';
+    // Options (api.md §15) are revalued by calculate in full.
+    this.full ||= splitOptions(req).options.length > 0;
     if (this.full) return calculate(req, this.owner, this.deps);
     if (this.kept) return this.again(req, this.kept);
     return this.first(req);
@@ -52,7 +55,7 @@ export class LivePricing {
 
   private async first(req: CalculateRequest): Promise<CalculateResponseBody> {
     checkRequest(req);
-    const { book: stated, cash } = cashAsPositions(req);
+    const { book: stated, cash } = cashAsPositions(refuseOptions(req, 'kept live scenarios'));
     const dataset = await loadDataset(this.deps.datasets, req.dataset_id, this.owner, refsOf(stated, ['body']));
     // Multi-currency books (api.md §14) are priced by calculate in full: their instruments sum factors.
     this.full ||= dataset.currencies !== undefined || cash.length > 0;
@@ -87,7 +90,7 @@ export class LivePricing {
   }
 
   private async priced(req: CalculateRequest, kept: Kept, s: Session): Promise<CalculateResponseBody> {
-    const book = priceBook(cashAsPositions(req).book, kept.symbols, kept.model.prices, req.portfolio_value, ['body']);
+    const book = priceBook(cashAsPositions(refuseOptions(req, 'kept live scenarios')).book, kept.symbols, kept.model.prices, req.portfolio_value, ['body']);
     const input = modelInputOf(req, kept.model, [book.engine], 'none', req.simulations ?? 0);
     const results = await runKept(this.deps.executor, input, kept.model.est, kept.scenarios, this.policy(s), s.signal, s.timing);
     return buildResponse(

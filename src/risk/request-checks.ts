@@ -2,6 +2,7 @@ import { ApiError, validationError } from '../contract/errors.js';
 import { type BacktestRequest } from '../contract/backtest-schemas.js';
 import { ABI } from '../engine/abi.js';
 import { bootstraps } from './history/bootstrap-paths.js';
+import { splitOptions } from './options/option-positions.js';
 import {
   DEFAULTS,
   HISTORICAL_WINDOWS,
@@ -23,7 +24,7 @@ const invalid = (loc: Loc, msg: string, type = 'value_error') => validationError
 /** The fields every calculation shares (the schema has checked each on its own). */
 type CalculationFields = Pick<CalculateRequest, 'method' | 'simulations' | 'method_options' | 'portfolio_mode' | 'degrees_of_freedom' | 'time_horizon'>;
 
-function checkCalculation(req: CalculationFields): void {
+export function checkCalculation(req: CalculationFields): void {
   if (MONTE_CARLO.has(req.method) && req.simulations === undefined) {
     throw invalid(['body', 'simulations'], `required for method ${req.method}`, 'missing');
   }
@@ -154,7 +155,9 @@ export function checkBook(
 /** Rules of the calculate request that span fields, checked after the schema. */
 export function checkRequest(req: CalculateRequest): void {
   checkCalculation(req);
-  checkBook(req, ['body'], req.portfolio_value);
+  const { req: stock, options } = splitOptions(req);
+  // A book of options alone has no stock positions to check.
+  if (options.length === 0 || stock.positions!.length > 0) checkBook(stock, ['body'], req.portfolio_value);
   if (req.what_if) {
     checkPositionItems(req.what_if.trades, ['body', 'what_if', 'trades']);
     checkUnique(req.what_if.trades, ['body', 'what_if', 'trades']);

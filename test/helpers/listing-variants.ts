@@ -55,7 +55,8 @@ export function relisted(request: CalculateRequest, seed: number): CalculateRequ
   if (request.positions) {
     const positions = shuffled(request.positions, rand);
     const at = Math.floor(rand() * positions.length);
-    const parts = splitPosition(positions[at]!);
+    const chosen = positions[at]!;
+    const parts = 'option' in chosen ? undefined : splitPosition(chosen);
     if (parts) positions.splice(at, 1, parts[0]);
     out.positions = parts ? [...positions, parts[1]] : positions;
   }

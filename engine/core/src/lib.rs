@@ -17,6 +17,7 @@ pub mod limits;
 pub mod math;
 pub mod merge;
 pub mod metrics;
+pub mod options;
 pub mod parametric;
 pub mod quantiles;
 pub mod rng;

@@ -9,6 +9,10 @@ pub const MAX_ASSETS: usize = 100_000;
 pub const MAX_BOOKS: usize = 1000;
 /// Books × scenarios: the portfolio P&L values one calculation keeps.
 pub const MAX_PRICED_SCENARIOS: usize = 100_000_000;
+/// Option positions per calculation: 0..=MAX_OPTIONS.
+pub const MAX_OPTIONS: usize = 1000;
+/// Options × scenarios one calculation revalues (each a kept value: 8 bytes).
+pub const MAX_OPTION_SCENARIOS: usize = 100_000_000;
 /// Horizon in days: MIN_HORIZON..=MAX_HORIZON.
 pub const MIN_HORIZON: usize = 1;
 pub const MAX_HORIZON: usize = 1000;
@@ -70,6 +74,22 @@ pub fn check_priced_scenarios(books: usize, scenarios: usize) -> Result<()> {
     }
     Err(EngineError::LimitExceeded(format!(
         "books × simulations must be at most {MAX_PRICED_SCENARIOS:e}: {books} × {scenarios}"
+    )))
+}
+
+pub fn check_options(options: usize) -> Result<()> {
+    check(options <= MAX_OPTIONS, || {
+        format!("options must number at most {MAX_OPTIONS}")
+    })
+}
+
+/// Options × scenarios within MAX_OPTION_SCENARIOS.
+pub fn check_option_scenarios(options: usize, scenarios: usize) -> Result<()> {
+    if options.saturating_mul(scenarios) <= MAX_OPTION_SCENARIOS {
+        return Ok(());
+    }
+    Err(EngineError::LimitExceeded(format!(
+        "options × scenarios must be at most {MAX_OPTION_SCENARIOS:e}: {options} × {scenarios}"
     )))
 }
 

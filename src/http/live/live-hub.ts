@@ -13,6 +13,7 @@ import { JSON_BODY_LIMIT } from '../body.js';
 import { LiveMetrics } from './live-metrics.js';
 import { LiveSession, type LiveServices } from './live-session.js';
 import { cashAsPositions } from '../../risk/fx/cash.js';
+import { splitOptions } from '../../risk/options/option-positions.js';
 
 export const LIVE_PATH = '/api/v1/risk/live';
 
@@ -163,7 +164,7 @@ export class LiveHub implements LiveServices {
    */
   checkScenarioMemory(req: CalculateRequest, first?: CalculateResponseBody): number {
     const scenarios = MONTE_CARLO.has(req.method) ? (req.simulations ?? 0) : (first?.meta.simulations ?? 0);
-    const bytes = scenarios * new Set(symbolsOf(cashAsPositions(req).book)).size * 8;
+    const bytes = scenarios * new Set(symbolsOf(cashAsPositions(splitOptions(req).req).book)).size * 8;
     const limit = this.config.liveScenarioMb * 1024 ** 2;
     if (bytes > limit) {
       throw new ApiError(

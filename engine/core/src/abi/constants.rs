@@ -6,8 +6,8 @@ pub use crate::error::{
     ERR_OVERFLOW,
 };
 pub use crate::limits::{
-    MAX_BOOKS, MAX_BOOTSTRAP_STEPS, MAX_COUNT, MAX_EXACT_INT, MAX_PRICED_SCENARIOS,
-    MIN_IMPORTANCE_DEGREES_OF_FREEDOM,
+    MAX_BOOKS, MAX_BOOTSTRAP_STEPS, MAX_COUNT, MAX_EXACT_INT, MAX_OPTIONS, MAX_OPTION_SCENARIOS,
+    MAX_PRICED_SCENARIOS, MIN_IMPORTANCE_DEGREES_OF_FREEDOM,
 };
 pub use crate::metrics::PERCENTILES;
 pub use crate::parametric::COVARIANCE_DENSE;
@@ -39,6 +39,22 @@ pub const OP_SIMULATE_KEPT: u32 = 12;
 pub const OP_GARCH_FIT: u32 = 13;
 /// Filtered history's T-day bootstrap paths (filter::bootstrap).
 pub const OP_BOOTSTRAP_PATHS: u32 = 16;
+/// Kept units with one column per option (its P&L per unit, or Taylor step): see `codec::options`.
+pub const OP_OPTION_UNITS: u32 = 14;
+/// Options' price and Greeks per unit at their spot, now.
+pub const OP_OPTION_GREEKS: u32 = 15;
+
+/// Option layouts: OP_OPTION_UNITS header [assets, horizon, options] after the units; per option
+/// [underlying, valuation, type, model, spot, strike, σ, r, q, τ].
+pub const OPTION_HEADER_LEN: usize = 3;
+pub const OPTION_FIELDS: usize = 10;
+pub const OPTION_CALL: usize = 0;
+pub const OPTION_PUT: usize = 1;
+pub const MODEL_BLACK_SCHOLES: usize = 0;
+pub const MODEL_BLACK76: usize = 1;
+pub const VALUATION_FULL: usize = 0;
+pub const VALUATION_DELTA_GAMMA: usize = 1;
+pub const VALUATION_DELTA: usize = 2;
 
 // Method codes, the first word of a spec.
 pub const METHOD_MONTE_CARLO_NORMAL: usize = 0;
@@ -147,6 +163,8 @@ pub const TABLE: &[(&str, f64)] = table![
     OP_SIMULATE_KEPT,
     OP_GARCH_FIT,
     OP_BOOTSTRAP_PATHS,
+    OP_OPTION_UNITS,
+    OP_OPTION_GREEKS,
     BLOCK,
     FACTOR_TRIANGULAR,
     METHOD_MONTE_CARLO_NORMAL,
@@ -191,6 +209,17 @@ pub const TABLE: &[(&str, f64)] = table![
     MAX_EXACT_INT,
     MIN_IMPORTANCE_DEGREES_OF_FREEDOM,
     MAX_BOOTSTRAP_STEPS,
+    OPTION_HEADER_LEN,
+    OPTION_FIELDS,
+    OPTION_CALL,
+    OPTION_PUT,
+    MODEL_BLACK_SCHOLES,
+    MODEL_BLACK76,
+    VALUATION_FULL,
+    VALUATION_DELTA_GAMMA,
+    VALUATION_DELTA,
+    MAX_OPTIONS,
+    MAX_OPTION_SCENARIOS,
     VERSION_MAJOR,
     VERSION_MINOR,
     VERSION_PATCH,

@@ -5,12 +5,12 @@ use super::codec::{
     decode_garch_fit, decode_kept, decode_parametric, decode_partial, decode_spec,
     decode_worst_window, encode_bootstrap, encode_conditional, encode_covariance_part,
     encode_error, encode_estimation, encode_garch_fit, encode_kept, encode_partial, encode_results,
-    encode_worst_window,
+    encode_worst_window, option_greeks_encoded, option_units_encoded,
 };
 use super::constants::{
     encode_table, OP_ABI, OP_BOOTSTRAP_PATHS, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE,
-    OP_FINALIZE, OP_GARCH_FIT, OP_PARAMETRIC, OP_RUN, OP_SIMULATE, OP_SIMULATE_KEPT, OP_UNITS,
-    OP_WORST_WINDOW,
+    OP_FINALIZE, OP_GARCH_FIT, OP_OPTION_GREEKS, OP_OPTION_UNITS, OP_PARAMETRIC, OP_RUN,
+    OP_SIMULATE, OP_SIMULATE_KEPT, OP_UNITS, OP_WORST_WINDOW,
 };
 use super::reader::Reader;
 use crate::error::{ensure, EngineError, Result};
@@ -71,6 +71,8 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
             bootstrap_paths(&model, first, end, &deadline)
                 .map(|sums| encode_bootstrap(end - first, model.assets, &sums))
         }),
+        OP_OPTION_UNITS => option_units_encoded(input),
+        OP_OPTION_GREEKS => option_greeks_encoded(input),
         _ => Err(EngineError::invalid("unknown operation")),
     })
 }

@@ -1,6 +1,8 @@
 //! The inputs of `tests/bit_for_bit.rs`: every operation of the flat ABI with several methods,
 //! modes, comparisons and importance sampling, built from the shared fixtures, and each answer.
 
+mod options;
+
 use crate::common::*;
 use risk_engine_core::abi::call;
 use risk_engine_core::abi::constants::*;
@@ -357,5 +359,6 @@ pub fn corpus() -> Vec<(String, Vec<f64>)> {
     error_cases(&mut cases);
     garch_cases(&mut cases);
     bootstrap_cases(&mut cases);
+    options::option_cases(&mut cases);
     cases
 }

@@ -1,0 +1,94 @@
+//! Option layouts. OP_OPTION_UNITS input: [length, kept(length), assets, horizon days, options,
+//! per option OPTION_FIELDS], kept as OP_UNITS gave it (`codec::kept`); result [0, kept] with the
+//! option columns appended to the units (their tails are computed at pricing).
+//! OP_OPTION_GREEKS input: [options, per option OPTION_FIELDS]; result [0, options, per option
+//! price, Δ, Γ, vega, θ per unit]. Option fields: [underlying, valuation, type, model, spot,
+//! strike, volatility, rate, dividend yield, τ in years].
+
+use super::kept::{decode_kept, encode_kept};
+use crate::abi::constants::{
+    MODEL_BLACK76, MODEL_BLACK_SCHOLES, OPTION_CALL, OPTION_FIELDS, OPTION_PUT, VALUATION_DELTA,
+    VALUATION_DELTA_GAMMA, VALUATION_FULL,
+};
+use crate::abi::reader::Reader;
+use crate::error::{EngineError, Result};
+use crate::limits::check_options;
+use crate::options::pricer::{Contract, Kind, Model, Setup};
+use crate::options::revalue::{option_units, OptionColumn, Valuation};
+
+fn code(r: &mut Reader, what: &str) -> Result<usize> {
+    r.count()
+        .map_err(|_| EngineError::invalid(format!("{what} code")))
+}
+
+fn decode_option(r: &mut Reader) -> Result<OptionColumn> {
+    let underlying = r.count()?;
+    let valuation = match code(r, "valuation")? {
+        VALUATION_FULL => Valuation::Full,
+        VALUATION_DELTA_GAMMA => Valuation::DeltaGamma,
+        VALUATION_DELTA => Valuation::Delta,
+        _ => return Err(EngineError::invalid("valuation code")),
+    };
+    let kind = match code(r, "option type")? {
+        OPTION_CALL => Kind::Call,
+        OPTION_PUT => Kind::Put,
+        _ => return Err(EngineError::invalid("option type code")),
+    };
+    let model = match code(r, "option model")? {
+        MODEL_BLACK_SCHOLES => Model::BlackScholes,
+        MODEL_BLACK76 => Model::Black76,
+        _ => return Err(EngineError::invalid("option model code")),
+    };
+    let v = r.take(OPTION_FIELDS - 4)?;
+    Ok(OptionColumn {
+        underlying,
+        valuation,
+        contract: Contract {
+            kind,
+            model,
+            strike: v[1],
+            volatility: v[2],
+            rate: v[3],
+            dividend: v[4],
+        },
+        spot: v[0],
+        tau: v[5],
+    })
+}
+
+fn decode_options(r: &mut Reader, count: usize) -> Result<Vec<OptionColumn>> {
+    check_options(count)?;
+    (0..count).map(|_| decode_option(r)).collect()
+}
+
+/// OP_OPTION_UNITS.
+pub fn option_units_encoded(input: &[f64]) -> Result<Vec<f64>> {
+    let mut r = Reader::new(input);
+    let length = r.count()?;
+    let (units, tails) = decode_kept(r.take(length)?)?;
+    let assets = r.count()?;
+    let horizon = r.count()?;
+    let m = r.count()?;
+    let options = decode_options(&mut r, m)?;
+    r.end()?;
+    let out = option_units(units, assets, horizon, &options)?;
+    let mut encoded = vec![0.0];
+    encoded.extend(encode_kept(&out, &tails));
+    Ok(encoded)
+}
+
+/// OP_OPTION_GREEKS: every option's price and Greeks per unit at its spot, now.
+pub fn option_greeks_encoded(input: &[f64]) -> Result<Vec<f64>> {
+    let mut r = Reader::new(input);
+    let m = r.count()?;
+    let options = decode_options(&mut r, m)?;
+    r.end()?;
+    let mut out = vec![0.0, m as f64];
+    for o in &options {
+        // The underlying index is not read here: any asset count ≥ its index + 1 will do.
+        o.validate(o.underlying + 1)?;
+        let g = Setup::new(o.contract, o.tau).greeks(o.spot);
+        out.extend_from_slice(&[g.price, g.delta, g.gamma, g.vega, g.theta]);
+    }
+    Ok(out)
+}

@@ -1,0 +1,9 @@
+//! European options priced on every scenario: the pricer (`pricer`) and option columns of kept
+//! units (`revalue`).
+
+pub mod phi;
+pub mod pricer;
+pub mod revalue;
+
+#[cfg(test)]
+mod reference;

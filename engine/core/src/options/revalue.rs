@@ -1,0 +1,134 @@
+//! Options as extra columns of kept units (OP_OPTION_UNITS). A block's units (asset-major, BLOCK
+//! per asset: e^{R_i} − 1) gain one column per option, holding its P&L per unit of the option (full
+//! revaluation or a Taylor step), or, for `delta`, the underlying's unit itself; a book then prices
+//! an option as a linear position in its column (exposure quantity × multiplier, or for `delta` the
+//! money delta), so OP_SIMULATE_KEPT and the usual finalize give every figure, components included.
+
+use super::pricer::{Contract, Setup};
+use crate::error::{ensure, Result};
+use crate::limits::{check_option_scenarios, check_options};
+use crate::spec::BLOCK;
+
+/// Trading days per year of the horizon: τ moves by T/252 (api.md §15).
+pub const TRADING_DAYS: f64 = 252.0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Valuation {
+    Full,
+    DeltaGamma,
+    Delta,
+}
+
+/// One option position's column: its underlying (an asset index), valuation, terms, spot S₀ and τ
+/// now. A book may hold the same option in two columns (full and delta: the nonlinearity).
+#[derive(Clone, Copy, Debug)]
+pub struct OptionColumn {
+    pub underlying: usize,
+    pub valuation: Valuation,
+    pub contract: Contract,
+    pub spot: f64,
+    pub tau: f64,
+}
+
+impl OptionColumn {
+    /// Checks what the pricer needs to return finite values.
+    pub fn validate(&self, assets: usize) -> Result<()> {
+        let c = &self.contract;
+        ensure(self.underlying < assets, "option underlying out of range")?;
+        ensure(
+            self.spot.is_finite() && self.spot > 0.0,
+            "option spot must be positive",
+        )?;
+        ensure(
+            c.strike.is_finite() && c.strike > 0.0,
+            "strike must be positive",
+        )?;
+        ensure(
+            c.volatility > 0.0 && c.volatility <= 5.0,
+            "volatility must be in (0, 5]",
+        )?;
+        ensure(
+            c.rate.is_finite() && c.rate.abs() <= 1.0,
+            "rate must be in [-1, 1]",
+        )?;
+        ensure(
+            c.dividend.is_finite() && c.dividend.abs() <= 1.0,
+            "dividend yield must be in [-1, 1]",
+        )?;
+        ensure(
+            self.tau >= 0.0 && self.tau <= 100.0,
+            "time to expiry must be in [0, 100] years",
+        )
+    }
+}
+
+/// `units` (whole blocks of `assets` columns) with one column per option appended to each block.
+pub fn option_units(
+    units: &[f64],
+    assets: usize,
+    horizon_days: usize,
+    options: &[OptionColumn],
+) -> Result<Vec<f64>> {
+    ensure(assets >= 1, "at least one asset")?;
+    check_options(options.len())?;
+    let per_block = assets * BLOCK;
+    ensure(
+        units.len() % per_block == 0,
+        "units must be whole blocks of the assets",
+    )?;
+    let blocks = units.len() / per_block;
+    check_option_scenarios(options.len(), blocks * BLOCK)?;
+    for o in options {
+        o.validate(assets)?;
+    }
+    let dt = horizon_days as f64 / TRADING_DAYS;
+    let setups: Vec<(Setup, Setup)> = options
+        .iter()
+        .map(|o| {
+            let later = if o.tau - dt > 0.0 { o.tau - dt } else { 0.0 };
+            (Setup::new(o.contract, o.tau), Setup::new(o.contract, later))
+        })
+        .collect();
+    let width = (assets + options.len()) * BLOCK;
+    let mut out = Vec::with_capacity(blocks * width);
+    for block in units.chunks_exact(per_block) {
+        out.extend_from_slice(block);
+        for (o, (now, later)) in options.iter().zip(&setups) {
+            let u = &block[o.underlying * BLOCK..][..BLOCK];
+            let at = out.len();
+            out.resize(at + BLOCK, 0.0);
+            column(&mut out[at..], u, o.spot, now, later, dt, o.valuation);
+        }
+    }
+    Ok(out)
+}
+
+/// One block of an option's column from its underlying's units `u`.
+fn column(
+    out: &mut [f64],
+    u: &[f64],
+    spot: f64,
+    now: &Setup,
+    later: &Setup,
+    dt: f64,
+    valuation: Valuation,
+) {
+    match valuation {
+        Valuation::Delta => out.copy_from_slice(u),
+        Valuation::Full => {
+            let base = now.price(spot);
+            for (o, x) in out.iter_mut().zip(u) {
+                *o = later.price(spot * (1.0 + x)) - base;
+            }
+        }
+        Valuation::DeltaGamma => {
+            let g = now.greeks(spot);
+            let delta = g.delta * spot;
+            let gamma = 0.5 * g.gamma * spot * spot;
+            let carry = g.theta * dt;
+            for (o, x) in out.iter_mut().zip(u) {
+                *o = delta * x + gamma * (x * x) + carry;
+            }
+        }
+    }
+}

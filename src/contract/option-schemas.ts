@@ -1,0 +1,104 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** Values of `method_options.valuation` (api.md §15). */
+export const VALUATIONS = ['full', 'delta_gamma', 'delta'] as const;
+export type ValuationMode = (typeof VALUATIONS)[number];
+
+/** Bounds of an option's terms, the engine's too (engine/core/src/options/revalue.rs). */
+export const OPTION_BOUNDS = { maxVolatility: 5, maxRate: 1, maxQuantity: 1e12, maxMultiplier: 1e6 } as const;
+
+/** A European option on a dataset symbol (api.md §15). */
+export const OptionTerms = Type.Object(
+  {
+    underlying: Type.String({ minLength: 1, maxLength: 64, description: 'The dataset symbol the option is written on.', examples: ['AAPL'] }),
+    type: Type.Union([Type.Literal('call'), Type.Literal('put')], { description: 'Call or put (European).' }),
+    strike: Type.Number({ exclusiveMinimum: 0, maximum: 1e15, description: 'Strike, in the underlying’s price units.', examples: [190] }),
+    expiry: Type.String({
+      pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+      description: 'Expiry date, not before the dataset’s last date: τ = (expiry − last date) / 365.',
+      examples: ['2026-12-18'],
+    }),
+    volatility: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: OPTION_BOUNDS.maxVolatility,
+      description: 'Implied volatility σ per year, kept in every scenario (sticky strike).',
+      examples: [0.25],
+    }),
+    rate: Type.Optional(
+      Type.Number({
+        minimum: -OPTION_BOUNDS.maxRate,
+        maximum: OPTION_BOUNDS.maxRate,
+        default: 0,
+        description: 'Continuously compounded risk-free rate per year.',
+        examples: [0.04],
+      }),
+    ),
+    dividend_yield: Type.Optional(
+      Type.Number({
+        minimum: -OPTION_BOUNDS.maxRate,
+        maximum: OPTION_BOUNDS.maxRate,
+        default: 0,
+        description: 'Continuous dividend yield per year (black_scholes only).',
+        examples: [0],
+      }),
+    ),
+    model: Type.Optional(
+      Type.Union([Type.Literal('black_scholes'), Type.Literal('black76')], {
+        default: 'black_scholes',
+        description: 'black_scholes (Merton, with dividend yield) or black76 (the underlying’s price read as a futures price).',
+      }),
+    ),
+  },
+  { additionalProperties: false, description: 'The option’s terms: European, on a dataset symbol.' },
+);
+
+export const OptionItem = Type.Object(
+  {
+    option: OptionTerms,
+    quantity: Type.Number({
+      minimum: -OPTION_BOUNDS.maxQuantity,
+      maximum: OPTION_BOUNDS.maxQuantity,
+      description: 'Contracts held, negative for a short.',
+      examples: [10],
+    }),
+    multiplier: Type.Optional(
+      Type.Number({
+        exclusiveMinimum: 0,
+        maximum: OPTION_BOUNDS.maxMultiplier,
+        default: 1,
+        description: 'Units of the underlying per contract.',
+        examples: [100],
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: 'A European option position, revalued on every Monte Carlo or historical scenario (method_options.valuation).',
+  },
+);
+export type OptionEntry = Static<typeof OptionItem>;
+
+/** An option row of `contributions` adds its price and Greeks, position totals in `currency`. */
+export const OptionFigures = {
+  option: Type.Optional(Type.Integer({ minimum: 0, description: 'Options only: the position’s index in `positions`.' })),
+  price: Type.Optional(Type.Number({ description: 'Options only: quantity × multiplier × the option’s price now.' })),
+  delta: Type.Optional(Type.Number({ description: 'Options only: money delta, quantity × multiplier × Δ × S (P&L per unit relative move of S).' })),
+  gamma: Type.Optional(Type.Number({ description: 'Options only: money gamma, quantity × multiplier × Γ × S² (½·gamma·x² for a relative move x).' })),
+  vega: Type.Optional(Type.Number({ description: 'Options only: quantity × multiplier × ∂V/∂σ (per 1.0 of volatility).' })),
+  theta: Type.Optional(Type.Number({ description: 'Options only: quantity × multiplier × ∂V/∂t, per year of calendar time.' })),
+};
+
+export const ValuationMeta = Type.Object(
+  {
+    mode: Type.Union([Type.Literal('full'), Type.Literal('delta_gamma'), Type.Literal('delta')], {
+      description: 'How the options were valued on each scenario.',
+    }),
+    options: Type.Integer({ minimum: 0, description: 'Option positions in the book.' }),
+    nonlinearity_var: Type.Number({ description: 'VaR in `mode` minus VaR of the same book with every option at its delta, on the same scenarios.' }),
+    nonlinearity_es: Type.Number({ description: 'The same for ES.' }),
+    nonlinearity_var_standard_error: Type.Number({ description: 'Standard error of the difference (common scenarios, independent batches).' }),
+    nonlinearity_es_standard_error: Type.Number({ description: 'Standard error of the difference.' }),
+    sticky: Type.Literal('strike', { description: 'Volatility, rate and dividend yield stay as stated in every scenario (sticky strike).' }),
+  },
+  { description: 'Options only (api.md §15).' },
+);

@@ -1,0 +1,170 @@
+import { validationError } from '../../contract/errors.js';
+import { type CalculateResponseBody } from '../../contract/responses.js';
+import { type EngineBook } from '../../engine/codec.js';
+import { type EngineResults } from '../../engine/results-codec.js';
+import { ABI } from '../../engine/abi.js';
+import { canonicalSymbols, priceBook, symbolsOf, unionOf, type PricedBook } from '../books.js';
+import { loadDataset, prepareModel } from '../model-setup.js';
+import { underDeadline } from '../deadline.js';
+import { requestShape, workBytes, workUnits } from '../work-cost.js';
+import { buildResponse } from '../response-builder.js';
+import { keepScenarios, runKept } from '../kept-scenarios.js';
+import { calculationOf, modelInputOf, type CalculatorDeps } from '../calculation-setup.js';
+import { cashAsPositions, refsOf } from '../fx/cash.js';
+import { optionLabel, timesToExpiry, type StatedOption, type StockRequest } from './option-positions.js';
+import { duplicatedEstimation, optionGreeks, paddedEstimation, withOptionColumns, type PricedOption } from './option-columns.js';
+import { runModel } from '../engine-run.js';
+
+type Loc = (string | number)[];
+const refuse = (loc: Loc, msg: string) => validationError([{ loc, msg, type: 'value_error' }]);
+
+/** What the options path does not take (api.md §15), each refused at its field. */
+function checkSupported(req: StockRequest): void {
+  const o = req.method_options ?? {};
+  if (req.method === 'parametric_normal' && (o.valuation ?? 'full') !== 'delta') {
+    throw refuse(['body', 'method_options', 'valuation'], 'parametric methods value options at their delta only: set valuation "delta"');
+  }
+  if (!['monte_carlo_normal', 'monte_carlo_student_t', 'historical', 'parametric_normal'].includes(req.method)) {
+    throw refuse(['body', 'method'], 'options take monte_carlo_normal, monte_carlo_student_t, historical or parametric_normal (delta)');
+  }
+  if (req.portfolio_mode === 'rebalanced') throw refuse(['body', 'portfolio_mode'], 'a book with options is held, not rebalanced');
+  if (req.what_if) throw refuse(['body', 'what_if'], 'what_if is not taken with options');
+  if (o.variance_reduction === 'importance_sampling')
+    throw refuse(['body', 'method_options', 'variance_reduction'], 'importance sampling is not taken with options');
+  if (o.target_relative_error !== undefined)
+    throw refuse(['body', 'method_options', 'target_relative_error'], 'target_relative_error is not taken with options');
+}
+
+/**
+ * A book with European options (api.md §15). The stock part's scenarios are drawn and kept
+ * (OP_UNITS), the engine appends one column per option revalued on each scenario and one at its
+ * delta (OP_OPTION_UNITS), and two books priced on them (OP_SIMULATE_KEPT, what-if comparison):
+ * the options at their delta, then as asked — the difference is the nonlinearity, with its error.
+ */
+export async function calculateWithOptions(
+  req: StockRequest,
+  options: StatedOption[],
+  owner: string,
+  deps: CalculatorDeps,
+  clientSignal?: AbortSignal,
+): Promise<CalculateResponseBody> {
+  checkSupported(req);
+  // The engine revalues each option twice (as asked, and at its delta): bounds of engine/core/src/limits.rs.
+  if (options.length > ABI.MAX_OPTIONS) throw refuse(['body', 'positions'], `at most ${ABI.MAX_OPTIONS} option positions`);
+  if (2 * options.length * (req.simulations ?? 0) > ABI.MAX_OPTION_SCENARIOS) {
+    throw refuse(['body', 'simulations'], `2 × options × simulations must be at most ${ABI.MAX_OPTION_SCENARIOS}`);
+  }
+  const valuation = req.method_options?.valuation ?? 'full';
+  const { book: stated, cash } = cashAsPositions(req);
+  const underlyings = options.map((o) => ({ symbol: o.entry.option.underlying, loc: ['body', 'positions', o.index, 'option', 'underlying'] }));
+  const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, [...refsOf(stated, ['body']), ...underlyings]);
+  if (dataset.currencies !== undefined || cash.length > 0) throw refuse(['body', 'positions'], 'options are taken over single-currency datasets only');
+  const taus = timesToExpiry(options, dataset.dates[dataset.dates.length - 1]!);
+  const listed = unionOf([symbolsOf(stated)]);
+  const symbols = canonicalSymbols(dataset, [listed, underlyings.map((u) => u.symbol)]);
+  const shape = requestShape(req, symbols.length + 2 * options.length, 2, dataset.dates.length);
+  return underDeadline(
+    deps,
+    clientSignal,
+    async (s) => {
+      const model = await prepareModel(req, dataset, symbols, deps, s.signal, null);
+      const n = model.symbols.length;
+      const column = new Map(model.symbols.map((sym, i) => [sym, i]));
+      const priced: PricedOption[] = options.map((o, i) => {
+        const underlying = column.get(o.entry.option.underlying)!;
+        return { stated: o, underlying, spot: model.prices[underlying]!, tau: taus[i]! };
+      });
+      const greeks = await optionGreeks(deps.executor, priced, s.signal);
+      const size = options.map((o) => o.entry.quantity * (o.entry.multiplier ?? 1));
+      const deltaMoney = greeks.map((g, i) => size[i]! * g[1]! * priced[i]!.spot);
+      // The stock positions' exposures (at a unit capital: the exposures do not depend on it).
+      const stock: PricedBook | null =
+        (stated.positions?.length ?? 0) > 0 && stated.positions!.some((p) => (p.quantity ?? p.market_value) !== 0)
+          ? priceBook(stated, model.symbols, model.prices, 1, ['body'])
+          : null;
+      const stockExposure = (i: number) => stock?.exposures[i] ?? 0;
+      let gross = 0;
+      for (let i = 0; i < n; i++) gross += Math.abs(stockExposure(i));
+      for (const d of deltaMoney) gross += Math.abs(d);
+      const capital = req.portfolio_value ?? gross;
+      if (!(capital > 0) || !Number.isFinite(capital))
+        throw refuse(['body', 'positions'], 'every exposure (stock, and options at their delta) is zero: give portfolio_value');
+      const m = options.length;
+      // Columns: assets, the options as asked (size, or the money delta), the options at their delta.
+      const asked = valuation === 'delta' ? deltaMoney : size;
+      const exposures = Float64Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stockExposure(i) : i < n + m ? asked[i - n]! : 0));
+      const deltaTwin = Float64Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stockExposure(i) : i < n + m ? 0 : deltaMoney[i - n - m]!));
+      const engineOf = (e: Float64Array): EngineBook => ({ capital, weights: e.map((x) => x / capital) });
+      const est = model.est;
+      const base = modelInputOf(req, model, [engineOf(exposures.subarray(0, n))], 'none', req.simulations ?? 0);
+      const policy = { maxBatches: deps.maxBatches, deadline: s.deadline };
+      const respond = (results: EngineResults): CalculateResponseBody => {
+        const labels = options.map((o) => optionLabel(o.entry));
+        const calc = calculationOf(req, model, listed, deps, s, { precision: null, extras: { filter: null, cornishFisher: null } });
+        const own = Array.from({ length: n + 2 * m }, (_, i) => (i < n ? (stock?.own[i] ?? false) : i < n + m));
+        const book: PricedBook = {
+          own,
+          listed: [...(stock?.listed ?? []), ...labels.map((_, i) => n + i)],
+          capital,
+          exposures,
+          quantities: [
+            ...Array.from({ length: n }, (_, i) => stock?.quantities[i] ?? null),
+            ...options.map((o) => o.entry.quantity),
+            ...options.map(() => null),
+          ],
+          engine: engineOf(exposures),
+        };
+        const wideCalc = {
+          ...calc,
+          symbols: [...model.symbols, ...labels, ...labels],
+          prices: Float64Array.from([...model.prices, ...greeks.map((g) => g[0]!), ...greeks.map((g) => g[0]!)]),
+        };
+        const figures = results.books[1]!;
+        const answer = buildResponse(wideCalc, [book], { books: [figures], whatIf: null });
+        const w = results.whatIf!;
+        const contributions = answer.meta.contributions.map((c, row) => {
+          const k = row - (stock?.listed.length ?? 0);
+          if (k < 0) return c;
+          const g = greeks[k]!;
+          const z = size[k]!;
+          const spot = priced[k]!.spot;
+          return {
+            ...c,
+            option: options[k]!.index,
+            price: z * g[0]!,
+            delta: deltaMoney[k]!,
+            gamma: z * g[2]! * spot * spot,
+            vega: z * g[3]!,
+            theta: z * g[4]!,
+          };
+        });
+        return {
+          ...answer,
+          meta: {
+            ...answer.meta,
+            contributions,
+            valuation: {
+              mode: valuation,
+              options: m,
+              nonlinearity_var: w.incrementalVar,
+              nonlinearity_es: w.incrementalEs,
+              nonlinearity_var_standard_error: w.incrementalVarStandardError,
+              nonlinearity_es_standard_error: w.incrementalEsStandardError,
+              sticky: 'strike' as const,
+            },
+          },
+        };
+      };
+      const input = { ...base, books: [engineOf(deltaTwin), engineOf(exposures)], comparison: 'what_if' as const };
+      const sources = [...priced, ...priced].map((o) => o.underlying);
+      // Parametric takes delta only: each option column moves as its underlying, so the closed form prices it.
+      if (req.method === 'parametric_normal')
+        return respond(await runModel(deps.executor, input, duplicatedEstimation(est, sources), policy, s.signal, s.timing));
+      const kept = await keepScenarios(deps.executor, base, est, policy, s.signal);
+      const columns = await withOptionColumns(deps.executor, kept, n, req.time_horizon, valuation, priced, s.signal);
+      const wide = paddedEstimation(est, 2 * m);
+      return respond(await runKept(deps.executor, input, wide, columns, policy, s.signal, s.timing));
+    },
+    { units: workUnits(shape), teaches: false, owner, bytes: workBytes(shape) },
+  );
+}

@@ -1,0 +1,119 @@
+import { ABI } from '../../engine/abi.js';
+import { checkStatus, type Estimation } from '../../engine/codec.js';
+import { type EngineExecutor } from '../../engine/ops.js';
+import { type ValuationMode } from '../../contract/option-schemas.js';
+import { type KeptScenarios } from '../kept-scenarios.js';
+import { type StatedOption } from './option-positions.js';
+
+const VALUATION_CODES: Record<ValuationMode, number> = { full: ABI.VALUATION_FULL, delta_gamma: ABI.VALUATION_DELTA_GAMMA, delta: ABI.VALUATION_DELTA };
+
+/** An option as the engine reads it: its underlying's column, spot and τ. */
+export interface PricedOption {
+  stated: StatedOption;
+  underlying: number;
+  spot: number;
+  tau: number;
+}
+
+/** The engine's words of `o` in `valuation` (ABI.OPTION_FIELDS). */
+function fields(o: PricedOption, valuation: ValuationMode): number[] {
+  const t = o.stated.entry.option;
+  return [
+    o.underlying,
+    VALUATION_CODES[valuation],
+    t.type === 'call' ? ABI.OPTION_CALL : ABI.OPTION_PUT,
+    (t.model ?? 'black_scholes') === 'black76' ? ABI.MODEL_BLACK76 : ABI.MODEL_BLACK_SCHOLES,
+    o.spot,
+    t.strike,
+    t.volatility,
+    t.rate ?? 0,
+    t.dividend_yield ?? 0,
+    o.tau,
+  ];
+}
+
+/** Price, Δ, Γ, vega, θ per unit of each option now (OP_OPTION_GREEKS). */
+export async function optionGreeks(exec: EngineExecutor, options: PricedOption[], signal?: AbortSignal): Promise<number[][]> {
+  const input = Float64Array.from([options.length, ...options.flatMap((o) => fields(o, 'full'))]);
+  const out = checkStatus((await exec.run(ABI.OP_OPTION_GREEKS, input, signal)).output);
+  return options.map((_, i) => Array.from(out.subarray(2 + 5 * i, 7 + 5 * i)));
+}
+
+/**
+ * The kept units with, per block, one column per option in `valuation` and then one per option at
+ * its delta (OP_OPTION_UNITS): the book and its delta twin on the same scenarios.
+ */
+export async function withOptionColumns(
+  exec: EngineExecutor,
+  kept: KeptScenarios,
+  assets: number,
+  horizon: number,
+  valuation: ValuationMode,
+  options: PricedOption[],
+  signal?: AbortSignal,
+): Promise<KeptScenarios> {
+  const words = [...options.flatMap((o) => fields(o, valuation)), ...options.flatMap((o) => fields(o, 'delta'))];
+  // The kept scenarios go as the call's lead (shared memory, read in place); the answer is kept the
+  // same way: the units with the option columns, the stock columns' tails unchanged.
+  const replies = await Promise.all(
+    kept.units.map((u) => exec.run(ABI.OP_OPTION_UNITS, Float64Array.from([assets, horizon, 2 * options.length, ...words]), signal, u)),
+  );
+  const units = replies.map((r) => {
+    const widened = checkStatus(r.output).subarray(1);
+    const shared = new Float64Array(new SharedArrayBuffer(widened.byteLength));
+    shared.set(widened);
+    return shared;
+  });
+  return { batches: kept.batches, units, bytes: units.reduce((a, u) => a + u.byteLength, 0) };
+}
+
+/**
+ * The estimation over the assets and `extra` option columns, for pricing kept units only: the
+ * columns draw nothing (zero mean, zero rows of loadings; historical returns of zero).
+ */
+export function paddedEstimation(est: Estimation, extra: number): Estimation {
+  const n = est.mean.length;
+  const wide = n + extra;
+  const pad = (xs: Float64Array) => {
+    const out = new Float64Array(wide);
+    out.set(xs);
+    return out;
+  };
+  // The triangular factor read as n×n loadings; loadings keep their columns.
+  const columns = est.factorColumns === ABI.FACTOR_TRIANGULAR ? n : est.factorColumns;
+  const factor = new Float64Array(wide * columns);
+  factor.set(est.factor.subarray(0, n * columns));
+  const rows = est.returns.length / n;
+  const returns = new Float64Array(rows * wide);
+  for (let r = 0; r < rows; r++) returns.set(est.returns.subarray(r * n, (r + 1) * n), r * wide);
+  return {
+    ...est,
+    mean: pad(est.mean),
+    sampleMean: pad(est.sampleMean),
+    volatility: pad(est.volatility),
+    covariance: new Float64Array(0),
+    factor: est.factor.length === 0 ? est.factor : factor,
+    factorColumns: est.factor.length === 0 ? est.factorColumns : columns,
+    returns: est.returns.length === 0 ? est.returns : returns,
+  };
+}
+
+/**
+ * The estimation with column `sources[k]` repeated as column n + k (the parametric method's delta
+ * columns: an option at its delta moves as its underlying, mean, Σ and all).
+ */
+export function duplicatedEstimation(est: Estimation, sources: number[]): Estimation {
+  const n = est.mean.length;
+  const from = [...Array.from({ length: n }, (_, i) => i), ...sources];
+  const wide = from.length;
+  const pick = (xs: Float64Array) => Float64Array.from(from, (i) => xs[i]!);
+  const triangular = est.factorColumns === ABI.FACTOR_TRIANGULAR;
+  const covariance = triangular
+    ? Float64Array.from({ length: wide * wide }, (_, k) => est.covariance[from[Math.floor(k / wide)]! * n + from[k % wide]!]!)
+    : new Float64Array(0);
+  const columns = est.factorColumns;
+  const factor = triangular
+    ? est.factor
+    : Float64Array.from({ length: wide * columns }, (_, k) => est.factor[from[Math.floor(k / columns)]! * columns + (k % columns)]!);
+  return { ...est, mean: pick(est.mean), sampleMean: pick(est.sampleMean), volatility: pick(est.volatility), covariance, factor };
+}

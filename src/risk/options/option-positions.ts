@@ -1,0 +1,67 @@
+import { validationError } from '../../contract/errors.js';
+import { type OptionEntry } from '../../contract/option-schemas.js';
+import { type CalculateRequest, type CashEntry, type PositionEntry } from '../../contract/schemas.js';
+
+/** A calculate request whose positions are stock and cash only. */
+export type StockRequest = Omit<CalculateRequest, 'positions'> & { positions?: (PositionEntry | CashEntry)[] };
+
+/** An option position and where the request states it. */
+export interface StatedOption {
+  entry: OptionEntry;
+  /** Its index in `positions`. */
+  index: number;
+}
+
+const isOption = (p: PositionEntry | CashEntry | OptionEntry): p is OptionEntry => 'option' in p;
+
+/** The request's options apart from its stock and cash positions. */
+export function splitOptions(req: CalculateRequest): { req: StockRequest; options: StatedOption[] } {
+  if (!req.positions) return { req: req as StockRequest, options: [] };
+  const options: StatedOption[] = [];
+  const rest: (PositionEntry | CashEntry)[] = [];
+  req.positions.forEach((p, index) => (isOption(p) ? options.push({ entry: p, index }) : rest.push(p)));
+  return { req: { ...req, positions: rest }, options };
+}
+
+/** The request unchanged where it holds no option; else 422 at its first option (`what` says where options are not taken). */
+export function refuseOptions(req: CalculateRequest, what: string): StockRequest {
+  const { options } = splitOptions(req);
+  const first = options[0];
+  if (first) throw validationError([{ loc: ['body', 'positions', first.index], msg: `options are not taken by ${what}`, type: 'value_error' }]);
+  return req as StockRequest;
+}
+
+const DAY_MS = 86_400_000;
+/** Longest time to expiry the engine prices (engine/core/src/options/revalue.rs). */
+const MAX_EXPIRY_YEARS = 100;
+
+/** Days from `from` to `to` (YYYY-MM-DD), or NaN where `to` is no calendar date. */
+function daysBetween(from: string, to: string): number {
+  const t = Date.parse(`${to}T00:00:00Z`);
+  if (!Number.isFinite(t) || new Date(t).toISOString().slice(0, 10) !== to) return Number.NaN;
+  return Math.round((t - Date.parse(`${from.slice(0, 10)}T00:00:00Z`)) / DAY_MS);
+}
+
+/**
+ * Each option's time to expiry τ = (expiry − the dataset's last date) / 365 in years; an expiry
+ * that is no date or lies before that date is refused at its field.
+ */
+export function timesToExpiry(options: StatedOption[], lastDate: string): number[] {
+  return options.map(({ entry, index }) => {
+    const days = daysBetween(lastDate, entry.option.expiry);
+    if (!(days >= 0 && days <= MAX_EXPIRY_YEARS * 365)) {
+      const msg = Number.isNaN(days)
+        ? 'not a calendar date'
+        : days < 0
+          ? `expiry before the dataset’s last date ${lastDate.slice(0, 10)}`
+          : `expiry more than ${MAX_EXPIRY_YEARS} years after the dataset’s last date`;
+      throw validationError([{ loc: ['body', 'positions', index, 'option', 'expiry'], msg, type: 'value_error' }]);
+    }
+    return days / 365;
+  });
+}
+
+/** A readable name for an option's row in `contributions`. */
+export function optionLabel(o: OptionEntry): string {
+  return `${o.option.underlying} ${o.option.type} ${o.option.strike} ${o.option.expiry}`;
+}

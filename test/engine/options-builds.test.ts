@@ -1,0 +1,79 @@
+// Option revaluation (OP_OPTION_UNITS, OP_OPTION_GREEKS, api.md §15) is the same bits on the four
+// builds, over drawn books: calls and puts, both models, expired and long-dated, σ up to 5, strikes
+// far in and out of the money, every valuation; every value finite.
+import t from 'tap';
+import { ABI } from '../../src/engine/abi.js';
+import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
+import { NativeEngine } from '../../src/engine/native-engine.js';
+import { bitJson } from '../helpers/bit-json.js';
+import { mulberry32 } from '../helpers/mulberry32.js';
+import { gaussian } from '../helpers/price-series.js';
+
+const ASSETS = 3;
+const BLOCKS = 3;
+
+function drawn(seed: number): { units: number[]; options: number[]; m: number } {
+  const rand = mulberry32(seed);
+  const units = Array.from({ length: ASSETS * ABI.BLOCK * BLOCKS }, () => Math.expm1(0.05 * gaussian(rand)));
+  const m = 40;
+  const options: number[] = [];
+  for (let i = 0; i < m; i++) {
+    const spot = 1 + 500 * rand();
+    options.push(
+      Math.floor(rand() * ASSETS),
+      [ABI.VALUATION_FULL, ABI.VALUATION_DELTA_GAMMA, ABI.VALUATION_DELTA][i % 3]!,
+      rand() < 0.5 ? ABI.OPTION_CALL : ABI.OPTION_PUT,
+      rand() < 0.5 ? ABI.MODEL_BLACK_SCHOLES : ABI.MODEL_BLACK76,
+      spot,
+      spot * Math.exp(2 * gaussian(rand)),
+      0.01 + 4.99 * rand(),
+      -0.05 + 0.3 * rand(),
+      0.1 * rand(),
+      i % 7 === 0 ? 0 : i % 11 === 0 ? 1 / 365 : 10 * rand(),
+    );
+  }
+  return { units, options, m };
+}
+
+t.test('option columns and Greeks: four builds, one answer', async (t) => {
+  const builds = [
+    instantiateEngine(resolveEngineSource('wasm')),
+    instantiateEngine(resolveEngineSource('wasm-scalar')),
+    instantiateEngine(resolveEngineSource('native')),
+    NativeEngine.baseline(),
+  ];
+  for (const seed of [1, 2, 3]) {
+    const { units, options, m } = drawn(seed);
+    // The drawn units as kept scenarios with no tails kept ([count, units, 0 assets, k 0]).
+    const kept = [units.length, ...units, 0, 0];
+    const columns = Float64Array.from([kept.length, ...kept, ASSETS, 10, m, ...options]);
+    const greeks = Float64Array.from([m, ...options]);
+    for (const [op, input, name] of [
+      [ABI.OP_OPTION_UNITS, columns, 'columns'],
+      [ABI.OP_OPTION_GREEKS, greeks, 'greeks'],
+    ] as const) {
+      const outputs = builds.map((e) => e.call(op, input));
+      t.equal(outputs[0]![0], 0, `${name} ${seed}: success`);
+      t.ok(outputs[0]!.every(Number.isFinite), `${name} ${seed}: every value finite`);
+      for (const [k, out] of outputs.entries()) t.equal(bitJson(Array.from(out)), bitJson(Array.from(outputs[0]!)), `${name} ${seed}: ${builds[k]!.build} = ${builds[0]!.build}`);
+    }
+  }
+});
+
+t.test('bad option terms are refused, not priced', async (t) => {
+  const engine = instantiateEngine(resolveEngineSource('wasm'));
+  const { options } = drawn(4);
+  const one = options.slice(0, ABI.OPTION_FIELDS);
+  for (const [field, value] of [
+    [5, 0],
+    [6, 0],
+    [6, 5.01],
+    [9, -1],
+    [4, Number.NaN],
+  ] as const) {
+    const bad = [...one];
+    bad[field] = value;
+    const out = engine.call(ABI.OP_OPTION_GREEKS, Float64Array.from([1, ...bad]));
+    t.equal(out[0], ABI.ERR_INVALID_INPUT, `field ${field} = ${value} refused`);
+  }
+});

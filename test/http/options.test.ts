@@ -1,0 +1,179 @@
+// Options (API contract §15) through the real server: the price against an independent
+// Black–Scholes (Φ from erfc), the exact single-option VaR of a monotone loss (docs/oracles.md)
+// bracketed by Monte Carlo for a long call, a short call and a long put, delta valuation equal to a
+// linear book of Δ·S to the bit, the nonlinearity's sign for a short-gamma book, and each refusal.
+import t from 'tap';
+import { call, calculate, csvForm } from '../helpers/http.js';
+import { startTestService } from '../helpers/service.js';
+import { iso, walk, wideCsv } from '../helpers/price-series.js';
+import { erfc } from '../../src/risk/numerics/distributions.js';
+
+const Phi = (x: number) => 0.5 * erfc(-x / Math.SQRT2);
+/** z at 0.99, docs/oracles.md. */
+const Z99 = 2.326347874040841;
+
+/** Black–Scholes–Merton written out here, independent of the engine. */
+function bs(type: 'call' | 'put', s: number, k: number, r: number, q: number, vol: number, tau: number): number {
+  if (tau <= 0) return Math.max(type === 'call' ? s - k : k - s, 0);
+  const v = vol * Math.sqrt(tau);
+  const d1 = (Math.log(s / k) + (r - q + (vol * vol) / 2) * tau) / v;
+  const d2 = d1 - v;
+  const f = s * Math.exp(-q * tau);
+  const d = k * Math.exp(-r * tau);
+  return type === 'call' ? f * Phi(d1) - d * Phi(d2) : d * Phi(-d2) - f * Phi(-d1);
+}
+
+const DAYS = 600;
+const prices = walk(DAYS, 31).map((p) => Number(p.toPrecision(12)));
+const LAST = iso(DAYS - 1);
+const EXPIRY = iso(DAYS - 1 + 91);
+const TAU = 91 / 365;
+const S0 = prices[DAYS - 1]!;
+// The fitted model: sample mean and (n − 1) deviation of the daily log returns.
+const logs = prices.slice(1).map((p, i) => Math.log(p / prices[i]!));
+const MU = logs.reduce((a, x) => a + x, 0) / logs.length;
+const SIGMA = Math.sqrt(logs.reduce((a, x) => a + (x - MU) ** 2, 0) / (logs.length - 1));
+
+const option = (o: Record<string, unknown>, quantity = 1, multiplier = 1) => ({
+  option: { underlying: 'AAPL', type: 'call', strike: Math.round(S0), expiry: EXPIRY, volatility: 0.25, rate: 0.03, ...o },
+  quantity,
+  multiplier,
+});
+
+t.test('options', async (t) => {
+  const s = await startTestService();
+  t.teardown(() => s.stop());
+  const up = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: csvForm(wideCsv({ AAPL: prices, MSFT: walk(DAYS, 7) })) });
+  t.equal(up.status, 200, up.text.slice(0, 300));
+  const body = (over: Record<string, unknown>) => ({
+    dataset_id: up.body.dataset_id,
+    method: 'monte_carlo_normal',
+    method_options: { seed: 5 },
+    portfolio_value: 1_000_000,
+    currency: 'USD',
+    confidence_level: 0.99,
+    time_horizon: 1,
+    simulations: 200_000,
+    ...over,
+  });
+  const K = Math.round(S0);
+
+  t.test('price and Greeks of the position, against an independent pricer', async (t) => {
+    const r = await calculate(s.base, s.key, body({ positions: [option({ dividend_yield: 0.01 }, 10, 100)], simulations: 1000 }));
+    t.equal(r.status, 200, r.text.slice(0, 300));
+    const c = r.body.meta.contributions[0];
+    const unit = bs('call', S0, K, 0.03, 0.01, 0.25, TAU);
+    t.ok(Math.abs(c.price - 1000 * unit) <= 1e-9 * 1000 * S0, `price ${c.price} vs ${1000 * unit}`);
+    const h = S0 * 1e-4;
+    const delta = (bs('call', S0 + h, K, 0.03, 0.01, 0.25, TAU) - bs('call', S0 - h, K, 0.03, 0.01, 0.25, TAU)) / (2 * h);
+    t.ok(Math.abs(c.delta - 1000 * delta * S0) <= 1e-5 * 1000 * S0, 'money delta');
+    t.equal(c.option, 0);
+    t.equal(r.body.meta.valuation.mode, 'full');
+    t.equal(r.body.meta.valuation.options, 1);
+  });
+
+  t.test('single option: Monte Carlo brackets the exact VaR of a monotone loss', async (t) => {
+    const qLow = MU - Z99 * SIGMA;
+    const qHigh = MU + Z99 * SIGMA;
+    const tauH = TAU - 1 / 252;
+    const cases = [
+      { name: 'long call', pos: option({}), exact: bs('call', S0, K, 0.03, 0, 0.25, TAU) - bs('call', S0 * Math.exp(qLow), K, 0.03, 0, 0.25, tauH) },
+      { name: 'short call', pos: option({}, -1), exact: bs('call', S0 * Math.exp(qHigh), K, 0.03, 0, 0.25, tauH) - bs('call', S0, K, 0.03, 0, 0.25, TAU) },
+      { name: 'long put', pos: option({ type: 'put' }), exact: bs('put', S0, K, 0.03, 0, 0.25, TAU) - bs('put', S0 * Math.exp(qHigh), K, 0.03, 0, 0.25, tauH) },
+    ];
+    for (const c of cases) {
+      const r = await calculate(s.base, s.key, body({ positions: [c.pos] }));
+      t.equal(r.status, 200, r.text.slice(0, 300));
+      const m = r.body.meta.metrics;
+      const gap = Math.abs(m.value_at_risk - c.exact);
+      t.ok(gap <= 4 * m.value_at_risk_standard_error, `${c.name}: VaR ${m.value_at_risk} vs exact ${c.exact} (SE ${m.value_at_risk_standard_error})`);
+    }
+  });
+
+  t.test('delta valuation is a linear book of Δ·S, to the bit', async (t) => {
+    for (const method of ['monte_carlo_normal', 'monte_carlo_student_t', 'historical', 'parametric_normal']) {
+      const a = await calculate(
+        s.base,
+        s.key,
+        body({ method, simulations: 20_000, positions: [option({ type: 'put' }, 7, 100)], method_options: { seed: 9, valuation: 'delta' } }),
+      );
+      t.equal(a.status, 200, a.text.slice(0, 300));
+      const dollars = a.body.meta.contributions[0].delta;
+      const b = await calculate(
+        s.base,
+        s.key,
+        body({ method, simulations: 20_000, positions: [{ symbol: 'AAPL', market_value: dollars }], method_options: { seed: 9 } }),
+      );
+      t.equal(b.status, 200, b.text.slice(0, 300));
+      t.same(a.body.meta.metrics, b.body.meta.metrics, `${method}: the same metrics`);
+      t.equal(a.body.meta.valuation.nonlinearity_var, 0);
+    }
+  });
+
+  t.test('a short straddle: full revaluation loses more than delta says; delta_gamma in between', async (t) => {
+    const straddle = [option({}, -10, 100), option({ type: 'put' }, -10, 100), { symbol: 'MSFT', quantity: 50 }];
+    const full = await calculate(s.base, s.key, body({ positions: straddle, time_horizon: 10, simulations: 50_000 }));
+    t.equal(full.status, 200, full.text.slice(0, 300));
+    const v = full.body.meta.valuation;
+    t.ok(v.nonlinearity_var > 3 * v.nonlinearity_var_standard_error, `short gamma: nonlinearity ${v.nonlinearity_var} ± ${v.nonlinearity_var_standard_error}`);
+    const es = full.body.meta.contributions.reduce((a: number, c: { component_es: number }) => a + c.component_es, 0);
+    t.ok(Math.abs(es - full.body.meta.metrics.expected_shortfall) <= 1e-9 * full.body.meta.metrics.expected_shortfall, 'components add up to ES');
+    t.same(
+      full.body.meta.contributions.map((c: { symbol: string }) => c.symbol),
+      ['MSFT', `AAPL call ${K} ${EXPIRY}`, `AAPL put ${K} ${EXPIRY}`],
+    );
+    const dg = await calculate(
+      s.base,
+      s.key,
+      body({ positions: straddle, time_horizon: 10, simulations: 50_000, method_options: { seed: 5, valuation: 'delta_gamma' } }),
+    );
+    t.equal(dg.status, 200, dg.text.slice(0, 300));
+    t.ok(dg.body.meta.valuation.nonlinearity_var > 0, 'delta_gamma sees the short gamma too');
+  });
+
+  t.test('a covered call: the option reduces the loss of its underlying', async (t) => {
+    const stock = await calculate(s.base, s.key, body({ positions: [{ symbol: 'AAPL', quantity: 100 }], time_horizon: 10, simulations: 50_000 }));
+    const covered = await calculate(
+      s.base,
+      s.key,
+      body({ positions: [{ symbol: 'AAPL', quantity: 100 }, option({}, -1, 100)], time_horizon: 10, simulations: 50_000 }),
+    );
+    t.equal(covered.status, 200, covered.text.slice(0, 300));
+    t.ok(covered.body.meta.metrics.value_at_risk < stock.body.meta.metrics.value_at_risk, 'a short call caps nothing on the downside but adds its premium');
+    t.equal(covered.body.meta.contributions[0].component_es + covered.body.meta.contributions[1].component_es > 0, true);
+    t.ok(covered.body.meta.contributions[1].component_es < 0, 'the short call hedges in the tail');
+  });
+
+  t.test('an expiry on the last date is worth its intrinsic value', async (t) => {
+    const r = await calculate(s.base, s.key, body({ positions: [option({ expiry: LAST, strike: S0 / 2 })], simulations: 1000 }));
+    t.equal(r.status, 200, r.text.slice(0, 300));
+    t.ok(Math.abs(r.body.meta.contributions[0].price - S0 / 2) <= 1e-9 * S0);
+  });
+
+  t.test('refusals at their fields', async (t) => {
+    const refused = async (over: Record<string, unknown>, loc: (string | number)[], code = 'VALIDATION_ERROR') => {
+      const r = await calculate(s.base, s.key, body({ simulations: 1000, ...over }));
+      t.equal(r.status, 422, `${JSON.stringify(loc)}: ${r.text.slice(0, 200)}`);
+      t.equal(r.body?.detail?.code, code);
+      t.same(r.body?.detail?.errors?.[0]?.loc, loc);
+    };
+    const at = (field: string) => ['body', 'positions', 0, 'option', field];
+    await refused({ positions: [option({ strike: 0 })] }, at('strike'));
+    await refused({ positions: [option({ strike: -5 })] }, at('strike'));
+    await refused({ positions: [option({ volatility: 0 })] }, at('volatility'));
+    await refused({ positions: [option({ volatility: 5.5 })] }, at('volatility'));
+    await refused({ positions: [option({ expiry: iso(DAYS - 2) })] }, at('expiry'));
+    await refused({ positions: [option({ expiry: '2021-02-30' })] }, at('expiry'));
+    await refused({ positions: [option({ expiry: '2200-01-01' })] }, at('expiry'));
+    await refused({ positions: [option({ underlying: 'NOPE' })] }, at('underlying'), 'UNKNOWN_SYMBOL');
+    await refused({ positions: [option({}, 1, 0)] }, ['body', 'positions', 0, 'multiplier']);
+    await refused({ positions: [option({})], portfolio_mode: 'rebalanced' }, ['body', 'portfolio_mode']);
+    await refused({ positions: [option({})], method: 'parametric_normal' }, ['body', 'method_options', 'valuation']);
+    await refused({ positions: [option({})], method: 'parametric_normal', method_options: { valuation: 'delta_gamma' } }, [
+      'body',
+      'method_options',
+      'valuation',
+    ]);
+    await refused({ positions: [option({})], method_options: { valuation: 'cubic' } }, ['body', 'method_options', 'valuation']);
+  });
+});
