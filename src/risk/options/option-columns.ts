@@ -2,7 +2,7 @@ import { ABI } from '../../engine/abi.js';
 import { checkStatus, type Estimation } from '../../engine/codec.js';
 import { type EngineExecutor } from '../../engine/ops.js';
 import { type ValuationMode } from '../../contract/option-schemas.js';
-import { type KeptScenarios } from '../kept-scenarios.js';
+import { keptFrom, type KeptScenarios } from '../kept-scenarios.js';
 import { type StatedOption } from './option-positions.js';
 
 const VALUATION_CODES: Record<ValuationMode, number> = { full: ABI.VALUATION_FULL, delta_gamma: ABI.VALUATION_DELTA_GAMMA, delta: ABI.VALUATION_DELTA };
@@ -53,18 +53,12 @@ export async function withOptionColumns(
   signal?: AbortSignal,
 ): Promise<KeptScenarios> {
   const words = [...options.flatMap((o) => fields(o, valuation)), ...options.flatMap((o) => fields(o, 'delta'))];
-  // The kept scenarios go as the call's lead (shared memory, read in place); the answer is kept the
-  // same way: the units with the option columns, the stock columns' tails unchanged.
+  // The kept scenarios go as the call's lead (read in place); the answer, the units with the option
+  // columns and the stock columns' tails, is kept the same way.
   const replies = await Promise.all(
     kept.units.map((u) => exec.run(ABI.OP_OPTION_UNITS, Float64Array.from([assets, horizon, 2 * options.length, ...words]), signal, u)),
   );
-  const units = replies.map((r) => {
-    const widened = checkStatus(r.output).subarray(1);
-    const shared = new Float64Array(new SharedArrayBuffer(widened.byteLength));
-    shared.set(widened);
-    return shared;
-  });
-  return { batches: kept.batches, units, bytes: units.reduce((a, u) => a + u.byteLength, 0) };
+  return keptFrom(kept.batches, replies);
 }
 
 /**
