@@ -9,7 +9,23 @@ import { checkRequest } from './request-checks.js';
 import { buildResponse } from './response-builder.js';
 import { requestShape, workBytes, workUnits, type WorkShape } from './work-cost.js';
 import { cashAsPositions, refsOf } from './fx/cash.js';
-import { refuseOptions, splitOptions } from './options/option-positions.js';
+import { splitOptions, type StockRequest } from './options/option-positions.js';
+
+/**
+ * Whether a request's book is calculated in full on every update, its scenarios never kept:
+ * rebalanced paths and importance sampling share no units across books (kernels:
+ * fill_rebalanced); filtered history and Cornish–Fisher change the replayed returns or the figures
+ * after the engine (calculate's priceBooks). Options (api.md §15) and multi-currency books are
+ * also calculated in full (price, first).
+ */
+function pricedInFull(req: CalculateRequest): boolean {
+  return (
+    req.portfolio_mode === 'rebalanced' ||
+    req.method_options?.variance_reduction === 'importance_sampling' ||
+    req.method === 'historical_filtered' ||
+    req.method === 'cornish_fisher'
+  );
+}
 
 interface Kept {
   model: PreparedModel;
@@ -42,20 +58,16 @@ export class LivePricing {
   }
 
   async price(req: CalculateRequest): Promise<CalculateResponseBody> {
-    // Rebalanced paths and importance sampling keep no shared units (kernels: fill_rebalanced).
-    this.full ||= req.portfolio_mode === 'rebalanced' || req.method_options?.variance_reduction === 'importance_sampling';
-    // Filtered history and Cornish–Fisher change the replayed returns or the figures after the engine (calculate's priceBooks).
-    this.full ||= req.method === 'historical_filtered' || req.method === 'cornish_fisher';
-    // Options (api.md §15) are revalued by calculate in full.
-    this.full ||= splitOptions(req).options.length > 0;
+    const { req: stock, options } = splitOptions(req);
+    this.full ||= options.length > 0 || pricedInFull(req);
     if (this.full) return calculate(req, this.owner, this.deps);
-    if (this.kept) return this.again(req, this.kept);
-    return this.first(req);
+    if (this.kept) return this.again(stock, this.kept);
+    return this.first(stock);
   }
 
-  private async first(req: CalculateRequest): Promise<CalculateResponseBody> {
+  private async first(req: StockRequest): Promise<CalculateResponseBody> {
     checkRequest(req);
-    const { book: stated, cash } = cashAsPositions(refuseOptions(req, 'kept live scenarios'));
+    const { book: stated, cash } = cashAsPositions(req);
     const dataset = await loadDataset(this.deps.datasets, req.dataset_id, this.owner, refsOf(stated, ['body']));
     // Multi-currency books (api.md §14) are priced by calculate in full: their instruments sum factors.
     this.full ||= dataset.currencies !== undefined || cash.length > 0;
@@ -79,18 +91,20 @@ export class LivePricing {
     );
   }
 
-  private again(req: CalculateRequest, kept: Kept): Promise<CalculateResponseBody> {
+  private again(req: StockRequest, kept: Kept): Promise<CalculateResponseBody> {
     checkRequest(req);
     return underDeadline(this.deps, undefined, (s) => this.priced(req, kept, s), {
       units: workUnits(kept.tick),
       teaches: false,
       owner: this.owner,
-      bytes: workBytes(kept.tick) + 2 * kept.scenarios.bytes,
+      // The kept scenarios are shared, not copied into the tasks: a WASM worker copies the batch it
+      // prices into its own memory, a native one reads it in place.
+      bytes: workBytes(kept.tick) + kept.scenarios.bytes,
     });
   }
 
-  private async priced(req: CalculateRequest, kept: Kept, s: Session): Promise<CalculateResponseBody> {
-    const book = priceBook(cashAsPositions(refuseOptions(req, 'kept live scenarios')).book, kept.symbols, kept.model.prices, req.portfolio_value, ['body']);
+  private async priced(req: StockRequest, kept: Kept, s: Session): Promise<CalculateResponseBody> {
+    const book = priceBook(cashAsPositions(req).book, kept.symbols, kept.model.prices, req.portfolio_value, ['body']);
     const input = modelInputOf(req, kept.model, [book.engine], 'none', req.simulations ?? 0);
     const results = await runKept(this.deps.executor, input, kept.model.est, kept.scenarios, this.policy(s), s.signal, s.timing);
     return buildResponse(

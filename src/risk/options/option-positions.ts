@@ -23,14 +23,6 @@ export function splitOptions(req: CalculateRequest): { req: StockRequest; option
   return { req: { ...req, positions: rest }, options };
 }
 
-/** The request unchanged where it holds no option; else 422 at its first option (`what` says where options are not taken). */
-export function refuseOptions(req: CalculateRequest, what: string): StockRequest {
-  const { options } = splitOptions(req);
-  const first = options[0];
-  if (first) throw validationError([{ loc: ['body', 'positions', first.index], msg: `options are not taken by ${what}`, type: 'value_error' }]);
-  return req as StockRequest;
-}
-
 const DAY_MS = 86_400_000;
 /** Longest time to expiry the engine prices (engine/core/src/options/revalue.rs). */
 const MAX_EXPIRY_YEARS = 100;
