@@ -18,13 +18,8 @@ pub fn kept_units(
     range: BlockRange,
     deadline: &Deadline,
 ) -> Result<(Vec<f64>, UnitTails)> {
-    range.validate(spec)?;
-    ensure(
-        spec.shares_asset_tails(),
-        "kept units need a buy-and-hold spec without importance sampling",
-    )?;
+    let k = keepable(spec, range)?;
     let (start, end) = range.scenarios(spec);
-    let k = spec.tail_count().min(end - start);
     let lane = || -> Vec<ValueTail> {
         (0..spec.n_assets())
             .map(|_| ValueTail::new(k, end - start))
@@ -59,6 +54,18 @@ pub fn kept_units(
     ))
 }
 
+/// The range's tail size k, for a spec whose books share their units (buy-and-hold without
+/// importance sampling) and a range inside it; else the error.
+fn keepable(spec: &Spec, range: BlockRange) -> Result<usize> {
+    range.validate(spec)?;
+    ensure(
+        spec.shares_asset_tails(),
+        "kept units need a buy-and-hold spec without importance sampling",
+    )?;
+    let (start, end) = range.scenarios(spec);
+    Ok(spec.tail_count().min(end - start))
+}
+
 /// `simulate` on the units and tails `kept_units` gave for the same range and scenarios (its
 /// books may differ): the same partial, bit for bit, without drawing them again. The tails may
 /// cover the first assets only (columns appended to the units since, such as options', have
@@ -70,17 +77,11 @@ pub fn simulate_kept(
     units: &[f64],
     tails: &UnitTails,
 ) -> Result<Partial> {
-    range.validate(spec)?;
-    ensure(
-        spec.shares_asset_tails(),
-        "kept units need a buy-and-hold spec without importance sampling",
-    )?;
+    let k = keepable(spec, range)?;
     ensure(
         units.len() == (range.end - range.first) * block_units(spec),
         "kept units must cover the range's blocks",
     )?;
-    let (start, end) = range.scenarios(spec);
-    let k = spec.tail_count().min(end - start);
     let covered = tails.smallest.len();
     let fits = |lane: &Vec<Vec<u64>>| lane.len() == covered && lane.iter().all(|t| t.len() == k);
     ensure(

@@ -5,7 +5,7 @@ use super::codec::{
     decode_garch_fit, decode_kept, decode_parametric, decode_partial, decode_spec,
     decode_worst_window, encode_bootstrap, encode_conditional, encode_covariance_part,
     encode_error, encode_estimation, encode_garch_fit, encode_kept, encode_partial, encode_results,
-    encode_worst_window, option_greeks_encoded, option_units_encoded,
+    encode_worst_window, option_greeks_encoded, option_units_encoded, option_units_parts,
 };
 use super::constants::{
     encode_table, OP_ABI, OP_BOOTSTRAP_PATHS, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE,
@@ -116,11 +116,13 @@ fn simulate_kept_parts(kept: &[f64], spec_input: &[f64]) -> Result<Vec<f64>> {
 }
 
 /// `call(op, [lead.len(), lead…, input…])`, read in place where the op takes its lead apart
-/// (OP_SIMULATE_KEPT: the kept units, which a host shares between tasks rather than copy them
-/// into every task's input).
+/// (OP_SIMULATE_KEPT and OP_OPTION_UNITS: the kept scenarios, which a host shares between tasks
+/// rather than copy them into every task's input).
 pub fn call_led(op: u32, lead: &[f64], input: &[f64]) -> Vec<f64> {
-    if op == OP_SIMULATE_KEPT {
-        return or_error(simulate_kept_parts(lead, input));
+    match op {
+        OP_SIMULATE_KEPT => return or_error(simulate_kept_parts(lead, input)),
+        OP_OPTION_UNITS => return or_error(option_units_parts(lead, input)),
+        _ => {}
     }
     let mut joined = Vec::with_capacity(1 + lead.len() + input.len());
     joined.push(lead.len() as f64);

@@ -2,8 +2,8 @@
 //! priced as a book), price and Greeks of calls, puts, Black-76 and expired options, bad input.
 
 use crate::common::*;
-use risk_engine_core::abi::call;
 use risk_engine_core::abi::constants::*;
+use risk_engine_core::abi::{call, call_led};
 use risk_engine_core::spec::{Method, Mode, SpecFields};
 
 /// [underlying, valuation, type, model, spot, strike, σ, r, q, τ] of a few options on three
@@ -34,6 +34,16 @@ pub fn option_cases(cases: &mut Vec<(String, Vec<f64>)>) {
         input.extend_from_slice(&[3.0, 10.0, m as f64]);
         input.extend_from_slice(&options(valuation));
         let out = call(OP_OPTION_UNITS, &input);
+        // The kept scenarios read in place (a host's shared lead) give the same bits.
+        let led = call_led(OP_OPTION_UNITS, &units[1..], &input[units.len()..]);
+        assert!(
+            led.len() == out.len()
+                && led
+                    .iter()
+                    .zip(&out)
+                    .all(|(a, b)| a.to_bits() == b.to_bits()),
+            "option units {name}: call_led differs from call"
+        );
         cases.push((format!("option units {name}"), out.clone()));
         // The columns priced as a book of the three assets and the options.
         let mut g = f.clone();

@@ -24,7 +24,7 @@ pub use estimation::{
 };
 pub use garch::{decode_garch_fit, encode_garch_fit, GarchFitInput};
 pub use kept::{decode_kept, encode_kept};
-pub use options::{option_greeks_encoded, option_units_encoded};
+pub use options::{option_greeks_encoded, option_units_encoded, option_units_parts};
 pub use parametric::decode_parametric;
 pub use partial::{decode_partial, encode_partial};
 pub use results::encode_results;

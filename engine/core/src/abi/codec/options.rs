@@ -65,7 +65,14 @@ fn decode_options(r: &mut Reader, count: usize) -> Result<Vec<OptionColumn>> {
 pub fn option_units_encoded(input: &[f64]) -> Result<Vec<f64>> {
     let mut r = Reader::new(input);
     let length = r.count()?;
-    let (units, tails) = decode_kept(r.take(length)?)?;
+    let kept = r.take(length)?;
+    option_units_parts(kept, &input[1 + length..])
+}
+
+/// OP_OPTION_UNITS with the kept scenarios apart from the rest of its input (read in place).
+pub fn option_units_parts(kept: &[f64], input: &[f64]) -> Result<Vec<f64>> {
+    let (units, tails) = decode_kept(kept)?;
+    let mut r = Reader::new(input);
     let assets = r.count()?;
     let horizon = r.count()?;
     let m = r.count()?;
