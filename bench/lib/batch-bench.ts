@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { generateWide461 } from '../../test/helpers/generate-prices.js';
 import { mulberry32 } from '../../test/helpers/mulberry32.js';
-import { startBenchService } from './service-bench.js';
+import { postCalculate, startBenchService } from './service-bench.js';
 import { interleaved, median } from './stats.js';
 
 export interface BatchFigures {
@@ -117,13 +117,7 @@ export async function benchBatch(repeats: number, workers = 2): Promise<BatchFig
     const singleBodies = books.map((b) => JSON.stringify({ ...common, positions: spread(b, union) }));
 
     const post = async (route: string, body: string): Promise<{ meta: Meta; bytes: number }> => {
-      const r = await fetch(`${svc.base}/api/v1/risk/calculate${route}`, {
-        method: 'POST',
-        headers: { 'X-API-Key': svc.keys[0]!, 'Content-Type': 'application/json' },
-        body,
-      });
-      const text = await r.text();
-      if (r.status !== 200) throw new Error(`batch bench: calculate${route} ${r.status}: ${text.slice(0, 500)}`);
+      const { text } = await postCalculate(svc, route, body, 'batch bench');
       return { meta: (JSON.parse(text) as { meta: Meta }).meta, bytes: text.length };
     };
     const runBatch = () => post('/batch', batchBody);

@@ -38,6 +38,22 @@ export function calculateBody(datasetId: string, symbols: string[], simulations:
   });
 }
 
+/**
+ * POSTs `body` to /api/v1/risk/calculate`route` (route '' or '/batch') with the service's first key:
+ * the answer's text and the wall time the client saw; any status but 200 throws, naming `what`.
+ */
+export async function postCalculate(svc: BenchService, route: string, body: string, what: string): Promise<{ text: string; ms: number }> {
+  const started = performance.now();
+  const r = await fetch(`${svc.base}/api/v1/risk/calculate${route}`, {
+    method: 'POST',
+    headers: { 'X-API-Key': svc.keys[0]!, 'Content-Type': 'application/json' },
+    body,
+  });
+  const text = await r.text();
+  if (r.status !== 200) throw new Error(`${what}: calculate${route} ${r.status}: ${text.slice(0, 500)}`);
+  return { text, ms: performance.now() - started };
+}
+
 /** The real service in a child process (what `npm start` runs): its base URL, keys and an upload. */
 export interface BenchService {
   base: string;

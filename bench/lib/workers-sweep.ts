@@ -5,11 +5,9 @@
 // s·T_1, the time the main thread spends outside the engine (meta.timing_ms: total − engine), and
 // the projected speedup 1 / (s + (1 − s) / P) at 16 and 64 cores.
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { ROOT } from '../../src/paths.js';
 import { generateWide461 } from '../../test/helpers/generate-prices.js';
 import { BATCH_SIMULATIONS, BATCH_SYMBOLS, batchBooks } from './batch-bench.js';
-import { calculateBody, startBenchService, type BenchService } from './service-bench.js';
+import { calculateBody, postCalculate, startBenchService, type BenchService } from './service-bench.js';
 import { median } from './stats.js';
 
 export interface SweepRow {
@@ -40,8 +38,29 @@ const figures = (text: string) =>
     .replace(/"timing_ms":\{[^}]*\},?/g, '')
     .replace(/"engine":\{[^}]*\},?/g, '');
 
+/** The sweep's requests over dataset `wide` (the 461-asset file): route and body by workload name. */
+function workloadsOver(wide: string, symbols: string[], quick: boolean): Record<string, { route: string; body: string }> {
+  return {
+    'W2 (20 × 1M × 10 d)': { route: '', body: calculateBody(wide, symbols.slice(0, 20), quick ? 200_000 : 1_000_000) },
+    '461 assets × 100k × 10 d': { route: '', body: calculateBody(wide, symbols, quick ? 20_000 : 100_000) },
+    '100-book batch (20 symbols × 100k)': {
+      route: '/batch',
+      body: JSON.stringify({
+        dataset_id: wide,
+        method: 'monte_carlo_normal',
+        method_options: { seed: 20240611 },
+        currency: 'USD',
+        confidence_level: 0.99,
+        time_horizon: 10,
+        simulations: BATCH_SIMULATIONS,
+        books: batchBooks(symbols.slice(0, BATCH_SYMBOLS)),
+      }),
+    },
+  };
+}
+
 export async function benchWorkersSweep(counts: number[], rounds: number, quick: boolean): Promise<SweepRow[]> {
-  const services: { workers: number; svc: BenchService; datasets: { sample: string; wide: string } }[] = [];
+  const services: { workers: number; svc: BenchService; wide: string; workloads: ReturnType<typeof workloadsOver> }[] = [];
   const file = generateWide461();
   const wideSymbols = readFileSync(file, 'utf8').slice(0, 16_000).split('\n')[0]!.split(',').slice(1);
   try {
@@ -53,58 +72,27 @@ export async function benchWorkersSweep(counts: number[], rounds: number, quick:
         RATE_LIMIT_UPLOAD_PER_MIN: '1000',
         MAX_QUEUE: '1000',
       });
-      services.push({ workers, svc, datasets: { sample: await svc.upload(path.join(ROOT, 'examples/prices_wide_sample.csv')), wide: await svc.upload(file) } });
+      const wide = await svc.upload(file);
+      services.push({ workers, svc, wide, workloads: workloadsOver(wide, wideSymbols, quick) });
     }
-    const workloads = (ds: { wide: string }) => {
-      const books = batchBooks(wideSymbols.slice(0, BATCH_SYMBOLS));
-      return {
-        'W2 (20 × 1M × 10 d)': { route: '', body: calculateBody(ds.wide, wideSymbols.slice(0, 20), quick ? 200_000 : 1_000_000) },
-        '461 assets × 100k × 10 d': { route: '', body: calculateBody(ds.wide, wideSymbols, quick ? 20_000 : 100_000) },
-        '100-book batch (20 symbols × 100k)': {
-          route: '/batch',
-          body: JSON.stringify({
-            dataset_id: ds.wide,
-            method: 'monte_carlo_normal',
-            method_options: { seed: 20240611 },
-            currency: 'USD',
-            confidence_level: 0.99,
-            time_horizon: 10,
-            simulations: BATCH_SIMULATIONS,
-            books,
-          }),
-        },
-      };
-    };
-    const post = async (svc: BenchService, route: string, body: string) => {
-      const started = performance.now();
-      const r = await fetch(`${svc.base}/api/v1/risk/calculate${route}`, {
-        method: 'POST',
-        headers: { 'X-API-Key': svc.keys[0]!, 'Content-Type': 'application/json' },
-        body,
-      });
-      const text = await r.text();
-      if (r.status !== 200) throw new Error(`workers sweep: calculate${route} ${r.status}: ${text.slice(0, 300)}`);
-      const ms = performance.now() - started;
+    const post = async (s: (typeof services)[number], name: string) => {
+      const w = s.workloads[name]!;
+      const { text, ms } = await postCalculate(s.svc, w.route, w.body, 'workers sweep');
       const timing = (JSON.parse(text) as Answer).meta.timing_ms;
       return { ms, outside: timing.total - timing.engine, text };
     };
-    const names = Object.keys(workloads(services[0]!.datasets));
     const rows: SweepRow[] = [];
-    for (const name of names) {
+    for (const name of Object.keys(services[0]!.workloads)) {
       const times = new Map<number, number[]>(counts.map((c) => [c, []]));
       const outside = new Map<number, number[]>(counts.map((c) => [c, []]));
       // A warm-up per service (estimation cached, workers tiered up), whose answers must agree.
       const answers = new Set<string>();
-      for (const s of services) {
-        const w = workloads(s.datasets)[name as keyof ReturnType<typeof workloads>];
-        answers.add(figures((await post(s.svc, w.route, w.body)).text.replaceAll(s.datasets.wide, 'ds')));
-      }
+      for (const s of services) answers.add(figures((await post(s, name)).text.replaceAll(s.wide, 'ds')));
       if (answers.size !== 1) throw new Error(`workers sweep: ${name} answers differ between worker counts`);
       for (let r = 0; r < rounds; r++) {
         // Alternating order, so neither pool always runs first in a round.
         for (const s of r % 2 === 0 ? services : [...services].reverse()) {
-          const w = workloads(s.datasets)[name as keyof ReturnType<typeof workloads>];
-          const run = await post(s.svc, w.route, w.body);
+          const run = await post(s, name);
           times.get(s.workers)!.push(run.ms);
           outside.get(s.workers)!.push(run.outside);
         }
