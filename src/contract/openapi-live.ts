@@ -28,11 +28,13 @@ export const LiveError = Type.Object(
   { description: 'A refused message: the subscription, if any, is unchanged.' },
 );
 
-const NAMES = { auth: 'LiveAuth', subscribe: 'LiveSubscribe', prices: 'LivePrices', trades: 'LiveTrades', unsubscribe: 'LiveUnsubscribe' } as const;
+/** A client message's component name, from its type: auth → LiveAuth. */
+const componentName = (type: string) => `Live${type[0]!.toUpperCase()}${type.slice(1)}`;
+const CLIENT_NAMES = Object.keys(LIVE_MESSAGES).map(componentName);
 
 /** The live messages as component schemas, by name. */
 export const LIVE_COMPONENTS = {
-  ...Object.fromEntries(Object.entries(NAMES).map(([type, name]) => [name, LIVE_MESSAGES[type as keyof typeof NAMES]])),
+  ...Object.fromEntries(Object.entries(LIVE_MESSAGES).map(([type, schema]) => [componentName(type), schema])),
   LiveRisk,
   LiveError,
 };
@@ -60,7 +62,7 @@ export function livePath(): Record<string, unknown> {
         ...errorResponses(['UPGRADE_REQUIRED', 'SERVER_BUSY'], undefined),
       },
       'x-websocket': {
-        clientMessages: { oneOf: Object.values(NAMES).map(ref) },
+        clientMessages: { oneOf: CLIENT_NAMES.map(ref) },
         serverMessages: { oneOf: [ref('LiveRisk'), ref('LiveError')] },
         closeCodes: {
           [LIVE_CLOSE.unauthorized]: 'no auth message in time, a bad key, or a key revoked while connected',
