@@ -1,6 +1,6 @@
 // Filtered historical simulation against plain history (api.md §16; issue 32's bench ratio): one
 // estimate of 2,500 dates × 500 assets, then, interleaved, the plain 1-day historical run and the
-// filtered one (the EWMA filter of every asset on the main thread, then the same engine run on the
+// filtered one (the EWMA filter of every asset in the engine, OP_FILTER, then the same engine run on the
 // filtered rows), one WASM simd128 thread. The filtered run is checked first against its figures
 // recomputed here from the filtered rows (order statistics), so a fast wrong filter fails.
 import { DirectExecutor } from '../../src/engine/direct-executor.js';

@@ -26,6 +26,8 @@ export const ABI = {
   OP_GARCH_FIT: 13,
   /** Filtered history's T-day bootstrap paths (engine/core/src/filter/bootstrap.rs). */
   OP_BOOTSTRAP_PATHS: 16,
+  /** Filtered history's variance filter at T = 1 (engine/core/src/filter/variance.rs). */
+  OP_FILTER: 18,
   /** Kept units with one column per option: its P&L per unit on each scenario (or a Taylor step). */
   OP_OPTION_UNITS: 14,
   /** Options' price and Greeks per unit at their spot, now. */
@@ -61,6 +63,12 @@ export const ABI = {
   BOOTSTRAP_HEADER_LEN: 8,
   /** [0, paths, assets]; the paths' T-day log returns follow. */
   BOOTSTRAP_RESULT_HEADER_LEN: 3,
+  /** [observations, assets, standardised 1 or 0]; ω, α, β per asset and the returns follow. */
+  FILTER_HEADER_LEN: 3,
+  /** [0, observations, assets, standardised 1 or 0]; σ_{m+1}, long-run volatility, r̃ and z follow. */
+  FILTER_RESULT_HEADER_LEN: 4,
+  /** Returns over which the filter's first variance σ²_1 is the mean of r² (api.md §16). */
+  FILTER_SEED_RETURNS: 30,
   RESULTS_HEADER_LEN: 3,
   COMPARISON_FIGURES: 4,
   COMPARISON_NONE: 0,

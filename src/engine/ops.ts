@@ -24,7 +24,7 @@ export interface EngineReply {
 
 /** Runs engine operations somewhere: in this thread, or on a worker pool. */
 export interface EngineExecutor {
-  /** `lead` as Engine.call takes it: shared with the worker (a SharedArrayBuffer's view), never transferred. */
+  /** `lead` as Engine.call takes it: shared with the worker (a SharedArrayBuffer's view) or cloned, never transferred. */
   run(op: OpCode, input: Float64Array, signal?: AbortSignal, lead?: Float64Array): Promise<EngineReply>;
 }
 

@@ -5,7 +5,7 @@ import { type EngineSource } from '../engine/load.js';
 export interface EngineTask {
   op: OpCode;
   input: Float64Array;
-  /** Engine.call's lead: a SharedArrayBuffer's view, shared with the worker, not copied. */
+  /** Engine.call's lead: a SharedArrayBuffer's view, shared with the worker, or else cloned; never transferred. */
   lead?: Float64Array;
   /** absoluteNow() when the task was submitted, to measure its wait in the queue. */
   submittedAt: number;

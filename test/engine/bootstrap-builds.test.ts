@@ -7,7 +7,8 @@ import { ABI } from '../../src/engine/abi.js';
 import { decodeBootstrap, encodeBootstrap, type BootstrapModel } from '../../src/engine/bootstrap-codec.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { NativeEngine } from '../../src/engine/native-engine.js';
-import { ewmaRecursion, filterReturns } from '../../src/risk/history/ewma-filter.js';
+import { ewmaRecursion } from '../../src/risk/history/variance-filter.js';
+import { referenceFilter } from '../helpers/variance-filter-reference.js';
 import { bitJson } from '../helpers/bit-json.js';
 import { WIDE_SAMPLE } from '../helpers/service.js';
 import { completeRows } from '../helpers/price-series.js';
@@ -23,7 +24,7 @@ function sampleModel(horizon: number, paths: number, seed: number): BootstrapMod
   const m = prices.length - 1;
   const returns = new Float64Array(m * n);
   for (let d = 0; d < m; d++) for (let i = 0; i < n; i++) returns[d * n + i] = Math.log(prices[d + 1]![i]! / prices[d]![i]!);
-  const f = filterReturns(returns, n, RECURSIONS, true);
+  const f = referenceFilter(returns, n, RECURSIONS, true);
   const column = (k: 'omega' | 'alpha' | 'beta') => Float64Array.from(RECURSIONS, (p) => p[k]);
   return { observations: m, assets: n, horizon, paths, seed, current: f.current, omega: column('omega'), alpha: column('alpha'), beta: column('beta'), standardised: f.standardised! };
 }

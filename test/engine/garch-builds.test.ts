@@ -1,5 +1,5 @@
 // The engine's GARCH(1,1) fits (OP_GARCH_FIT, api.md §16) are the same bits on the four builds, and
-// the fitted recursion is what the TypeScript filter runs: σ_{m+1} from the fit's parameters equals
+// the fitted recursion is what the filter runs (its reference twin here): σ_{m+1} from the fit's parameters equals
 // the filter's current volatility bit for bit. The fit's accuracy against the `arch` package is
 // engine/core/tests/garch_oracle.rs's.
 import t from 'tap';
@@ -7,7 +7,7 @@ import { ABI } from '../../src/engine/abi.js';
 import { decodeGarchFit, encodeGarchFit } from '../../src/engine/garch-codec.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { NativeEngine } from '../../src/engine/native-engine.js';
-import { filterReturns } from '../../src/risk/history/ewma-filter.js';
+import { referenceFilter } from '../helpers/variance-filter-reference.js';
 import { MIN_SPLIT_GARCH_ASSETS, replayedEstimation } from '../../src/risk/history/filtered-estimation.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { type Estimation } from '../../src/engine/codec.js';
@@ -50,7 +50,7 @@ t.test('GARCH fits: four builds, one answer', async (t) => {
     }
     t.ok(Math.abs(-0.5 * ll - f.logLikelihood) <= 1e-9 * Math.abs(f.logLikelihood), `log-likelihood ${f.logLikelihood} vs ${-0.5 * ll}`);
   }
-  const filtered = filterReturns(returns, n, fits);
+  const filtered = referenceFilter(returns, n, fits);
   t.ok(filtered.current.every((x) => Number.isFinite(x) && x > 0), 'the filter runs on the fitted recursions');
   t.equal(bitJson(Array.from(decodeGarchFit(outputs[1]!).map((f) => f.beta))), bitJson(fits.map((f) => f.beta)));
 });

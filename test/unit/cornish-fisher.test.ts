@@ -1,9 +1,8 @@
-// Cornish–Fisher (api.md §16) and the EWMA filter against independent numbers: PerformanceAnalytics'
-// published modified VaR (docs/oracles.md), the tail mean of the expansion by numerical quadrature,
-// monotonicity by a scan of the expansion, and the filter's recursion in its unrolled (weighted sum) form.
+// Cornish–Fisher (api.md §16) against independent numbers: PerformanceAnalytics' published modified
+// VaR (docs/oracles.md), the tail mean of the expansion by numerical quadrature and monotonicity by
+// a scan of the expansion (the EWMA filter's recursion: test/engine/variance-filter-builds.test.ts).
 import t, { type Test } from 'tap';
 import { cornishFisher, cornishFisherQuantile, monotoneOverTail, moments } from '../../src/risk/history/cornish-fisher.js';
-import { ewmaFilter, FILTER_SEED_RETURNS } from '../../src/risk/history/ewma-filter.js';
 import { windowPnl } from '../../src/risk/history/window-pnl.js';
 import { EDHEC_CONVERTIBLE_ARBITRAGE_100, EDHEC_GAUSSIAN_VAR_95, EDHEC_MODIFIED_VAR_95 } from '../helpers/edhec.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
@@ -93,38 +92,6 @@ t.test('monotone over the tail: the closed test agrees with a scan of the expans
     if (!monotoneOverTail(q, s, k)) invalid++;
   }
   t.ok(invalid > 0 && invalid < 400, `both outcomes drawn (${invalid} invalid)`);
-});
-
-t.test('EWMA filter: the recursion equals its unrolled weighted sum to 1e-12', async (t) => {
-  const rand = mulberry32(5);
-  const [m, n, lambda] = [300, 3, 0.94];
-  const r = new Float64Array(m * n);
-  // A volatility regime change halfway, and an asset whose first returns are zero.
-  for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) r[i * n + j] = j === 2 && i < 40 ? 0 : (i < 150 ? 0.01 : 0.03) * gaussian(rand);
-  const f = ewmaFilter(r, n, lambda);
-  for (let j = 0; j < n; j++) {
-    const seed = Math.min(FILTER_SEED_RETURNS, m);
-    let s1 = 0;
-    for (let i = 0; i < seed; i++) s1 += r[i * n + j]! ** 2;
-    s1 /= seed;
-    // σ²_{t+1} = λ^t σ²_1 + (1 − λ) Σ_{s=1..t} λ^{t−s} r²_s (1-based), independent of the loop's order.
-    const variance = (t1: number) => {
-      let v = lambda ** (t1 - 1) * s1;
-      for (let s = 1; s < t1; s++) v += (1 - lambda) * lambda ** (t1 - 1 - s) * r[(s - 1) * n + j]! ** 2;
-      return v;
-    };
-    const now = Math.sqrt(variance(m + 1));
-    close(t, f.current[j]!, now, 1e-12, `σ_{m+1} of asset ${j}`);
-    let worst = 0;
-    for (let i = 0; i < m; i++) {
-      const sd = Math.sqrt(variance(i + 1));
-      const want = sd > 0 ? (now * r[i * n + j]!) / sd : 0;
-      worst = Math.max(worst, Math.abs(f.returns[i * n + j]! - want) / Math.max(1e-300, Math.abs(want) || 1));
-    }
-    t.ok(worst <= 1e-12, `asset ${j}: filtered returns within ${worst}`);
-    close(t, f.longRun[j]!, Math.sqrt(Array.from({ length: m }, (_, i) => r[i * n + j]! ** 2).reduce((a, b) => a + b) / m), 1e-12, 'long run');
-  }
-  t.same(Array.from(ewmaFilter(new Float64Array(0), 2, 0.94).current), [0, 0], 'no returns: zero volatility');
 });
 
 t.test('window P&L: buy-and-hold and rebalanced against a direct computation', async (t) => {

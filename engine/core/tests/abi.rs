@@ -31,6 +31,7 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("OP_BOOTSTRAP_PATHS", f64::from(OP_BOOTSTRAP_PATHS)),
         ("OP_OPTION_UNITS", f64::from(OP_OPTION_UNITS)),
         ("OP_OPTION_GREEKS", f64::from(OP_OPTION_GREEKS)),
+        ("OP_FILTER", f64::from(OP_FILTER)),
         ("BLOCK", BLOCK as f64),
         ("FACTOR_TRIANGULAR", FACTOR_TRIANGULAR as f64),
         (
@@ -94,6 +95,9 @@ fn expected() -> Vec<(&'static str, f64)> {
             "BOOTSTRAP_RESULT_HEADER_LEN",
             BOOTSTRAP_RESULT_HEADER_LEN as f64,
         ),
+        ("FILTER_HEADER_LEN", FILTER_HEADER_LEN as f64),
+        ("FILTER_RESULT_HEADER_LEN", FILTER_RESULT_HEADER_LEN as f64),
+        ("FILTER_SEED_RETURNS", FILTER_SEED_RETURNS as f64),
         ("ERR_INVALID_INPUT", f64::from(ERR_INVALID_INPUT)),
         ("ERR_INSUFFICIENT_DATA", f64::from(ERR_INSUFFICIENT_DATA)),
         ("ERR_LIMIT_EXCEEDED", f64::from(ERR_LIMIT_EXCEEDED)),

@@ -2,7 +2,8 @@ import { ABI } from '../../engine/abi.js';
 import { type Estimation } from '../../engine/codec.js';
 import { decodeGarchFit, encodeGarchFit, type GarchFit } from '../../engine/garch-codec.js';
 import { type EngineExecutor } from '../../engine/ops.js';
-import { ewmaRecursion, filterReturns, type Recursion } from './ewma-filter.js';
+import { type Recursion } from '../../engine/variance-filter-codec.js';
+import { ewmaRecursion, filterReturns } from './variance-filter.js';
 import { bootstrapPaths } from './bootstrap-paths.js';
 
 /** method_options.filter as resolved: EWMA with its λ, or GARCH(1,1) fitted per asset. */
@@ -114,7 +115,7 @@ export async function replayedEstimation(
   if (!setting) return { est, state: null, horizon: null };
   const n = est.mean.length;
   const r = await recursions(est, setting, ctx);
-  const f = filterReturns(est.returns, n, r.recursions, bootstrap !== null);
+  const f = await filterReturns(ctx.executor, est.returns, n, r.recursions, bootstrap !== null, ctx.signal);
   const longRun = r.longRun ? Float64Array.from(r.longRun, (v, i) => v ?? f.longRun[i]!) : f.longRun;
   const state = { current: f.current, longRun, parameters: r.parameters, fallbacks: r.fallbacks };
   if (bootstrap) {

@@ -5,6 +5,7 @@ pub use crate::error::{
     ERR_DEADLINE_EXCEEDED, ERR_INSUFFICIENT_DATA, ERR_INVALID_INPUT, ERR_LIMIT_EXCEEDED,
     ERR_OVERFLOW,
 };
+pub use crate::filter::variance::FILTER_SEED_RETURNS;
 pub use crate::limits::{
     MAX_BOOKS, MAX_BOOTSTRAP_STEPS, MAX_COUNT, MAX_EXACT_INT, MAX_OPTIONS, MAX_OPTION_SCENARIOS,
     MAX_PRICED_SCENARIOS, MIN_IMPORTANCE_DEGREES_OF_FREEDOM,
@@ -39,6 +40,8 @@ pub const OP_SIMULATE_KEPT: u32 = 12;
 pub const OP_GARCH_FIT: u32 = 13;
 /// Filtered history's T-day bootstrap paths (filter::bootstrap).
 pub const OP_BOOTSTRAP_PATHS: u32 = 16;
+/// Filtered history's variance filter at T = 1 (filter::variance).
+pub const OP_FILTER: u32 = 18;
 /// Kept units with one column per option (its P&L per unit, or Taylor step): see `codec::options`.
 pub const OP_OPTION_UNITS: u32 = 14;
 /// Options' price and Greeks per unit at their spot, now.
@@ -120,6 +123,13 @@ pub const BOOTSTRAP_HEADER_LEN: usize = 8;
 /// Bootstrap result, status word included: [0, paths, assets]; [path][asset] T-day log returns.
 pub const BOOTSTRAP_RESULT_HEADER_LEN: usize = 3;
 
+/// Variance filter input after its lead [length, returns [observation][asset]]: [observations,
+/// assets, standardised 1 or 0]; ω, α, β per asset follow.
+pub const FILTER_HEADER_LEN: usize = 3;
+/// Variance filter result, status word included: [0, observations, assets, standardised 1 or 0];
+/// σ_{m+1}, the long-run volatility, r̃ and (if asked) z follow.
+pub const FILTER_RESULT_HEADER_LEN: usize = 4;
+
 // The crate version, from the build (never read from Cargo.toml at run time).
 pub const VERSION_MAJOR: u32 = parse_version_part(env!("CARGO_PKG_VERSION_MAJOR"));
 pub const VERSION_MINOR: u32 = parse_version_part(env!("CARGO_PKG_VERSION_MINOR"));
@@ -165,6 +175,7 @@ pub const TABLE: &[(&str, f64)] = table![
     OP_BOOTSTRAP_PATHS,
     OP_OPTION_UNITS,
     OP_OPTION_GREEKS,
+    OP_FILTER,
     BLOCK,
     FACTOR_TRIANGULAR,
     METHOD_MONTE_CARLO_NORMAL,
@@ -198,6 +209,9 @@ pub const TABLE: &[(&str, f64)] = table![
     GARCH_FIT_WORDS,
     BOOTSTRAP_HEADER_LEN,
     BOOTSTRAP_RESULT_HEADER_LEN,
+    FILTER_HEADER_LEN,
+    FILTER_RESULT_HEADER_LEN,
+    FILTER_SEED_RETURNS,
     ERR_INVALID_INPUT,
     ERR_INSUFFICIENT_DATA,
     ERR_LIMIT_EXCEEDED,

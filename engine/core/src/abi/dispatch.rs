@@ -5,11 +5,12 @@ use super::codec::{
     decode_garch_fit, decode_kept, decode_parametric, decode_partial, decode_spec,
     decode_worst_window, encode_bootstrap, encode_conditional, encode_covariance_part,
     encode_error, encode_estimation, encode_garch_fit, encode_kept, encode_partial, encode_results,
-    encode_worst_window, option_greeks_encoded, option_units_encoded, option_units_parts,
+    encode_worst_window, filter_encoded, filter_parts, option_greeks_encoded, option_units_encoded,
+    option_units_parts,
 };
 use super::constants::{
     encode_table, OP_ABI, OP_BOOTSTRAP_PATHS, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE,
-    OP_FINALIZE, OP_GARCH_FIT, OP_OPTION_GREEKS, OP_OPTION_UNITS, OP_PARAMETRIC, OP_RUN,
+    OP_FILTER, OP_FINALIZE, OP_GARCH_FIT, OP_OPTION_GREEKS, OP_OPTION_UNITS, OP_PARAMETRIC, OP_RUN,
     OP_SIMULATE, OP_SIMULATE_KEPT, OP_UNITS, OP_WORST_WINDOW,
 };
 use super::reader::Reader;
@@ -71,6 +72,7 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
             bootstrap_paths(&model, first, end, &deadline)
                 .map(|sums| encode_bootstrap(end - first, model.assets, &sums))
         }),
+        OP_FILTER => filter_encoded(input),
         OP_OPTION_UNITS => option_units_encoded(input),
         OP_OPTION_GREEKS => option_greeks_encoded(input),
         _ => Err(EngineError::invalid("unknown operation")),
@@ -117,11 +119,12 @@ fn simulate_kept_parts(kept: &[f64], spec_input: &[f64]) -> Result<Vec<f64>> {
 
 /// `call(op, [lead.len(), lead…, input…])`, read in place where the op takes its lead apart
 /// (OP_SIMULATE_KEPT and OP_OPTION_UNITS: the kept scenarios, which a host shares between tasks
-/// rather than copy them into every task's input).
+/// rather than copy them into every task's input; OP_FILTER: the returns).
 pub fn call_led(op: u32, lead: &[f64], input: &[f64]) -> Vec<f64> {
     match op {
         OP_SIMULATE_KEPT => return or_error(simulate_kept_parts(lead, input)),
         OP_OPTION_UNITS => return or_error(option_units_parts(lead, input)),
+        OP_FILTER => return or_error(filter_parts(lead, input)),
         _ => {}
     }
     let mut joined = Vec::with_capacity(1 + lead.len() + input.len());

@@ -3,3 +3,4 @@
 pub mod bootstrap;
 pub mod garch;
 pub mod nelder_mead;
+pub mod variance;

@@ -1,6 +1,7 @@
 //! The inputs of `tests/bit_for_bit.rs`: every operation of the flat ABI with several methods,
 //! modes, comparisons and importance sampling, built from the shared fixtures, and each answer.
 
+mod filter;
 mod options;
 
 use crate::common::*;
@@ -360,5 +361,6 @@ pub fn corpus() -> Vec<(String, Vec<f64>)> {
     garch_cases(&mut cases);
     bootstrap_cases(&mut cases);
     options::option_cases(&mut cases);
+    filter::filter_cases(&mut cases);
     cases
 }

@@ -3,7 +3,7 @@
 //! Layouts are documented in docs/engine.md ("Engine ABI"); every result starts with a status word
 //! (0 = success, else the `EngineError` code, then detail, message length and message bytes).
 //! One file per layout: `estimation` (estimation, covariance parts), `spec`, `partial`,
-//! `results`, `parametric`, `stress`, `garch`, `kept` and `bootstrap`; `fields` holds what several layouts share.
+//! `results`, `parametric`, `stress`, `garch`, `kept`, `bootstrap` and `variance_filter`; `fields` holds what several layouts share.
 
 mod bootstrap;
 mod estimation;
@@ -16,6 +16,7 @@ mod partial;
 mod results;
 mod spec;
 mod stress;
+mod variance_filter;
 
 pub use bootstrap::{decode_bootstrap, encode_bootstrap};
 pub use estimation::{
@@ -32,6 +33,7 @@ pub use spec::decode_spec;
 pub use stress::{
     decode_conditional, decode_worst_window, encode_conditional, encode_worst_window,
 };
+pub use variance_filter::{filter_encoded, filter_parts};
 
 use crate::error::EngineError;
 
