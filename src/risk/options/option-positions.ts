@@ -14,9 +14,11 @@ export interface StatedOption {
 
 const isOption = (p: PositionEntry | CashEntry | OptionEntry): p is OptionEntry => 'option' in p;
 
-/** The request's options apart from its stock and cash positions. */
-export function splitOptions(req: CalculateRequest): { req: StockRequest; options: StatedOption[] } {
-  if (!req.positions) return { req: req as StockRequest, options: [] };
+/** A request's options apart from its stock and cash positions (calculate's and stress's). */
+export function splitOptions<R extends { positions?: (PositionEntry | CashEntry | OptionEntry)[] }>(
+  req: R,
+): { req: Omit<R, 'positions'> & { positions?: (PositionEntry | CashEntry)[] }; options: StatedOption[] } {
+  if (!req.positions) return { req: req as Omit<R, 'positions'> & { positions?: (PositionEntry | CashEntry)[] }, options: [] };
   const options: StatedOption[] = [];
   const rest: (PositionEntry | CashEntry)[] = [];
   req.positions.forEach((p, index) => (isOption(p) ? options.push({ entry: p, index }) : rest.push(p)));
