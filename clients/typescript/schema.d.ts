@@ -1690,7 +1690,7 @@ export interface components {
                 /** @description Share of portfolio_value; the weights sum to 1. */
                 weight: number;
             }[];
-            /** @description Long/short positions, not all zero. A symbol may appear more than once: its quantities and its market values each add up (parts that add up exactly give the same figures); contributions list it once, where it first appears. Exactly one of portfolio and positions. */
+            /** @description Long/short positions, cash and European options. A symbol may appear more than once: its quantities and its market values each add up. Exactly one of portfolio and positions. */
             positions?: ({
                 /**
                  * @description A symbol of the dataset.
@@ -1720,6 +1720,64 @@ export interface components {
                  * @example 250000
                  */
                 amount: number;
+            } | {
+                /** @description The option’s terms: European, on a dataset symbol. */
+                option: {
+                    /**
+                     * @description The dataset symbol the option is written on.
+                     * @example AAPL
+                     */
+                    underlying: string;
+                    /**
+                     * @description Call or put (European).
+                     * @enum {string}
+                     */
+                    type: "call" | "put";
+                    /**
+                     * @description Strike, in the underlying’s price units.
+                     * @example 190
+                     */
+                    strike: number;
+                    /**
+                     * @description Expiry date, not before the dataset’s last date: τ = (expiry − last date) / 365.
+                     * @example 2026-12-18
+                     */
+                    expiry: string;
+                    /**
+                     * @description Implied volatility σ per year, kept in every scenario (sticky strike).
+                     * @example 0.25
+                     */
+                    volatility: number;
+                    /**
+                     * @description Continuously compounded risk-free rate per year.
+                     * @default 0
+                     * @example 0.04
+                     */
+                    rate?: number;
+                    /**
+                     * @description Continuous dividend yield per year (black_scholes only).
+                     * @default 0
+                     * @example 0
+                     */
+                    dividend_yield?: number;
+                    /**
+                     * @description black_scholes (Merton, with dividend yield) or black76 (the underlying’s price read as a futures price).
+                     * @default black_scholes
+                     * @enum {string}
+                     */
+                    model?: "black_scholes" | "black76";
+                };
+                /**
+                 * @description Contracts held, negative for a short.
+                 * @example 10
+                 */
+                quantity: number;
+                /**
+                 * @description Units of the underlying per contract.
+                 * @default 1
+                 * @example 100
+                 */
+                multiplier?: number;
             })[];
             /** @description The backtest’s windows; every field has a default. */
             backtest?: {

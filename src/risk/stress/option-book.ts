@@ -1,12 +1,24 @@
-import { validationError } from '../../contract/errors.js';
 import { type StressResult, type StressScenarioInput } from '../../contract/stress-schemas.js';
 import { type Static } from '@sinclair/typebox';
 import { inListedOrder, priceBook, type BookRequest, type PricedBook } from '../books.js';
+import { priceOptionBook } from '../options/option-capital.js';
 import { type CalculatorDeps } from '../calculate.js';
 import { optionGreeks, type PricedOption } from '../options/option-columns.js';
 import { type StatedOption } from '../options/option-positions.js';
 import { reprice, withOptions, type Repricing, type StressedOption } from './option-stress.js';
 import { type StressOutcome } from './scenarios.js';
+
+/** The book over `symbols` at `prices`: as ever without options, else by `priceOptionBook`. */
+export function priceStressBook(
+  stated: BookRequest,
+  symbols: string[],
+  prices: Float64Array,
+  portfolioValue: number | undefined,
+  options: { options: StressedOption[]; deltaMoney: number[] },
+): PricedBook {
+  if (options.options.length === 0) return priceBook(stated, symbols, prices, portfolioValue, ['body']);
+  return priceOptionBook(stated, symbols, prices, portfolioValue, options.deltaMoney);
+}
 
 /** Each option priced now by the engine (OP_OPTION_GREEKS); `prices` over the model's symbols, the underlyings among them. */
 export async function stressedOptions(
@@ -31,34 +43,6 @@ export async function stressedOptions(
     valueNow: greeks[k]![0]!,
   }));
   return { options: stressed, deltaMoney: stressed.map((o, k) => o.size * greeks[k]![1]! * o.priced.spot) };
-}
-
-/**
- * The stock part of the book over `symbols`; with options, capital C is `portfolio_value`, else the
- * stock gross exposure plus the options' absolute money deltas (as calculate's, api.md §15).
- */
-export function priceStressBook(
-  stated: BookRequest,
-  symbols: string[],
-  prices: Float64Array,
-  portfolioValue: number | undefined,
-  options: { options: StressedOption[]; deltaMoney: number[] },
-): PricedBook {
-  if (options.options.length === 0) return priceBook(stated, symbols, prices, portfolioValue, ['body']);
-  const held = (stated.positions ?? []).some((p) => (p.quantity ?? p.market_value) !== 0);
-  const zeros = new Float64Array(symbols.length);
-  const stock: PricedBook = held
-    ? priceBook(stated, symbols, prices, undefined, ['body'])
-    : { own: symbols.map(() => false), listed: [], capital: 0, exposures: zeros, quantities: symbols.map(() => null), engine: { capital: 0, weights: zeros } };
-  let gross = held ? stock.capital : 0;
-  for (const d of options.deltaMoney) gross += Math.abs(d);
-  const capital = portfolioValue ?? gross;
-  if (!(capital > 0) || !Number.isFinite(capital)) {
-    throw validationError([
-      { loc: ['body', 'positions'], msg: 'every exposure (stock, and options at their delta) is zero: give portfolio_value', type: 'value_error' },
-    ]);
-  }
-  return { ...stock, capital };
 }
 
 type Result = Omit<Static<typeof StressResult>, 'scenario'>;
