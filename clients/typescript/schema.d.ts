@@ -1473,8 +1473,7 @@ export interface components {
                  */
                 horizon: number;
                 /**
-                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %); each shifted volatility must stay in (0, 5]. Books without options ignore it.
-                 * @default 0
+                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
                  * @example 0.1
                  */
                 vol_shift?: number;
@@ -1495,8 +1494,7 @@ export interface components {
                  */
                 end: string;
                 /**
-                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %); each shifted volatility must stay in (0, 5]. Books without options ignore it.
-                 * @default 0
+                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
                  * @example 0.1
                  */
                 vol_shift?: number;
@@ -1512,8 +1510,7 @@ export interface components {
                  */
                 name: "gfc_2008" | "euro_2011" | "china_2015" | "volmageddon_2018" | "q4_2018" | "covid_2020";
                 /**
-                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %); each shifted volatility must stay in (0, 5]. Books without options ignore it.
-                 * @default 0
+                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
                  * @example 0.1
                  */
                 vol_shift?: number;
@@ -1533,8 +1530,7 @@ export interface components {
                     [key: string]: number;
                 };
                 /**
-                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %); each shifted volatility must stay in (0, 5]. Books without options ignore it.
-                 * @default 0
+                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
                  * @example 0.1
                  */
                 vol_shift?: number;
@@ -1559,8 +1555,7 @@ export interface components {
                  */
                 horizon: number;
                 /**
-                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %); each shifted volatility must stay in (0, 5]. Books without options ignore it.
-                 * @default 0
+                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
                  * @example 0.1
                  */
                 vol_shift?: number;
@@ -1978,8 +1973,7 @@ export interface components {
                          */
                         horizon: number;
                         /**
-                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %); each shifted volatility must stay in (0, 5]. Books without options ignore it.
-                         * @default 0
+                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
                          * @example 0.1
                          */
                         vol_shift?: number;
@@ -2000,8 +1994,7 @@ export interface components {
                          */
                         end: string;
                         /**
-                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %); each shifted volatility must stay in (0, 5]. Books without options ignore it.
-                         * @default 0
+                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
                          * @example 0.1
                          */
                         vol_shift?: number;
@@ -2017,8 +2010,7 @@ export interface components {
                          */
                         name: "gfc_2008" | "euro_2011" | "china_2015" | "volmageddon_2018" | "q4_2018" | "covid_2020";
                         /**
-                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %); each shifted volatility must stay in (0, 5]. Books without options ignore it.
-                         * @default 0
+                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
                          * @example 0.1
                          */
                         vol_shift?: number;
@@ -2038,8 +2030,7 @@ export interface components {
                             [key: string]: number;
                         };
                         /**
-                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %); each shifted volatility must stay in (0, 5]. Books without options ignore it.
-                         * @default 0
+                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
                          * @example 0.1
                          */
                         vol_shift?: number;
@@ -2064,8 +2055,7 @@ export interface components {
                          */
                         horizon: number;
                         /**
-                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %); each shifted volatility must stay in (0, 5]. Books without options ignore it.
-                         * @default 0
+                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
                          * @example 0.1
                          */
                         vol_shift?: number;

@@ -30,9 +30,9 @@ const VolShift = Type.Optional(
   Type.Number({
     minimum: -5,
     maximum: 5,
-    default: 0,
+    // No schema default: the answer's serializer would write it into the echoed scenario.
     description:
-      'Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %); each shifted volatility must stay in (0, 5]. Books without options ignore it.',
+      'Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.',
     examples: [0.1],
   }),
 );

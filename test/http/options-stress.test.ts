@@ -137,6 +137,11 @@ t.test('stress with options', async (t) => {
     t.equal(plain.status, 200, plain.text.slice(0, 300));
     const strip = (results: { scenario: unknown }[]) => results.map(({ scenario: _, ...rest }) => rest);
     t.same(strip(shifted.body.meta.results), strip(plain.body.meta.results));
+    t.same(
+      plain.body.meta.results.map((x: { scenario: unknown }) => x.scenario),
+      scenarios,
+      'the scenarios echoed as given (no vol_shift written in)',
+    );
     const withOption = await post(body({ positions: [...stock, option('call', 0)], portfolio_value: plain.body.meta.portfolio_value, scenarios }));
     t.equal(withOption.status, 200, withOption.text.slice(0, 300));
     t.same(withOption.body.meta.results[0].items[0], plain.body.meta.results[0].items[0], 'the stock item to the bit');
