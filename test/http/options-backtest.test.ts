@@ -44,7 +44,7 @@ const price = (type: 'call' | 'put', row: number, s = aapl[row]!, tau = tauAt(ro
 const close = (got: number, want: number, rel: number) => Math.abs(got - want) <= rel * Math.max(1, Math.abs(want));
 
 t.test('backtests of option books', async (t) => {
-  const s = await startTestService({ RATE_LIMIT_BACKTEST_PER_MIN: '1000' });
+  const s = await startTestService({ RATE_LIMIT_BACKTEST_PER_MIN: '1000', RATE_LIMIT_UPLOAD_PER_MIN: '1000' });
   t.teardown(() => s.stop());
   const up = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: csvForm(wideCsv({ AAPL: aapl, MSFT: msft })) });
   t.equal(up.status, 200, up.text.slice(0, 300));
@@ -152,5 +152,12 @@ t.test('backtests of option books', async (t) => {
       'VALIDATION_ERROR',
       ['body', 'method_options', 'variance_reduction'],
     );
+    const form = csvForm(wideCsv({ AAPL: aapl, MSFT: msft, EURUSD: walk(DAYS, 11).map((p) => p / 100) }));
+    form.set('currencies', JSON.stringify({ MSFT: 'EUR' }));
+    form.set('base_currency', 'USD');
+    const multiUp = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: form });
+    t.equal(multiUp.status, 200, multiUp.text.slice(0, 300));
+    const multi = multiUp.body.dataset_id as string;
+    await refused(body({ dataset_id: multi, method: 'historical', positions }), 422, 'VALIDATION_ERROR', ['body', 'positions']);
   });
 });

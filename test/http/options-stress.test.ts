@@ -42,7 +42,7 @@ const option = (type: 'call' | 'put', quantity: number, multiplier = 100, o: Rec
 const close = (got: number, want: number, rel = 1e-9) => Math.abs(got - want) <= rel * Math.max(1, Math.abs(want));
 
 t.test('stress with options', async (t) => {
-  const s = await startTestService({ RATE_LIMIT_STRESS_PER_MIN: '1000' });
+  const s = await startTestService({ RATE_LIMIT_STRESS_PER_MIN: '1000', RATE_LIMIT_UPLOAD_PER_MIN: '1000' });
   t.teardown(() => s.stop());
   const up = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: csvForm(wideCsv({ AAPL: aapl, MSFT: msft })) });
   t.equal(up.status, 200, up.text.slice(0, 300));
@@ -172,5 +172,17 @@ t.test('stress with options', async (t) => {
     ]);
     await refused(body({ positions: [option('call', 1, 1, { strike: 0 })], scenarios: shock() }), 422, 'VALIDATION_ERROR');
     await refused(body({ positions: [option('call', 0)], scenarios: shock() }), 422, 'VALIDATION_ERROR', ['body', 'positions']);
+    const worst = Array.from({ length: 50 }, (_, i) => ({ type: 'historical_worst', horizon: i + 1 }));
+    const seventy = Array.from({ length: 70 }, (_, i) => option('call', 1, 1, { strike: K + i }));
+    await refused(body({ positions: seventy, scenarios: worst }), 422, 'VALIDATION_ERROR', ['body', 'scenarios']);
+    const many = Array.from({ length: 1001 }, () => option('call', 1));
+    await refused(body({ positions: many, scenarios: shock() }), 422, 'VALIDATION_ERROR', ['body', 'positions']);
+    const form = csvForm(wideCsv({ AAPL: aapl, MSFT: msft, EURUSD: walk(DAYS, 11).map((p) => p / 100) }));
+    form.set('currencies', JSON.stringify({ MSFT: 'EUR' }));
+    form.set('base_currency', 'USD');
+    const multiUp = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: form });
+    t.equal(multiUp.status, 200, multiUp.text.slice(0, 300));
+    const multi = multiUp.body.dataset_id as string;
+    await refused(body({ dataset_id: multi, positions, scenarios: shock() }), 422, 'VALIDATION_ERROR', ['body', 'positions']);
   });
 });
