@@ -152,6 +152,12 @@ t.test('backtests of option books', async (t) => {
       'VALIDATION_ERROR',
       ['body', 'method_options', 'variance_reduction'],
     );
+    await refused(body({ method: 'historical', positions: [option('call', 1), { symbol: 'NOPE', quantity: 1 }] }), 422, 'UNKNOWN_SYMBOL', [
+      'body',
+      'positions',
+      1,
+      'symbol',
+    ]);
     const form = csvForm(wideCsv({ AAPL: aapl, MSFT: msft, EURUSD: walk(DAYS, 11).map((p) => p / 100) }));
     form.set('currencies', JSON.stringify({ MSFT: 'EUR' }));
     form.set('base_currency', 'USD');

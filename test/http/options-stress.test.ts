@@ -177,6 +177,12 @@ t.test('stress with options', async (t) => {
     await refused(body({ positions: seventy, scenarios: worst }), 422, 'VALIDATION_ERROR', ['body', 'scenarios']);
     const many = Array.from({ length: 1001 }, () => option('call', 1));
     await refused(body({ positions: many, scenarios: shock() }), 422, 'VALIDATION_ERROR', ['body', 'positions']);
+    await refused(body({ positions: [option('call', 1), { symbol: 'NOPE', quantity: 1 }], scenarios: shock() }), 422, 'UNKNOWN_SYMBOL', [
+      'body',
+      'positions',
+      1,
+      'symbol',
+    ]);
     const form = csvForm(wideCsv({ AAPL: aapl, MSFT: msft, EURUSD: walk(DAYS, 11).map((p) => p / 100) }));
     form.set('currencies', JSON.stringify({ MSFT: 'EUR' }));
     form.set('base_currency', 'USD');

@@ -13,7 +13,7 @@ import { completeHistory } from '../price-history.js';
 import { checkBacktestRequest } from '../request-checks.js';
 import { cashAsPositions, refsOf } from '../fx/cash.js';
 import { inReportingCurrency } from '../fx/converted-dataset.js';
-import { splitOptions } from '../options/option-positions.js';
+import { optionBookRefs, splitOptions } from '../options/option-positions.js';
 import { backtestOptionsOf } from './option-book.js';
 
 /**
@@ -26,11 +26,11 @@ export async function backtest(req: BacktestRequest, owner: string, deps: Calcul
   const { req: stock, options: stated0 } = splitOptions(req);
   const { book: stated, cash } = cashAsPositions(stock);
   const options = { ...BACKTEST_DEFAULTS, ...req.backtest };
-  const underlyings = stated0.map((o) => ({ symbol: o.entry.option.underlying, loc: ['body', 'positions', o.index, 'option', 'underlying'] }));
-  const raw = await loadDataset(deps.datasets, req.dataset_id, owner, [...refsOf(stated, ['body']), ...underlyings]);
+  const underlyings = stated0.map((o) => o.entry.option.underlying);
+  const raw = await loadDataset(deps.datasets, req.dataset_id, owner, stated0.length > 0 ? optionBookRefs(req.positions!) : refsOf(stated, ['body']));
   // The book's risk factors (and its options' underlyings) in the dataset's order: the forecasts do not depend on the listing (api.md §13).
   // Multi-currency: its series (and cash) priced in the reporting currency date by date (api.md §14).
-  const own = canonicalSymbols(raw, [symbolsOf(stated), underlyings.map((u) => u.symbol)]);
+  const own = canonicalSymbols(raw, [symbolsOf(stated), underlyings]);
   const { dataset, symbols } = inReportingCurrency(raw, req.dataset_id, own, cash, req.currency);
   const history = completeHistory(dataset, symbols);
   const rows = forecastRows(history, options.window, options.estimation_window);

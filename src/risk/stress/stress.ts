@@ -11,7 +11,7 @@ import { planStress, solveStress, stressBytes, stressUnits } from './engine-solv
 import { runScenario } from './scenarios.js';
 import { cashAsPositions, refsOf } from '../fx/cash.js';
 import { inReportingCurrency, instrumentShocks } from '../fx/converted-dataset.js';
-import { splitOptions, timesToExpiry, type StatedOption } from '../options/option-positions.js';
+import { optionBookRefs, splitOptions, timesToExpiry, type StatedOption } from '../options/option-positions.js';
 import { type StressOutcome } from './scenarios.js';
 import { checkOptionStress, optionStressUnits, worstStartWithOptions } from './option-stress.js';
 import { priceStressBook, stressedOptions, withOptionsRepriced } from './option-book.js';
@@ -45,8 +45,8 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
   const { req: stock, options } = splitOptions(req);
   checkStress(stock, options);
   const { book: stated, cash } = cashAsPositions(stock);
-  const underlyings = options.map((o) => ({ symbol: o.entry.option.underlying, loc: ['body', 'positions', o.index, 'option', 'underlying'] }));
-  const refs: SymbolRef[] = [...refsOf(stated, ['body']), ...underlyings, ...shockRefs(stock)];
+  const underlyings = options.map((o) => o.entry.option.underlying);
+  const refs: SymbolRef[] = [...(options.length > 0 ? optionBookRefs(req.positions!) : refsOf(stated, ['body'])), ...shockRefs(stock)];
   const raw = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
   if (options.length > 0 && (raw.currencies !== undefined || cash.length > 0)) {
     throw validationError([{ loc: ['body', 'positions'], msg: 'options are taken over single-currency datasets only', type: 'value_error' }]);
@@ -54,7 +54,7 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
   checkOptionStress(req.scenarios, options, raw.dates.length);
   const taus = options.length > 0 ? timesToExpiry(options, raw.dates[raw.dates.length - 1]!) : [];
   // The book's symbols and its options' underlyings, then the conditional scenarios' others, each set in the dataset's order (api.md §13).
-  const ownRaw = canonicalSymbols(raw, [symbolsOf(stated), underlyings.map((u) => u.symbol)]);
+  const ownRaw = canonicalSymbols(raw, [symbolsOf(stated), underlyings]);
   const ownSet = new Set(ownRaw);
   const conditionalSymbols = req.scenarios.flatMap((s) => (s.type === 'conditional' ? Object.keys(s.shocks) : []));
   const others = canonicalSymbols(raw, [conditionalSymbols.filter((s) => !ownSet.has(s))]);
