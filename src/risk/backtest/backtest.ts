@@ -15,6 +15,7 @@ import { cashAsPositions, refsOf } from '../fx/cash.js';
 import { inReportingCurrency } from '../fx/converted-dataset.js';
 import { optionBookRefs, splitOptions } from '../options/option-positions.js';
 import { backtestOptionsOf } from './option-book.js';
+import { optionBacktestUnits } from './option-forecasts.js';
 
 /**
  * A rolling 1-day backtest of the request's model and book (api.md §9): forecasts over the last
@@ -36,8 +37,9 @@ export async function backtest(req: BacktestRequest, owner: string, deps: Calcul
   const rows = forecastRows(history, options.window, options.estimation_window);
   const seed = resolveOptions(req).seed;
   // One 1-day calculation per forecast date, each on an estimation window of returns (options: two columns each).
-  const shape = requestShape(req, symbols.length + 2 * stated0.length, 1, options.estimation_window + 1);
-  const units = rows.length * workUnits(shape);
+  const shape = requestShape(req, symbols.length + stated0.length, 1, options.estimation_window + 1);
+  const scenarios = req.method === 'parametric_normal' ? 0 : req.method === 'historical' ? options.estimation_window : (req.simulations ?? 0);
+  const units = rows.length * workUnits(shape) + optionBacktestUnits(rows.length, stated0.length, scenarios);
   return underDeadline(
     deps,
     clientSignal,

@@ -31,8 +31,8 @@ export async function backtestOptionsOf(
 ): Promise<{ book: PricedBook; options: BacktestOptions }> {
   checkSupported(req);
   if (2 * stated.length > ABI.MAX_OPTIONS) throw refuse(['body', 'positions'], `a backtest takes at most ${ABI.MAX_OPTIONS / 2} option positions`);
-  if (2 * stated.length * (req.simulations ?? 0) > ABI.MAX_OPTION_SCENARIOS) {
-    throw refuse(['body', 'simulations'], `2 × options × simulations must be at most ${ABI.MAX_OPTION_SCENARIOS}`);
+  if (stated.length * (req.simulations ?? 0) > ABI.MAX_OPTION_SCENARIOS) {
+    throw refuse(['body', 'simulations'], `options × simulations must be at most ${ABI.MAX_OPTION_SCENARIOS}`);
   }
   if (raw.currencies !== undefined) throw refuse(['body', 'positions'], 'options are taken over single-currency datasets only');
   const last = history.prices.length - 1;

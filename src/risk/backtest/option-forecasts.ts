@@ -12,6 +12,13 @@ import { type PriceHistory } from '../price-history.js';
 const DAY_MS = 86_400_000;
 /** Longest time to expiry the engine prices (engine/core/src/options/revalue.rs). */
 const MAX_EXPIRY_YEARS = 100;
+/** Work units (admission.ts: about one multiply-add each) of one option revalued on one scenario. */
+const REPRICING_UNITS = 60;
+
+/** Work of a backtest's option revaluations: per forecast, each option on each scenario (none for parametric). */
+export function optionBacktestUnits(forecasts: number, options: number, scenarios: number): number {
+  return forecasts * options * scenarios * REPRICING_UNITS;
+}
 
 /** A backtested book's options: their terms, underlying columns (of the history) and sizes. */
 export interface BacktestOptions {
@@ -82,10 +89,10 @@ export async function optionForecast(opts: BacktestOptions, h: PriceHistory, t: 
     figures = (await runModel(d.exec, input, duplicatedEstimation(d.est, opts.columns), policy, d.signal, d.timing)).books[0]!;
   } else {
     const kept = await keepScenarios(d.exec, d.model, d.est, policy, d.signal);
-    const columns = await withOptionColumns(d.exec, kept, n, 1, opts.valuation, before, d.signal);
-    const asked = opts.valuation === 'delta' ? deltaMoney : opts.sizes;
-    const input = { ...d.model, books: [bookOf([...asked, ...asked.map(() => 0)])] };
-    figures = (await runKept(d.exec, input, paddedEstimation(d.est, 2 * m), columns, policy, d.signal, d.timing)).books[0]!;
+    // One column per option, as asked: a backtest prices no delta twin.
+    const columns = await withOptionColumns(d.exec, kept, n, 1, opts.valuation, before, d.signal, false);
+    const input = { ...d.model, books: [bookOf(opts.valuation === 'delta' ? deltaMoney : opts.sizes)] };
+    figures = (await runKept(d.exec, input, paddedEstimation(d.est, m), columns, policy, d.signal, d.timing)).books[0]!;
   }
   let pnl = 0;
   for (let i = 0; i < n; i++) pnl += d.exposures[i]! * (h.prices[t]![i]! / h.prices[t - 1]![i]! - 1);
