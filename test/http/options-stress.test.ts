@@ -8,18 +8,20 @@ import { call, csvForm, refusals } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
 import { iso, walk, wideCsv } from '../helpers/price-series.js';
 import { erfc } from '../../src/risk/numerics/distributions.js';
+import { mulberry32 } from '../helpers/mulberry32.js';
 
 const Phi = (x: number) => 0.5 * erfc(-x / Math.SQRT2);
 const phi = (x: number) => Math.exp(-0.5 * x * x) / Math.sqrt(2 * Math.PI);
 
-/** Black–Scholes–Merton written out here, independent of the engine. */
-function bs(type: 'call' | 'put', s: number, k: number, r: number, vol: number, tau: number): number {
+/** Black–Scholes–Merton written out here, independent of the engine (Black-76 is q = r). */
+function bs(type: 'call' | 'put', s: number, k: number, r: number, vol: number, tau: number, q = 0): number {
   if (tau <= 0) return Math.max(type === 'call' ? s - k : k - s, 0);
   const v = vol * Math.sqrt(tau);
-  const d1 = (Math.log(s / k) + (r + (vol * vol) / 2) * tau) / v;
+  const d1 = (Math.log(s / k) + (r - q + (vol * vol) / 2) * tau) / v;
   const d2 = d1 - v;
+  const f = s * Math.exp(-q * tau);
   const d = k * Math.exp(-r * tau);
-  return type === 'call' ? s * Phi(d1) - d * Phi(d2) : d * Phi(-d2) - s * Phi(-d1);
+  return type === 'call' ? f * Phi(d1) - d * Phi(d2) : d * Phi(-d2) - f * Phi(-d1);
 }
 
 const DAYS = 600;
@@ -146,6 +148,59 @@ t.test('stress with options', async (t) => {
     t.equal(withOption.status, 200, withOption.text.slice(0, 300));
     t.same(withOption.body.meta.results[0].items[0], plain.body.meta.results[0].items[0], 'the stock item to the bit');
     t.equal(withOption.body.meta.results[0].pnl, plain.body.meta.results[0].pnl);
+  });
+
+  t.test('property: drawn option books and shocks, domain edges included, against the oracle', async (t) => {
+    const rand = mulberry32(77);
+    const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
+    // Expiry on the last date (τ = 0: intrinsic), deep in and out of the money, both models, dividends.
+    const drawn = Array.from({ length: 40 }, () => {
+      const days = pick([0, 1, 30, 91, 365, 3650]);
+      const o = {
+        type: pick(['call', 'put'] as const),
+        strike: Number((S0 * pick([0.2, 0.8, 1, 1.25, 5]) * (0.9 + 0.2 * rand())).toPrecision(8)),
+        expiry: iso(DAYS - 1 + days),
+        volatility: pick([0.01, 0.2, 0.6, 2]),
+        rate: pick([-0.01, 0, 0.05]),
+        dividend_yield: pick([0, 0.03]),
+        model: pick(['black_scholes', 'black76'] as const),
+      };
+      return { o, days, quantity: pick([-7, 1, 250]), multiplier: pick([1, 100]) };
+    });
+    const scenarios = Array.from({ length: 30 }, () => ({
+      type: 'shock',
+      shocks: { AAPL: pick([-1, -0.5, -0.1, 0, 0.05, 0.3, 10]) },
+      vol_shift: pick([-0.005, 0, 0.1, 2.5]),
+    }));
+    const r = await post(
+      body({ positions: drawn.map((d) => ({ option: { underlying: 'AAPL', ...d.o }, quantity: d.quantity, multiplier: d.multiplier })), scenarios }),
+    );
+    t.equal(r.status, 200, r.text.slice(0, 300));
+    let bad = 0;
+    r.body.meta.results.forEach((res: { pnl: number; items: { pnl: number; value: number }[] }, j: number) => {
+      const shock = scenarios[j]!.shocks.AAPL;
+      let total = 0;
+      res.items.forEach((it, k) => {
+        const { o, days, quantity, multiplier } = drawn[k]!;
+        const tau = days / 365;
+        const q = o.model === 'black76' ? o.rate : o.dividend_yield;
+        const size = quantity * multiplier;
+        const after =
+          shock === -1
+            ? o.type === 'put'
+              ? o.strike * Math.exp(-o.rate * tau)
+              : 0
+            : bs(o.type, S0 * (1 + shock), o.strike, o.rate, o.volatility + scenarios[j]!.vol_shift, tau, q);
+        const want = size * (after - bs(o.type, S0, o.strike, o.rate, o.volatility, tau, q));
+        total += it.pnl;
+        if (!(Number.isFinite(it.pnl) && Math.abs(it.pnl - want) <= 1e-9 * Math.abs(size) * Math.max(S0 * (1 + shock), o.strike))) {
+          bad++;
+          if (bad < 5) t.fail(`scenario ${j} option ${k} ${JSON.stringify(o)}: ${it.pnl} vs ${want}`);
+        }
+      });
+      if (Math.abs(res.pnl - total) > 1e-9 * Math.abs(total) + 1e-6) bad++;
+    });
+    t.equal(bad, 0, '40 options × 30 shocks as the oracle prices them');
   });
 
   t.test('refusals at their fields', async (t) => {
