@@ -1371,7 +1371,7 @@ export interface components {
                 /** @description Share of portfolio_value; the weights sum to 1. */
                 weight: number;
             }[];
-            /** @description Long/short positions. Exactly one of portfolio and positions. */
+            /** @description Long/short positions, cash and European options. A symbol may appear more than once: its quantities and its market values each add up. Exactly one of portfolio and positions. */
             positions?: ({
                 /**
                  * @description A symbol of the dataset.
@@ -1401,6 +1401,64 @@ export interface components {
                  * @example 250000
                  */
                 amount: number;
+            } | {
+                /** @description The option’s terms: European, on a dataset symbol. */
+                option: {
+                    /**
+                     * @description The dataset symbol the option is written on.
+                     * @example AAPL
+                     */
+                    underlying: string;
+                    /**
+                     * @description Call or put (European).
+                     * @enum {string}
+                     */
+                    type: "call" | "put";
+                    /**
+                     * @description Strike, in the underlying’s price units.
+                     * @example 190
+                     */
+                    strike: number;
+                    /**
+                     * @description Expiry date, not before the dataset’s last date: τ = (expiry − last date) / 365.
+                     * @example 2026-12-18
+                     */
+                    expiry: string;
+                    /**
+                     * @description Implied volatility σ per year, kept in every scenario (sticky strike).
+                     * @example 0.25
+                     */
+                    volatility: number;
+                    /**
+                     * @description Continuously compounded risk-free rate per year.
+                     * @default 0
+                     * @example 0.04
+                     */
+                    rate?: number;
+                    /**
+                     * @description Continuous dividend yield per year (black_scholes only).
+                     * @default 0
+                     * @example 0
+                     */
+                    dividend_yield?: number;
+                    /**
+                     * @description black_scholes (Merton, with dividend yield) or black76 (the underlying’s price read as a futures price).
+                     * @default black_scholes
+                     * @enum {string}
+                     */
+                    model?: "black_scholes" | "black76";
+                };
+                /**
+                 * @description Contracts held, negative for a short.
+                 * @example 10
+                 */
+                quantity: number;
+                /**
+                 * @description Units of the underlying per contract.
+                 * @default 1
+                 * @example 100
+                 */
+                multiplier?: number;
             })[];
             /** @description The scenarios to price the book in, answered in this order. */
             scenarios: ({
@@ -1414,6 +1472,11 @@ export interface components {
                  * @example 10
                  */
                 horizon: number;
+                /**
+                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                 * @example 0.1
+                 */
+                vol_shift?: number;
             } | {
                 /**
                  * @description The kind of scenario.
@@ -1430,6 +1493,11 @@ export interface components {
                  * @example 2018-10-01
                  */
                 end: string;
+                /**
+                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                 * @example 0.1
+                 */
+                vol_shift?: number;
             } | {
                 /**
                  * @description The kind of scenario.
@@ -1441,6 +1509,11 @@ export interface components {
                  * @enum {string}
                  */
                 name: "gfc_2008" | "euro_2011" | "china_2015" | "volmageddon_2018" | "q4_2018" | "covid_2020";
+                /**
+                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                 * @example 0.1
+                 */
+                vol_shift?: number;
             } | {
                 /**
                  * @description The kind of scenario.
@@ -1456,6 +1529,11 @@ export interface components {
                 shocks: {
                     [key: string]: number;
                 };
+                /**
+                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                 * @example 0.1
+                 */
+                vol_shift?: number;
             } | {
                 /**
                  * @description The kind of scenario.
@@ -1476,6 +1554,11 @@ export interface components {
                  * @example 10
                  */
                 horizon: number;
+                /**
+                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                 * @example 0.1
+                 */
+                vol_shift?: number;
             })[];
         };
         BacktestRequest: {
@@ -1602,7 +1685,7 @@ export interface components {
                 /** @description Share of portfolio_value; the weights sum to 1. */
                 weight: number;
             }[];
-            /** @description Long/short positions, not all zero. A symbol may appear more than once: its quantities and its market values each add up (parts that add up exactly give the same figures); contributions list it once, where it first appears. Exactly one of portfolio and positions. */
+            /** @description Long/short positions, cash and European options. A symbol may appear more than once: its quantities and its market values each add up. Exactly one of portfolio and positions. */
             positions?: ({
                 /**
                  * @description A symbol of the dataset.
@@ -1632,6 +1715,64 @@ export interface components {
                  * @example 250000
                  */
                 amount: number;
+            } | {
+                /** @description The option’s terms: European, on a dataset symbol. */
+                option: {
+                    /**
+                     * @description The dataset symbol the option is written on.
+                     * @example AAPL
+                     */
+                    underlying: string;
+                    /**
+                     * @description Call or put (European).
+                     * @enum {string}
+                     */
+                    type: "call" | "put";
+                    /**
+                     * @description Strike, in the underlying’s price units.
+                     * @example 190
+                     */
+                    strike: number;
+                    /**
+                     * @description Expiry date, not before the dataset’s last date: τ = (expiry − last date) / 365.
+                     * @example 2026-12-18
+                     */
+                    expiry: string;
+                    /**
+                     * @description Implied volatility σ per year, kept in every scenario (sticky strike).
+                     * @example 0.25
+                     */
+                    volatility: number;
+                    /**
+                     * @description Continuously compounded risk-free rate per year.
+                     * @default 0
+                     * @example 0.04
+                     */
+                    rate?: number;
+                    /**
+                     * @description Continuous dividend yield per year (black_scholes only).
+                     * @default 0
+                     * @example 0
+                     */
+                    dividend_yield?: number;
+                    /**
+                     * @description black_scholes (Merton, with dividend yield) or black76 (the underlying’s price read as a futures price).
+                     * @default black_scholes
+                     * @enum {string}
+                     */
+                    model?: "black_scholes" | "black76";
+                };
+                /**
+                 * @description Contracts held, negative for a short.
+                 * @example 10
+                 */
+                quantity: number;
+                /**
+                 * @description Units of the underlying per contract.
+                 * @default 1
+                 * @example 100
+                 */
+                multiplier?: number;
             })[];
             /** @description The backtest’s windows; every field has a default. */
             backtest?: {
@@ -1831,6 +1972,11 @@ export interface components {
                          * @example 10
                          */
                         horizon: number;
+                        /**
+                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                         * @example 0.1
+                         */
+                        vol_shift?: number;
                     } | {
                         /**
                          * @description The kind of scenario.
@@ -1847,6 +1993,11 @@ export interface components {
                          * @example 2018-10-01
                          */
                         end: string;
+                        /**
+                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                         * @example 0.1
+                         */
+                        vol_shift?: number;
                     } | {
                         /**
                          * @description The kind of scenario.
@@ -1858,6 +2009,11 @@ export interface components {
                          * @enum {string}
                          */
                         name: "gfc_2008" | "euro_2011" | "china_2015" | "volmageddon_2018" | "q4_2018" | "covid_2020";
+                        /**
+                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                         * @example 0.1
+                         */
+                        vol_shift?: number;
                     } | {
                         /**
                          * @description The kind of scenario.
@@ -1873,6 +2029,11 @@ export interface components {
                         shocks: {
                             [key: string]: number;
                         };
+                        /**
+                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                         * @example 0.1
+                         */
+                        vol_shift?: number;
                     } | {
                         /**
                          * @description The kind of scenario.
@@ -1893,6 +2054,11 @@ export interface components {
                          * @example 10
                          */
                         horizon: number;
+                        /**
+                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                         * @example 0.1
+                         */
+                        vol_shift?: number;
                     };
                     /** @description false when the data does not reach the window (then no figures). */
                     covered: boolean;
@@ -1912,12 +2078,16 @@ export interface components {
                     pnl_pct: number;
                     /** @description Each position’s return and P&L in the scenario. */
                     items: {
-                        /** @description The position’s symbol. */
+                        /** @description The position’s symbol (an option: "AAPL call 190 2026-12-18"). */
                         symbol: string;
-                        /** @description Simple return of the symbol in the scenario. */
+                        /** @description Simple return of the symbol in the scenario (an option: its underlying’s). */
                         return: number;
-                        /** @description P&L of the position in `currency`. */
+                        /** @description P&L of the position in `currency` (an option: quantity × multiplier × (V after − V now), fully repriced). */
                         pnl: number;
+                        /** @description Options only: the position’s index in `positions`. */
+                        option?: number;
+                        /** @description Options only: quantity × multiplier × the option’s price in the scenario (shocked underlying, volatility + vol_shift, τ unchanged). */
+                        value?: number;
                         /** @description Conditional scenarios: the T-day log return’s conditional standard deviation (0 for a shocked symbol). */
                         conditional_sd?: number;
                     }[];

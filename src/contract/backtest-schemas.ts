@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { calculationFields, literals, METHODS, Portfolio, Positions } from './schemas.js';
+import { BookPositions, calculationFields, literals, METHODS, Portfolio } from './schemas.js';
 
 /** Every default of the backtest options, declared once. */
 export const BACKTEST_DEFAULTS = { window: 250, estimation_window: 500, es: true } as const;
@@ -33,7 +33,7 @@ export function backtestRequestSchema(maxSimulations: number) {
     {
       ...calculationFields(maxSimulations),
       portfolio: Type.Optional(Portfolio),
-      positions: Type.Optional(Positions),
+      positions: Type.Optional(BookPositions),
       backtest: Type.Optional(BacktestOptions),
     },
     { additionalProperties: false },

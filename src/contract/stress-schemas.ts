@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ISO_4217 } from './currencies.js';
 import { Exposures } from './responses.js';
-import { CashItem, MAX_BOOK_ITEMS, PortfolioItem, PositionItem } from './schemas.js';
+import { BookPositions, MAX_BOOK_ITEMS, PortfolioItem } from './schemas.js';
 import { SymbolName } from './symbol-grammar.js';
 
 /** Named crisis windows (first and last price date), replayed where the data covers them. */
@@ -25,6 +25,18 @@ const Horizon = Type.Integer({ minimum: 1, maximum: MAX_STRESS_HORIZON, descript
 /** Most shocked symbols of a conditional scenario (the conditional model solves a system of that size). */
 export const MAX_CONDITIONAL_SHOCKS = 100;
 
+/** An absolute shift of every option's volatility in a scenario (api.md §15). */
+const VolShift = Type.Optional(
+  Type.Number({
+    minimum: -5,
+    maximum: 5,
+    // No schema default: the answer's serializer would write it into the echoed scenario.
+    description:
+      'Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.',
+    examples: [0.1],
+  }),
+);
+
 /** Symbol → simple return: −100 % at worst (a conditional shock must stay above it: ln(1 + s)). */
 const shocks = (maxProperties: number, totalLoss: boolean) =>
   Type.Record(SymbolName(), Type.Number(totalLoss ? { minimum: -1, maximum: 10 } : { exclusiveMinimum: -1, maximum: 10 }), {
@@ -37,11 +49,11 @@ const shocks = (maxProperties: number, totalLoss: boolean) =>
 export const StressScenario = Type.Union(
   [
     Type.Object(
-      { type: Type.Literal('historical_worst', { description: 'The kind of scenario.' }), horizon: Horizon },
+      { type: Type.Literal('historical_worst', { description: 'The kind of scenario.' }), horizon: Horizon, vol_shift: VolShift },
       { additionalProperties: false, description: 'The worst T-day window of the book in the data.' },
     ),
     Type.Object(
-      { type: Type.Literal('historical_window', { description: 'The kind of scenario.' }), start: DateString, end: DateString },
+      { type: Type.Literal('historical_window', { description: 'The kind of scenario.' }), start: DateString, end: DateString, vol_shift: VolShift },
       { additionalProperties: false, description: 'Replay the window from the last price on or before `start` to the last on or before `end`.' },
     ),
     Type.Object(
@@ -55,15 +67,21 @@ export const StressScenario = Type.Union(
               .join('; '),
           },
         ),
+        vol_shift: VolShift,
       },
       { additionalProperties: false, description: 'A named crisis window, replayed if the data covers it, else `covered: false`.' },
     ),
     Type.Object(
-      { type: Type.Literal('shock', { description: 'The kind of scenario.' }), shocks: shocks(MAX_BOOK_ITEMS, true) },
+      { type: Type.Literal('shock', { description: 'The kind of scenario.' }), shocks: shocks(MAX_BOOK_ITEMS, true), vol_shift: VolShift },
       { additionalProperties: false, description: 'Instantaneous simple returns; unlisted symbols 0.' },
     ),
     Type.Object(
-      { type: Type.Literal('conditional', { description: 'The kind of scenario.' }), shocks: shocks(MAX_CONDITIONAL_SHOCKS, false), horizon: Horizon },
+      {
+        type: Type.Literal('conditional', { description: 'The kind of scenario.' }),
+        shocks: shocks(MAX_CONDITIONAL_SHOCKS, false),
+        horizon: Horizon,
+        vol_shift: VolShift,
+      },
       {
         additionalProperties: false,
         description: 'Listed symbols’ T-day log returns fixed at ln(1 + s); the others at their conditional mean under the fitted normal model.',
@@ -88,13 +106,7 @@ export const StressRequest = Type.Object(
         description: 'Long-only weights of portfolio_value. Exactly one of portfolio and positions.',
       }),
     ),
-    positions: Type.Optional(
-      Type.Array(Type.Union([PositionItem, CashItem]), {
-        minItems: 1,
-        maxItems: MAX_BOOK_ITEMS,
-        description: 'Long/short positions. Exactly one of portfolio and positions.',
-      }),
-    ),
+    positions: Type.Optional(BookPositions),
     scenarios: Type.Array(StressScenario, {
       minItems: 1,
       maxItems: MAX_STRESS_SCENARIOS,
@@ -115,9 +127,15 @@ export const StressResult = Type.Object(
     pnl_pct: Type.Number({ description: 'pnl / capital C.' }),
     items: Type.Array(
       Type.Object({
-        symbol: Type.String({ description: 'The position’s symbol.' }),
-        return: Type.Number({ description: 'Simple return of the symbol in the scenario.' }),
-        pnl: Type.Number({ description: 'P&L of the position in `currency`.' }),
+        symbol: Type.String({ description: 'The position’s symbol (an option: "AAPL call 190 2026-12-18").' }),
+        return: Type.Number({ description: 'Simple return of the symbol in the scenario (an option: its underlying’s).' }),
+        pnl: Type.Number({ description: 'P&L of the position in `currency` (an option: quantity × multiplier × (V after − V now), fully repriced).' }),
+        option: Type.Optional(Type.Integer({ minimum: 0, description: 'Options only: the position’s index in `positions`.' })),
+        value: Type.Optional(
+          Type.Number({
+            description: 'Options only: quantity × multiplier × the option’s price in the scenario (shocked underlying, volatility + vol_shift, τ unchanged).',
+          }),
+        ),
         conditional_sd: Type.Optional(
           Type.Number({ description: 'Conditional scenarios: the T-day log return’s conditional standard deviation (0 for a shocked symbol).' }),
         ),

@@ -192,5 +192,7 @@ export function checkBacktestRequest(req: BacktestRequest): void {
   if (req.method_options?.target_relative_error !== undefined) {
     throw invalid(['body', 'method_options', 'target_relative_error'], 'a backtest forecasts with `simulations` each day: a target error does not apply');
   }
-  checkBook(req, ['body'], req.portfolio_value);
+  const { req: stock, options } = splitOptions(req);
+  // A book of options alone has no stock positions to check.
+  if (options.length === 0 || stock.positions!.length > 0) checkBook(stock, ['body'], req.portfolio_value);
 }

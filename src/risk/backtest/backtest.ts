@@ -13,6 +13,9 @@ import { completeHistory } from '../price-history.js';
 import { checkBacktestRequest } from '../request-checks.js';
 import { cashAsPositions, refsOf } from '../fx/cash.js';
 import { inReportingCurrency } from '../fx/converted-dataset.js';
+import { optionBookRefs, splitOptions } from '../options/option-positions.js';
+import { backtestOptionsOf } from './option-book.js';
+import { optionBacktestUnits } from './option-forecasts.js';
 
 /**
  * A rolling 1-day backtest of the request's model and book (api.md §9): forecasts over the last
@@ -21,25 +24,42 @@ import { inReportingCurrency } from '../fx/converted-dataset.js';
  */
 export async function backtest(req: BacktestRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<BacktestResponseBody> {
   checkBacktestRequest(req);
-  const { book: stated, cash } = cashAsPositions(req);
+  const { req: stock, options: stated0 } = splitOptions(req);
+  const { book: stated, cash } = cashAsPositions(stock);
   const options = { ...BACKTEST_DEFAULTS, ...req.backtest };
-  const raw = await loadDataset(deps.datasets, req.dataset_id, owner, refsOf(stated, ['body']));
-  // The book's risk factors in the dataset's order: the forecasts do not depend on the listing (api.md §13).
+  const underlyings = stated0.map((o) => o.entry.option.underlying);
+  const raw = await loadDataset(deps.datasets, req.dataset_id, owner, stated0.length > 0 ? optionBookRefs(req.positions!) : refsOf(stated, ['body']));
+  // The book's risk factors (and its options' underlyings) in the dataset's order: the forecasts do not depend on the listing (api.md §13).
   // Multi-currency: its series (and cash) priced in the reporting currency date by date (api.md §14).
-  const { dataset, symbols } = inReportingCurrency(raw, req.dataset_id, canonicalSymbols(raw, [symbolsOf(stated)]), cash, req.currency);
+  const own = canonicalSymbols(raw, [symbolsOf(stated), underlyings]);
+  const { dataset, symbols } = inReportingCurrency(raw, req.dataset_id, own, cash, req.currency);
   const history = completeHistory(dataset, symbols);
   const rows = forecastRows(history, options.window, options.estimation_window);
   const seed = resolveOptions(req).seed;
-  // One 1-day calculation per forecast date, each on an estimation window of returns.
-  const shape = requestShape(req, symbols.length, 1, options.estimation_window + 1);
-  const units = rows.length * workUnits(shape);
+  // One 1-day calculation per forecast date, each on an estimation window of returns (options: two columns each).
+  const shape = requestShape(req, symbols.length + stated0.length, 1, options.estimation_window + 1);
+  const scenarios = req.method === 'parametric_normal' ? 0 : req.method === 'historical' ? options.estimation_window : (req.simulations ?? 0);
+  const units = rows.length * workUnits(shape) + optionBacktestUnits(rows.length, stated0.length, scenarios);
   return underDeadline(
     deps,
     clientSignal,
     async (session) => {
-      const book = priceBook(stated, symbols, history.prices[history.prices.length - 1]!, req.portfolio_value, ['body']);
       const deps2 = { executor: deps.executor, concurrency: 2 * Math.max(1, deps.maxBatches) };
-      const series = await forecasts(req, book.engine, book.exposures, history, rows, options.estimation_window, seed ?? 0, deps2, session);
+      const withOptions =
+        stated0.length > 0 ? await backtestOptionsOf(req, raw, stated0, stated, symbols, history, rows[0]!, deps.executor, session.signal) : undefined;
+      const book = withOptions?.book ?? priceBook(stated, symbols, history.prices[history.prices.length - 1]!, req.portfolio_value, ['body']);
+      const series = await forecasts(
+        req,
+        book.engine,
+        book.exposures,
+        history,
+        rows,
+        options.estimation_window,
+        seed ?? 0,
+        deps2,
+        session,
+        withOptions?.options,
+      );
       // Z2's p-value simulates a normal model fitted to each day's VaR and ES: a day whose ES is not
       // above its VaR (a forecast of a certain gain, say) fits none, and the ES test is left out.
       const esTestable = options.es && series.every((f) => f.es > 0 && f.es > f.var);

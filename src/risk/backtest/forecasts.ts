@@ -9,6 +9,7 @@ import { estimateModel, runModel } from '../engine-run.js';
 import { cornishFisherResults, engineMethod } from '../history/history-methods.js';
 import { replayedEstimation } from '../history/filtered-estimation.js';
 import { resolveOptions } from '../model-setup.js';
+import { optionForecast, type BacktestOptions } from './option-forecasts.js';
 
 /** One forecast date: the 1-day VaR and ES forecast the day before, and the realised P&L. */
 export interface Forecast {
@@ -65,6 +66,7 @@ export async function forecasts(
   seed: number,
   deps: ForecastDeps,
   session: Session,
+  options?: BacktestOptions,
 ): Promise<Forecast[]> {
   const n = exposures.length;
   const o = req.method_options ?? {};
@@ -79,24 +81,22 @@ export async function forecasts(
     // Filtered history replays the window's filtered returns; Cornish–Fisher reads their P&L's moments.
     const est = (await replayedEstimation(estimated, filter, zeroDrift, { executor: deps.executor, signal: session.signal, deadline: session.deadline })).est;
     const day = { rebalanced: false, books: [book], horizon: 1, confidence: req.confidence_level, zeroDrift };
-    const replayed = await runModel(
-      deps.executor,
-      {
-        ...day,
-        method: engineMethod(req.method),
-        comparison: 'none',
-        simulations: req.simulations ?? 0,
-        degreesOfFreedom: req.degrees_of_freedom ?? DEFAULTS.degrees_of_freedom,
-        seed: MONTE_CARLO.has(req.method) ? forecastSeed(seed, history.dates[t]!) : 0,
-        antithetic: o.antithetic ?? DEFAULTS.antithetic,
-        importanceSampling: (o.variance_reduction ?? DEFAULTS.variance_reduction) === 'importance_sampling',
-        histogramBins: o.histogram_bins ?? DEFAULTS.histogram_bins,
-      },
-      est,
-      { maxBatches: 1, deadline: session.deadline },
-      session.signal,
-      session.timing,
-    );
+    const input = {
+      ...day,
+      method: engineMethod(req.method),
+      comparison: 'none' as const,
+      simulations: req.simulations ?? 0,
+      degreesOfFreedom: req.degrees_of_freedom ?? DEFAULTS.degrees_of_freedom,
+      seed: MONTE_CARLO.has(req.method) ? forecastSeed(seed, history.dates[t]!) : 0,
+      antithetic: o.antithetic ?? DEFAULTS.antithetic,
+      importanceSampling: (o.variance_reduction ?? DEFAULTS.variance_reduction) === 'importance_sampling',
+      histogramBins: o.histogram_bins ?? DEFAULTS.histogram_bins,
+    };
+    if (options) {
+      const d = { exec: deps.executor, model: input, est, exposures, deadline: session.deadline, signal: session.signal, timing: session.timing };
+      return { date: history.dates[t]!, ...(await optionForecast(options, history, t, d)) };
+    }
+    const replayed = await runModel(deps.executor, input, est, { maxBatches: 1, deadline: session.deadline }, session.signal, session.timing);
     const results = req.method === 'cornish_fisher' ? cornishFisherResults(replayed, est, day).results : replayed;
     const m = results.books[0]!;
     let pnl = 0;

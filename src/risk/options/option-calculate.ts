@@ -18,8 +18,8 @@ import { runModel } from '../engine-run.js';
 type Loc = (string | number)[];
 const refuse = (loc: Loc, msg: string) => validationError([{ loc, msg, type: 'value_error' }]);
 
-/** What the options path does not take (api.md §15), each refused at its field. */
-function checkSupported(req: StockRequest): void {
+/** What the options path does not take (api.md §15), each refused at its field (calculate's and backtest's). */
+export function checkSupported(req: Pick<StockRequest, 'method' | 'portfolio_mode' | 'method_options'> & { what_if?: unknown }): void {
   const o = req.method_options ?? {};
   if (req.method === 'parametric_normal' && (o.valuation ?? 'full') !== 'delta') {
     throw refuse(['body', 'method_options', 'valuation'], 'parametric methods value options at their delta only: set valuation "delta"');

@@ -40,8 +40,8 @@ export async function optionGreeks(exec: EngineExecutor, options: PricedOption[]
 }
 
 /**
- * The kept units with, per block, one column per option in `valuation` and then one per option at
- * its delta (OP_OPTION_UNITS): the book and its delta twin on the same scenarios.
+ * The kept units with, per block, one column per option in `valuation` and then (with `twin`, the
+ * default) one per option at its delta (OP_OPTION_UNITS): the book and its delta twin on the same scenarios.
  */
 export async function withOptionColumns(
   exec: EngineExecutor,
@@ -51,12 +51,13 @@ export async function withOptionColumns(
   valuation: ValuationMode,
   options: PricedOption[],
   signal?: AbortSignal,
+  twin = true,
 ): Promise<KeptScenarios> {
-  const words = [...options.flatMap((o) => fields(o, valuation)), ...options.flatMap((o) => fields(o, 'delta'))];
+  const words = [...options.flatMap((o) => fields(o, valuation)), ...(twin ? options.flatMap((o) => fields(o, 'delta')) : [])];
   // The kept scenarios go as the call's lead (read in place); the answer, the units with the option
   // columns and the stock columns' tails, is kept the same way.
   const replies = await Promise.all(
-    kept.units.map((u) => exec.run(ABI.OP_OPTION_UNITS, Float64Array.from([assets, horizon, 2 * options.length, ...words]), signal, u)),
+    kept.units.map((u) => exec.run(ABI.OP_OPTION_UNITS, Float64Array.from([assets, horizon, (twin ? 2 : 1) * options.length, ...words]), signal, u)),
   );
   return keptFrom(kept.batches, replies);
 }

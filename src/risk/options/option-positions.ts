@@ -1,6 +1,7 @@
 import { validationError } from '../../contract/errors.js';
 import { type OptionEntry } from '../../contract/option-schemas.js';
 import { type CalculateRequest, type CashEntry, type PositionEntry } from '../../contract/schemas.js';
+import { type SymbolRef } from '../model-setup.js';
 
 /** A calculate request whose positions are stock and cash only. */
 export type StockRequest = Omit<CalculateRequest, 'positions'> & { positions?: (PositionEntry | CashEntry)[] };
@@ -14,13 +15,29 @@ export interface StatedOption {
 
 const isOption = (p: PositionEntry | CashEntry | OptionEntry): p is OptionEntry => 'option' in p;
 
-/** The request's options apart from its stock and cash positions. */
-export function splitOptions(req: CalculateRequest): { req: StockRequest; options: StatedOption[] } {
-  if (!req.positions) return { req: req as StockRequest, options: [] };
+/** A request's options apart from its stock and cash positions (calculate's and stress's). */
+export function splitOptions<R extends { positions?: (PositionEntry | CashEntry | OptionEntry)[] }>(
+  req: R,
+): { req: Omit<R, 'positions'> & { positions?: (PositionEntry | CashEntry)[] }; options: StatedOption[] } {
+  if (!req.positions) return { req: req as Omit<R, 'positions'> & { positions?: (PositionEntry | CashEntry)[] }, options: [] };
   const options: StatedOption[] = [];
   const rest: (PositionEntry | CashEntry)[] = [];
   req.positions.forEach((p, index) => (isOption(p) ? options.push({ entry: p, index }) : rest.push(p)));
   return { req: { ...req, positions: rest }, options };
+}
+
+/**
+ * Where each dataset symbol of a book with options is stated: a stock position at its own index in
+ * `positions` (not its index among the stock positions), an option's underlying at its field.
+ */
+export function optionBookRefs(positions: (PositionEntry | CashEntry | OptionEntry)[]): SymbolRef[] {
+  return positions.flatMap((p, i): SymbolRef[] =>
+    isOption(p)
+      ? [{ symbol: p.option.underlying, loc: ['body', 'positions', i, 'option', 'underlying'] }]
+      : 'symbol' in p
+        ? [{ symbol: p.symbol, loc: ['body', 'positions', i, 'symbol'] }]
+        : [],
+  );
 }
 
 const DAY_MS = 86_400_000;

@@ -1,7 +1,7 @@
 import { validationError } from '../../contract/errors.js';
 import { type StressRequestBody, type StressResponseBody } from '../../contract/stress-schemas.js';
 import { newCalculationId } from '../../ids.js';
-import { canonicalSymbols, exposureSummary, inListedOrder, priceBook, symbolsOf } from '../books.js';
+import { canonicalSymbols, exposureSummary, symbolsOf } from '../books.js';
 import { loadDataset, prepareModel, type SymbolRef } from '../model-setup.js';
 import { type CalculatorDeps } from '../calculate.js';
 import { underDeadline } from '../deadline.js';
@@ -11,10 +11,17 @@ import { planStress, solveStress, stressBytes, stressUnits } from './engine-solv
 import { runScenario } from './scenarios.js';
 import { cashAsPositions, refsOf } from '../fx/cash.js';
 import { inReportingCurrency, instrumentShocks } from '../fx/converted-dataset.js';
+import { optionBookRefs, splitOptions, timesToExpiry, type StatedOption } from '../options/option-positions.js';
+import { type StressOutcome } from './scenarios.js';
+import { checkOptionStress, optionStressUnits, worstStartWithOptions } from './option-stress.js';
+import { priceStressBook, stressedOptions, withOptionsRepriced } from './option-book.js';
+
+type StockStress = ReturnType<typeof splitOptions<StressRequestBody>>['req'];
 
 /** Rules across fields: the book's, and a window that ends after it starts. */
-function checkStress(req: StressRequestBody): void {
-  checkBook(req, ['body'], req.portfolio_value);
+function checkStress(req: StockStress, options: StatedOption[]): void {
+  // A book of options alone has no stock positions to check.
+  if (options.length === 0 || req.positions!.length > 0) checkBook(req, ['body'], req.portfolio_value);
   req.scenarios.forEach((s, i) => {
     if (s.type === 'historical_window' && !(s.start < s.end)) {
       throw validationError([{ loc: ['body', 'scenarios', i, 'end'], msg: 'end must come after start', type: 'value_error' }]);
@@ -23,7 +30,7 @@ function checkStress(req: StressRequestBody): void {
 }
 
 /** The symbols each scenario shocks, and where they were stated. */
-function shockRefs(req: StressRequestBody): SymbolRef[] {
+function shockRefs(req: StockStress): SymbolRef[] {
   return req.scenarios.flatMap((s, i) =>
     s.type === 'shock' || s.type === 'conditional' ? Object.keys(s.shocks).map((symbol) => ({ symbol, loc: ['body', 'scenarios', i, 'shocks', symbol] })) : [],
   );
@@ -35,12 +42,19 @@ function shockRefs(req: StressRequestBody): SymbolRef[] {
  * price; historical windows replay the book's own symbols on the dates where all of them have one.
  */
 export async function stress(req: StressRequestBody, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<StressResponseBody> {
-  checkStress(req);
-  const { book: stated, cash } = cashAsPositions(req);
-  const refs: SymbolRef[] = [...refsOf(stated, ['body']), ...shockRefs(req)];
+  const { req: stock, options } = splitOptions(req);
+  checkStress(stock, options);
+  const { book: stated, cash } = cashAsPositions(stock);
+  const underlyings = options.map((o) => o.entry.option.underlying);
+  const refs: SymbolRef[] = [...(options.length > 0 ? optionBookRefs(req.positions!) : refsOf(stated, ['body'])), ...shockRefs(stock)];
   const raw = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
-  // The book's symbols, then the conditional scenarios' others, each set in the dataset's order (api.md §13).
-  const ownRaw = canonicalSymbols(raw, [symbolsOf(stated)]);
+  if (options.length > 0 && (raw.currencies !== undefined || cash.length > 0)) {
+    throw validationError([{ loc: ['body', 'positions'], msg: 'options are taken over single-currency datasets only', type: 'value_error' }]);
+  }
+  checkOptionStress(req.scenarios, options, raw.dates.length);
+  const taus = options.length > 0 ? timesToExpiry(options, raw.dates[raw.dates.length - 1]!) : [];
+  // The book's symbols and its options' underlyings, then the conditional scenarios' others, each set in the dataset's order (api.md §13).
+  const ownRaw = canonicalSymbols(raw, [symbolsOf(stated), underlyings]);
   const ownSet = new Set(ownRaw);
   const conditionalSymbols = req.scenarios.flatMap((s) => (s.type === 'conditional' ? Object.keys(s.shocks) : []));
   const others = canonicalSymbols(raw, [conditionalSymbols.filter((s) => !ownSet.has(s))]);
@@ -50,8 +64,9 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
   const cashColumns = cash.length > 0 ? converted.symbols.slice(ownRaw.length + others.length) : [];
   const own = [...ownRaw, ...cashColumns];
   const symbols = [...own, ...others];
-  const plan = planStress(req.scenarios);
-  const units = stressUnits(plan, own.length, symbols.length, dataset.dates.length);
+  // With options the worst windows are searched with the options repriced (option-stress.ts), not by the engine's linear search.
+  const plan = planStress(options.length > 0 ? req.scenarios.filter((s) => s.type !== 'historical_worst') : req.scenarios);
+  const units = stressUnits(plan, own.length, symbols.length, dataset.dates.length) + optionStressUnits(req.scenarios, options.length, dataset.dates.length);
   const bytes = stressBytes(plan, own.length, symbols.length, dataset.dates.length);
   return underDeadline(
     deps,
@@ -65,7 +80,8 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
         confidence_level: 0.99,
       };
       const model = await prepareModel(modelRequest, dataset, symbols, deps, signal);
-      const book = priceBook(stated, symbols, model.prices, req.portfolio_value, ['body']);
+      const stressed = await stressedOptions(deps, options, taus, symbols, model.prices, signal);
+      const book = priceStressBook(stated, symbols, model.prices, req.portfolio_value, stressed);
       const exposures = book.exposures.subarray(0, own.length);
       const ownBook = { symbols: own, book: { ...book, exposures } };
       let complete: PriceHistory | undefined;
@@ -81,12 +97,17 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
         signal,
         timing,
       });
-      const results = req.scenarios.map((scenario) => {
+      const outcomes: StressOutcome[] = [];
+      for (const scenario of req.scenarios) {
         // Multi-currency: a shock on an FX column moves every instrument converted through it.
         const priced = converted.plan && scenario.type === 'shock' ? { ...scenario, shocks: instrumentShocks(scenario.shocks, converted.plan) } : scenario;
-        const outcome = runScenario(priced, ownBook, history, solved);
-        return { scenario, ...outcome, items: inListedOrder(outcome.items, book.listed) };
-      });
+        const start =
+          stressed.options.length > 0 && scenario.type === 'historical_worst'
+            ? await worstStartWithOptions(deps.executor, history(), exposures, stressed.options, scenario.horizon, scenario.vol_shift ?? 0, signal)
+            : undefined;
+        outcomes.push(runScenario(priced, ownBook, history, start === undefined ? solved : { ...solved, worstStart: () => start }));
+      }
+      const results = await withOptionsRepriced(deps, req.scenarios, outcomes, book, stressed.options, signal);
       return {
         status: 'success',
         meta: {
@@ -96,7 +117,7 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
           portfolio_value: book.capital,
           exposures: exposureSummary(book, symbols, model.prices),
           as_of: dataset.dates[model.est.lastDate] ?? '',
-          results,
+          results: results.map((outcome, i) => ({ scenario: req.scenarios[i]!, ...outcome })),
         },
       };
     },

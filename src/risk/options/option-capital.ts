@@ -1,0 +1,30 @@
+import { validationError } from '../../contract/errors.js';
+import { priceBook, type BookRequest, type PricedBook } from '../books.js';
+
+/**
+ * The stock part of a book with options over `symbols` (an options-only book holds none); capital
+ * C is `portfolio_value`, else the stock gross exposure plus the options' absolute money deltas
+ * `deltaMoney` (calculate's rule, api.md §15). The engine weights are the stock exposures / C.
+ */
+export function priceOptionBook(
+  stated: BookRequest,
+  symbols: string[],
+  prices: Float64Array,
+  portfolioValue: number | undefined,
+  deltaMoney: number[],
+): PricedBook {
+  const held = (stated.positions ?? []).some((p) => (p.quantity ?? p.market_value) !== 0);
+  const zeros = new Float64Array(symbols.length);
+  const stock: PricedBook = held
+    ? priceBook(stated, symbols, prices, undefined, ['body'])
+    : { own: symbols.map(() => false), listed: [], capital: 0, exposures: zeros, quantities: symbols.map(() => null), engine: { capital: 0, weights: zeros } };
+  let gross = held ? stock.capital : 0;
+  for (const d of deltaMoney) gross += Math.abs(d);
+  const capital = portfolioValue ?? gross;
+  if (!(capital > 0) || !Number.isFinite(capital)) {
+    throw validationError([
+      { loc: ['body', 'positions'], msg: 'every exposure (stock, and options at their delta) is zero: give portfolio_value', type: 'value_error' },
+    ]);
+  }
+  return { ...stock, capital, engine: { capital, weights: stock.exposures.map((e) => e / capital) } };
+}

@@ -1,0 +1,145 @@
+import { validationError } from '../../contract/errors.js';
+import { OPTION_BOUNDS } from '../../contract/option-schemas.js';
+import { type StressScenarioInput } from '../../contract/stress-schemas.js';
+import { ABI } from '../../engine/abi.js';
+import { type EngineExecutor } from '../../engine/ops.js';
+import { optionGreeks, type PricedOption } from '../options/option-columns.js';
+import { optionLabel, type StatedOption } from '../options/option-positions.js';
+import { type PriceHistory } from '../price-history.js';
+import { type StressItem, type StressOutcome } from './scenarios.js';
+
+/** An option of a stressed book: as priced now, its size (quantity × multiplier) and value per unit now. */
+export interface StressedOption {
+  priced: PricedOption;
+  /** Its underlying's index among the book's own symbols. */
+  column: number;
+  size: number;
+  valueNow: number;
+}
+
+/** Most option repricings of a request's worst-window searches (each window × each option). */
+export const MAX_STRESS_REPRICINGS = 2_000_000;
+/** Work units (admission.ts: about one multiply-add each) of one repricing: two Φ, a log, exps. */
+const REPRICING_UNITS = 60;
+
+const worstCount = (scenarios: StressScenarioInput[]) => scenarios.filter((s) => s.type === 'historical_worst').length;
+
+/** Repricings of a request's options: once per scenario, and per window of each worst-window search. */
+export function optionStressUnits(scenarios: StressScenarioInput[], options: number, dates: number): number {
+  return (scenarios.length + worstCount(scenarios) * dates) * options * REPRICING_UNITS;
+}
+
+const refuse = (loc: (string | number)[], msg: string) => validationError([{ loc, msg, type: 'value_error' }]);
+
+/**
+ * A book's options under stress: at most MAX_OPTIONS, the worst-window searches within
+ * MAX_STRESS_REPRICINGS, and each scenario's shifted volatility where the pricer is defined, (0, 5].
+ */
+export function checkOptionStress(scenarios: StressScenarioInput[], options: StatedOption[], dates: number): void {
+  if (options.length === 0) return;
+  if (options.length > ABI.MAX_OPTIONS) throw refuse(['body', 'positions'], `at most ${ABI.MAX_OPTIONS} option positions`);
+  const searched = worstCount(scenarios) * dates * options.length;
+  if (searched > MAX_STRESS_REPRICINGS) {
+    throw refuse(['body', 'scenarios'], `historical_worst scenarios × dates × options must be at most ${MAX_STRESS_REPRICINGS}: ${searched}`);
+  }
+  const volatilities = options.map((o) => o.entry.option.volatility);
+  scenarios.forEach((s, i) => {
+    const shift = s.vol_shift ?? 0;
+    const bad = volatilities.find((v) => !(v + shift > 0 && v + shift <= OPTION_BOUNDS.maxVolatility));
+    if (bad === undefined) return;
+    throw refuse(['body', 'scenarios', i, 'vol_shift'], `an option’s volatility ${bad} shifted by ${shift} leaves (0, ${OPTION_BOUNDS.maxVolatility}]`);
+  });
+}
+
+/** One repricing: option k at its underlying moved by the simple return r, volatility shifted. */
+export interface Repricing {
+  k: number;
+  r: number;
+  shift: number;
+}
+
+/**
+ * Values per unit of each repricing by the engine's pricer (OP_OPTION_GREEKS, at most MAX_OPTIONS a
+ * call), τ unchanged: a scenario is an instantaneous move of today's book. An underlying at 0
+ * (a −100 % shock) takes the pricer's limit there: a call 0, a put K·e^{−rτ}.
+ */
+export async function reprice(exec: EngineExecutor, options: StressedOption[], asked: Repricing[], signal?: AbortSignal): Promise<number[]> {
+  const values = new Array<number>(asked.length).fill(0);
+  const live: { at: number; o: PricedOption }[] = [];
+  asked.forEach(({ k, r, shift }, at) => {
+    const { priced } = options[k]!;
+    const terms = priced.stated.entry.option;
+    const spot = priced.spot * (1 + r);
+    if (spot > 0) {
+      const option = { ...terms, volatility: terms.volatility + shift };
+      live.push({ at, o: { ...priced, spot, stated: { ...priced.stated, entry: { ...priced.stated.entry, option } } } });
+    } else values[at] = terms.type === 'put' ? terms.strike * Math.exp(-(terms.rate ?? 0) * priced.tau) : 0;
+  });
+  for (let from = 0; from < live.length; from += ABI.MAX_OPTIONS) {
+    const chunk = live.slice(from, from + ABI.MAX_OPTIONS);
+    const greeks = await optionGreeks(
+      exec,
+      chunk.map((c) => c.o),
+      signal,
+    );
+    chunk.forEach((c, j) => (values[c.at] = greeks[j]![0]!));
+  }
+  return values;
+}
+
+/** A scenario's outcome with its options repriced (`valuesAfter` per unit; none if uncovered), stock items in the book's listed order first. */
+export function withOptions(
+  outcome: StressOutcome,
+  options: StressedOption[],
+  valuesAfter: number[],
+  capital: number,
+  stockItems: StressItem[],
+): StressOutcome {
+  let pnl = outcome.pnl;
+  const items = options.map((o, k) => {
+    const value = outcome.covered ? o.size * valuesAfter[k]! : o.size * o.valueNow;
+    const itemPnl = outcome.covered ? o.size * (valuesAfter[k]! - o.valueNow) : 0;
+    pnl += itemPnl;
+    const underlying = outcome.items[o.column]!;
+    return { symbol: optionLabel(o.priced.stated.entry), return: underlying.return, pnl: itemPnl, option: o.priced.stated.index, value };
+  });
+  return { ...outcome, pnl, pnl_pct: pnl / capital, items: [...stockItems, ...items] };
+}
+
+/**
+ * The start row of the worst `horizon`-day window of a book with options in `h`: each window's
+ * stock P&L plus its options fully repriced (volatility + `shift`); null when the data spans fewer days.
+ */
+export async function worstStartWithOptions(
+  exec: EngineExecutor,
+  h: PriceHistory,
+  exposures: Float64Array,
+  options: StressedOption[],
+  horizon: number,
+  shift: number,
+  signal?: AbortSignal,
+): Promise<number | null> {
+  const starts = h.prices.length - horizon;
+  if (starts <= 0) return null;
+  const asked: Repricing[] = [];
+  for (let s = 0; s < starts; s++) {
+    const p0 = h.prices[s]!;
+    const p1 = h.prices[s + horizon]!;
+    options.forEach((o, k) => asked.push({ k, r: p1[o.column]! / p0[o.column]! - 1, shift }));
+  }
+  const values = await reprice(exec, options, asked, signal);
+  let worst: number | null = null;
+  let worstPnl = Infinity;
+  for (let s = 0; s < starts; s++) {
+    const p0 = h.prices[s]!;
+    const p1 = h.prices[s + horizon]!;
+    let pnl = 0;
+    for (let i = 0; i < exposures.length; i++) pnl += exposures[i]! * (p1[i]! / p0[i]! - 1);
+    options.forEach((o, k) => (pnl += o.size * (values[s * options.length + k]! - o.valueNow)));
+    if (pnl < worstPnl) {
+      worstPnl = pnl;
+      worst = s;
+    }
+  }
+  return worst;
+}

@@ -1,0 +1,169 @@
+// Backtests of option books (API contract §9, §15) through the real server, against an independent
+// rolling recomputation here (Black–Scholes with Φ from erfc): the realised P&L revalues each option
+// at the next date, V(S_t, τ_t) − V(S_{t−1}, τ_{t−1}) with τ from each date to the expiry; the
+// historical forecast re-prices the option on each of the window's returns at τ − 1/252; the
+// parametric forecast is the delta-normal VaR of the money deltas at t − 1; refusals at their fields.
+import t from 'tap';
+import { call, csvForm, refusals } from '../helpers/http.js';
+import { startTestService } from '../helpers/service.js';
+import { iso, walk, wideCsv } from '../helpers/price-series.js';
+import { erfc } from '../../src/risk/numerics/distributions.js';
+
+const Phi = (x: number) => 0.5 * erfc(-x / Math.SQRT2);
+/** z at 0.99, docs/oracles.md. */
+const Z99 = 2.326347874040841;
+
+/** Black–Scholes written out here, independent of the engine; `delta` its ∂V/∂S. */
+function bs(type: 'call' | 'put', s: number, k: number, r: number, vol: number, tau: number): { price: number; delta: number } {
+  if (tau <= 0) return { price: Math.max(type === 'call' ? s - k : k - s, 0), delta: 0 };
+  const v = vol * Math.sqrt(tau);
+  const d1 = (Math.log(s / k) + (r + (vol * vol) / 2) * tau) / v;
+  const d2 = d1 - v;
+  const d = k * Math.exp(-r * tau);
+  return type === 'call' ? { price: s * Phi(d1) - d * Phi(d2), delta: Phi(d1) } : { price: d * Phi(-d2) - s * Phi(-d1), delta: Phi(d1) - 1 };
+}
+
+const DAYS = 400;
+const aapl = walk(DAYS, 31).map((p) => Number(p.toPrecision(12)));
+const msft = walk(DAYS, 7).map((p) => Number(p.toPrecision(12)));
+const EXPIRY_DAY = DAYS - 1 + 91;
+const tauAt = (row: number) => (EXPIRY_DAY - row) / 365;
+const K = Math.round(aapl[DAYS - 1]!);
+const R = 0.03;
+const VOL = 0.25;
+const WINDOW = 50;
+const EST = 250;
+const BACKTEST = '/api/v1/risk/backtest';
+
+const option = (type: 'call' | 'put', quantity: number, multiplier = 100, o: Record<string, unknown> = {}) => ({
+  option: { underlying: 'AAPL', type, strike: K, expiry: iso(EXPIRY_DAY), volatility: VOL, rate: R, ...o },
+  quantity,
+  multiplier,
+});
+const price = (type: 'call' | 'put', row: number, s = aapl[row]!, tau = tauAt(row)) => bs(type, s, K, R, VOL, tau);
+const close = (got: number, want: number, rel: number) => Math.abs(got - want) <= rel * Math.max(1, Math.abs(want));
+
+t.test('backtests of option books', async (t) => {
+  const s = await startTestService({ RATE_LIMIT_BACKTEST_PER_MIN: '1000', RATE_LIMIT_UPLOAD_PER_MIN: '1000' });
+  t.teardown(() => s.stop());
+  const up = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: csvForm(wideCsv({ AAPL: aapl, MSFT: msft })) });
+  t.equal(up.status, 200, up.text.slice(0, 300));
+  const post = (json: Record<string, unknown>) => call(s.base, 'POST', BACKTEST, { key: s.key, json });
+  const body = (over: Record<string, unknown>) => ({
+    dataset_id: up.body.dataset_id,
+    currency: 'USD',
+    confidence_level: 0.99,
+    time_horizon: 1,
+    backtest: { window: WINDOW, estimation_window: EST, es: false },
+    ...over,
+  });
+  const eMsft = 50 * msft[DAYS - 1]!;
+  const realised = (type: 'call' | 'put', size: number, row: number) =>
+    eMsft * (msft[row]! / msft[row - 1]! - 1) + size * (price(type, row).price - price(type, row - 1).price);
+
+  t.test('historical, full revaluation: every forecast and realised P&L recomputed here', async (t) => {
+    const positions = [{ symbol: 'MSFT', quantity: 50 }, option('put', -10)];
+    const r = await post(body({ method: 'historical', positions }));
+    t.equal(r.status, 200, r.text.slice(0, 300));
+    const series = r.body.meta.backtest.series;
+    t.equal(series.length, WINDOW);
+    let bad = 0;
+    series.forEach((row: { date: string; var: number; pnl: number }, i: number) => {
+      const t0 = DAYS - WINDOW + i;
+      const s0 = aapl[t0 - 1]!;
+      const v0 = price('put', t0 - 1).price;
+      const pnls: number[] = [];
+      for (let d = t0 - EST; d < t0; d++) {
+        const ra = Math.log(aapl[d]! / aapl[d - 1]!);
+        const rm = Math.log(msft[d]! / msft[d - 1]!);
+        pnls.push(eMsft * Math.expm1(rm) - 1000 * (bs('put', s0 * Math.exp(ra), K, R, VOL, tauAt(t0 - 1) - 1 / 252).price - v0));
+      }
+      pnls.sort((a, b) => a - b);
+      const forecast = -pnls[Math.ceil(0.01 * EST) - 1]!;
+      const pnl = realised('put', -1000, t0);
+      if (row.date !== iso(t0) || !close(row.var, forecast, 1e-8) || !close(row.pnl, pnl, 1e-9)) {
+        bad++;
+        t.fail(`${row.date}: VaR ${row.var} vs ${forecast}, P&L ${row.pnl} vs ${pnl}`);
+      }
+    });
+    t.equal(bad, 0, `${WINDOW} forecasts and P&Ls as recomputed`);
+    t.equal(r.body.meta.backtest.exceptions, series.filter((x: { pnl: number; var: number }) => x.pnl < -x.var).length);
+  });
+
+  t.test('parametric, delta: the delta-normal VaR of the money deltas at t − 1', async (t) => {
+    const positions = [{ symbol: 'MSFT', quantity: 50 }, option('call', 10)];
+    const r = await post(body({ method: 'parametric_normal', method_options: { valuation: 'delta' }, positions }));
+    t.equal(r.status, 200, r.text.slice(0, 300));
+    let bad = 0;
+    r.body.meta.backtest.series.forEach((row: { var: number; pnl: number; date: string }, i: number) => {
+      const t0 = DAYS - WINDOW + i;
+      const e = [1000 * price('call', t0 - 1).delta * aapl[t0 - 1]!, eMsft];
+      const rets: number[][] = [];
+      for (let d = t0 - EST; d < t0; d++) rets.push([Math.log(aapl[d]! / aapl[d - 1]!), Math.log(msft[d]! / msft[d - 1]!)]);
+      const mu = [0, 1].map((j) => rets.reduce((a, x) => a + x[j]!, 0) / EST);
+      let variance = 0;
+      for (let a = 0; a < 2; a++) {
+        for (let b = 0; b < 2; b++) variance += e[a]! * e[b]! * (rets.reduce((acc, x) => acc + (x[a]! - mu[a]!) * (x[b]! - mu[b]!), 0) / (EST - 1));
+      }
+      const forecast = Z99 * Math.sqrt(variance) - (e[0]! * mu[0]! + e[1]! * mu[1]!);
+      const pnl = realised('call', 1000, t0);
+      if (!close(row.var, forecast, 1e-8) || !close(row.pnl, pnl, 1e-9)) {
+        bad++;
+        t.fail(`${row.date}: VaR ${row.var} vs ${forecast}, P&L ${row.pnl} vs ${pnl}`);
+      }
+    });
+    t.equal(bad, 0, 'every forecast and P&L as recomputed');
+  });
+
+  t.test('Monte Carlo: seeded, repeats bit for bit, a long call’s VaR and ES positive', async (t) => {
+    const json = body({ method: 'monte_carlo_normal', simulations: 2000, method_options: { seed: 3 }, positions: [option('call', 10)] });
+    const [a, b] = [await post(json), await post(json)];
+    t.equal(a.status, 200, a.text.slice(0, 300));
+    t.same(a.body.meta.backtest, b.body.meta.backtest);
+    t.ok(
+      a.body.meta.backtest.series.every((x: { var: number; es: number }) => x.var > 0 && x.es >= x.var),
+      'a long call: VaR > 0, ES ≥ VaR',
+    );
+  });
+
+  t.test('refusals at their fields', async (t) => {
+    const refused = refusals(t, post);
+    const positions = [option('call', 1)];
+    await refused(body({ method: 'parametric_normal', positions }), 422, 'VALIDATION_ERROR', ['body', 'method_options', 'valuation']);
+    await refused(body({ method: 'cornish_fisher', positions }), 422, 'VALIDATION_ERROR', ['body', 'method']);
+    await refused(body({ method: 'historical', positions: [option('call', 1, 1, { underlying: 'NOPE' })] }), 422, 'UNKNOWN_SYMBOL', [
+      'body',
+      'positions',
+      0,
+      'option',
+      'underlying',
+    ]);
+    await refused(body({ method: 'historical', positions: [option('call', 1, 1, { expiry: iso(DAYS - 5) })] }), 422, 'VALIDATION_ERROR', [
+      'body',
+      'positions',
+      0,
+      'option',
+      'expiry',
+    ]);
+    await refused(body({ method: 'historical', positions: [option('call', 0)] }), 422, 'VALIDATION_ERROR', ['body', 'positions']);
+    await refused(
+      body({ method: 'monte_carlo_normal', simulations: 1000, method_options: { variance_reduction: 'importance_sampling' }, positions }),
+      422,
+      'VALIDATION_ERROR',
+      ['body', 'method_options', 'variance_reduction'],
+    );
+    await refused(body({ method: 'historical', positions: [option('call', 1), { symbol: 'NOPE', quantity: 1 }] }), 422, 'UNKNOWN_SYMBOL', [
+      'body',
+      'positions',
+      1,
+      'symbol',
+    ]);
+    const form = csvForm(wideCsv({ AAPL: aapl, MSFT: msft, EURUSD: walk(DAYS, 11).map((p) => p / 100) }));
+    form.set('currencies', JSON.stringify({ MSFT: 'EUR' }));
+    form.set('base_currency', 'USD');
+    const multiUp = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: form });
+    t.equal(multiUp.status, 200, multiUp.text.slice(0, 300));
+    const multi = multiUp.body.dataset_id as string;
+    await refused(body({ dataset_id: multi, method: 'historical', positions }), 422, 'VALIDATION_ERROR', ['body', 'positions']);
+  });
+});
