@@ -116,10 +116,7 @@ fn column(
     match valuation {
         Valuation::Delta => out.copy_from_slice(u),
         Valuation::Full => {
-            let base = now.price(spot);
-            for (o, x) in out.iter_mut().zip(u) {
-                *o = later.price(spot * (1.0 + x)) - base;
-            }
+            later.revalue(spot, now.price(spot), u, out);
         }
         Valuation::DeltaGamma => {
             let g = now.greeks(spot);
