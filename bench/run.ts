@@ -20,6 +20,7 @@ import { benchAssetScaling } from './lib/asset-scaling-bench.js';
 import { benchEstimationSplit } from './lib/estimation-bench.js';
 import { benchWorkerSplit } from './lib/worker-bench.js';
 import { benchFxFactors } from './lib/fx-bench.js';
+import { benchOptionRevaluation } from './lib/options-bench.js';
 
 /** A build's VaR and an independent one agree within this (different random numbers). */
 const ORACLE_TOLERANCE = 0.1;
@@ -161,6 +162,12 @@ async function main(): Promise<void> {
   const fxb = results.fx;
   progress(
     `FX as a risk factor (20 foreign stocks + 3 FX columns vs 23 stocks, ${fxb.simulations} × 10 d, one WASM thread, with meta.fx): plain ${fxb.plain_ms.toFixed(0)} ms, FX ${fxb.fx_ms.toFixed(0)} ms (${fxb.fx_over_plain.toFixed(2)}×, target ≤ 1.3)`,
+  );
+
+  results.options = benchOptionRevaluation(es.native, 1000, 100, quick ? 20_000 : 100_000, quick ? 1 : 3);
+  const ob = results.options;
+  progress(
+    `options: ${ob.options} on ${ob.underlyings} underlyings × ${ob.scenarios} scenarios, full revaluation, one core: engine (${ob.build}) ${ob.engine_ns_per_option_scenario.toFixed(1)} ns per option-scenario, NumPy/SciPy ${ob.numpy_ns_per_option_scenario.toFixed(1)} ns (NumPy / engine ${ob.numpy_over_engine.toFixed(2)}, target ≥ 3)`,
   );
 
   const dir = path.join(ROOT, 'bench/results');

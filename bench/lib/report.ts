@@ -14,6 +14,7 @@ import { assetScalingSection, type PathScaling } from './asset-scaling-report.js
 import { type EstimationSplitFigures } from './estimation-bench.js';
 import { lineChart } from './svg.js';
 import { type FxFigures } from './fx-bench.js';
+import { type OptionFigures } from './options-bench.js';
 
 export interface Results {
   date: string;
@@ -36,6 +37,7 @@ export interface Results {
   asset_scaling?: PathScaling[];
   estimation_split?: EstimationSplitFigures;
   fx?: FxFigures;
+  options?: OptionFigures;
 }
 
 interface Ratio {
@@ -70,6 +72,7 @@ export function ratios(r: Results): Ratio[] {
     ratio('to 0.2 % error: plain precision rounds / importance-sampling rounds (W2 model)', r.precision?.rounds_ms, r.precision?.weighted.rounds_ms, 20),
     ratio('to 0.2 % error: NumPy plain Monte Carlo / importance-sampling rounds', r.precision?.numpy_ms ?? undefined, r.precision?.weighted.rounds_ms, 50),
     ratio('FX book (20 foreign stocks + 3 FX factors, with meta.fx) / book of 23 stocks, equal factor count', r.fx?.fx_over_plain, 1, 1.3, false),
+    ratio('NumPy/SciPy / engine, 1,000 options × scenarios full revaluation, one core', r.options?.numpy_ms, r.options?.engine_ms, 3),
     ratio(`time at c = 0.6 / time at c = 0.99 (10 assets × ${r.tail?.simulations ?? '?'} × 1 d)`, r.tail?.ms_c60, r.tail?.ms_c99, 1.5, false),
     ...(r.wide_books ?? []).map((b) =>
       ratio(

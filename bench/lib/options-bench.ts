@@ -1,0 +1,104 @@
+// Full revaluation of European options on every scenario (OP_OPTION_UNITS, api.md §15) on one core
+// against vectorised NumPy/SciPy (scipy.special.ndtr, bench/options_baseline.py) on the same
+// scenarios: ns per option-scenario and the ratio, medians. The two P&L sums must agree before a
+// ratio counts, so a fast wrong pricer fails. Issue 31's size: 1,000 options on 100 underlyings ×
+// 100,000 scenarios.
+import { spawnSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ABI } from '../../src/engine/abi.js';
+import { checkStatus } from '../../src/engine/codec.js';
+import { type Engine } from '../../src/engine/ops.js';
+import { ROOT } from '../../src/paths.js';
+import { mulberry32 } from '../../test/helpers/mulberry32.js';
+import { gaussian } from '../../test/helpers/price-series.js';
+
+export interface OptionFigures {
+  options: number;
+  underlyings: number;
+  scenarios: number;
+  build: string;
+  engine_ms: number;
+  engine_ns_per_option_scenario: number;
+  numpy_ms: number;
+  numpy_ns_per_option_scenario: number;
+  /** NumPy ms / engine ms (higher is faster; issue 31 asks ≥ 3). */
+  numpy_over_engine: number;
+}
+
+const HORIZON_DAYS = 10;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+export function benchOptionRevaluation(engine: Engine, optionCount: number, underlyings: number, scenarioCount: number, repeats: number): OptionFigures {
+  const scenarios = Math.ceil(scenarioCount / ABI.BLOCK) * ABI.BLOCK;
+  const rand = mulberry32(2024);
+  const plain = new Float64Array(underlyings * scenarios).map(() => Math.expm1(0.03 * gaussian(rand)));
+  // The kept layout (OP_UNITS's answer): [count, units per block asset-major, n 0, k 0] — no
+  // tails, so the option columns' are computed at pricing, as a live book's appended columns are.
+  const blocks = scenarios / ABI.BLOCK;
+  const kept = new Float64Array(3 + plain.length);
+  kept[0] = plain.length;
+  for (let b = 0; b < blocks; b++)
+    for (let a = 0; a < underlyings; a++)
+      kept.set(plain.subarray(a * scenarios + b * ABI.BLOCK, a * scenarios + (b + 1) * ABI.BLOCK), 1 + (b * underlyings + a) * ABI.BLOCK);
+  const spots = Array.from({ length: underlyings }, () => 20 + 300 * rand());
+  const options = Array.from({ length: optionCount }, (_, i) => {
+    const u = i % underlyings;
+    return [u, rand() < 0.5 ? 1 : 0, spots[u]! * (0.7 + 0.6 * rand()), 0.1 + 0.5 * rand(), 0.03, 0.01, 0.05 + 2 * rand()];
+  });
+  const fields = options.flatMap(([u, call, k, vol, r, q, tau]) => [
+    u!,
+    ABI.VALUATION_FULL,
+    call ? ABI.OPTION_CALL : ABI.OPTION_PUT,
+    ABI.MODEL_BLACK_SCHOLES,
+    spots[u!]!,
+    k!,
+    vol!,
+    r!,
+    q!,
+    tau!,
+  ]);
+  const input = Float64Array.from([underlyings, HORIZON_DAYS, optionCount, ...fields]);
+  const times: number[] = [];
+  let out: Float64Array = new Float64Array(0);
+  for (let i = 0; i < repeats; i++) {
+    const t0 = performance.now();
+    out = checkStatus(engine.call(ABI.OP_OPTION_UNITS, input, kept));
+    times.push(performance.now() - t0);
+  }
+  // Every option column's values added up, as the baseline adds its P&L ([0, count, units…]).
+  let checksum = 0;
+  const width = (underlyings + optionCount) * ABI.BLOCK;
+  for (let b = 0; b < blocks; b++) for (let k = underlyings * ABI.BLOCK; k < width; k++) checksum += out[2 + b * width + k]!;
+  const file = path.join(tmpdir(), `options-bench-${process.pid}.f64`);
+  writeFileSync(file, plain);
+  const job = { units: file, assets: underlyings, scenarios, spots, options, dt: HORIZON_DAYS / 252, repeats };
+  // The baseline's own command clears the variables that hold NumPy to older kernels.
+  const env = { ...process.env };
+  delete env.OPENBLAS_CORETYPE;
+  delete env.OPENBLAS_L2_SIZE;
+  const py = spawnSync('python3', [path.join(ROOT, 'bench/options_baseline.py')], {
+    input: JSON.stringify(job),
+    encoding: 'utf8',
+    env: { ...env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' },
+  });
+  rmSync(file, { force: true });
+  if (py.status !== 0) throw new Error(`NumPy/SciPy options baseline failed: ${py.stderr.slice(-300)}`);
+  const base = JSON.parse(py.stdout) as { median_ms: number; checksum: number };
+  if (!(Math.abs(checksum - base.checksum) <= 1e-9 * Math.max(1, Math.abs(base.checksum))))
+    throw new Error(`option P&L sums disagree: engine ${checksum} vs NumPy ${base.checksum}`);
+  const cells = optionCount * scenarios;
+  const ms = median(times);
+  return {
+    options: optionCount,
+    underlyings,
+    scenarios,
+    build: engine.build,
+    engine_ms: ms,
+    engine_ns_per_option_scenario: (ms * 1e6) / cells,
+    numpy_ms: base.median_ms,
+    numpy_ns_per_option_scenario: (base.median_ms * 1e6) / cells,
+    numpy_over_engine: base.median_ms / ms,
+  };
+}
