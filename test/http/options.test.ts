@@ -7,6 +7,7 @@ import { call, calculate, csvForm } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
 import { iso, walk, wideCsv } from '../helpers/price-series.js';
 import { erfc } from '../../src/risk/numerics/distributions.js';
+import { referenceEwmaFilter } from '../helpers/variance-filter-reference.js';
 
 const Phi = (x: number) => 0.5 * erfc(-x / Math.SQRT2);
 /** z at 0.99, docs/oracles.md. */
@@ -148,6 +149,45 @@ t.test('options', async (t) => {
     const r = await calculate(s.base, s.key, body({ positions: [option({ expiry: LAST, strike: S0 / 2 })], simulations: 1000 }));
     t.equal(r.status, 200, r.text.slice(0, 300));
     t.ok(Math.abs(r.body.meta.contributions[0].price - S0 / 2) <= 1e-9 * S0);
+  });
+
+  t.test('filtered history: the option book on the filtered rows, recomputed here', async (t) => {
+    const msft = walk(DAYS, 7);
+    const returns = new Float64Array(2 * logs.length);
+    logs.forEach((x, d) => {
+      returns[2 * d] = x;
+      returns[2 * d + 1] = Math.log(msft[d + 1]! / msft[d]!);
+    });
+    const rows = referenceEwmaFilter(returns, 2, 0.94).returns;
+    const [quantity, multiplier, stock] = [-20, 100, 400_000];
+    const positions = [option({ type: 'call', strike: K }, quantity, multiplier), { symbol: 'MSFT', market_value: stock }];
+    const r = await calculate(
+      s.base,
+      s.key,
+      body({ method: 'historical_filtered', positions, simulations: undefined, method_options: { filter: { model: 'ewma', lambda: 0.94 } } }),
+    );
+    t.equal(r.status, 200, r.text.slice(0, 300));
+    const now = bs('call', S0, K, 0.03, 0, 0.25, TAU);
+    const pnl = Array.from({ length: logs.length }, (_, d) => {
+      const later = bs('call', S0 * Math.exp(rows[2 * d]!), K, 0.03, 0, 0.25, TAU - 1 / 252);
+      return quantity * multiplier * (later - now) + stock * Math.expm1(rows[2 * d + 1]!);
+    }).sort((a, b) => a - b);
+    const want = -pnl[Math.ceil(0.01 * pnl.length - 1e-9) - 1]!;
+    const got = r.body.meta.metrics.value_at_risk;
+    t.ok(Math.abs(got - want) <= 1e-9 * Math.abs(want), `VaR ${got} vs ${want}`);
+    t.same(Object.keys(r.body.meta.filter ?? {}), ['MSFT', 'AAPL'], 'meta.filter: the stock, then the underlying');
+    t.equal(r.body.meta.filter.AAPL.current_volatility, referenceEwmaFilter(returns, 2, 0.94).current[0], 'the underlying’s σ_{m+1}');
+    t.equal(r.body.meta.valuation?.mode, 'full');
+    // T > 1: seeded bootstrap paths of filtered rows, the options aged by the horizon; repeatable.
+    const paths = body({ method: 'historical_filtered', positions, time_horizon: 10, simulations: 5000, method_options: { seed: 9 } });
+    const [a, b] = [await calculate(s.base, s.key, paths), await calculate(s.base, s.key, paths)];
+    t.equal(a.status, 200, a.text.slice(0, 300));
+    const [ma, mb] = [a.body.meta.metrics, b.body.meta.metrics];
+    t.ok(ma.value_at_risk > got && Number.isFinite(ma.expected_shortfall), `10-day VaR ${ma.value_at_risk} above the 1-day ${got}`);
+    t.same(mb, ma, 'the same paths, the same figures');
+    const cf = await calculate(s.base, s.key, body({ method: 'cornish_fisher', positions, simulations: undefined }));
+    t.equal(cf.status, 422);
+    t.same(cf.body?.detail?.errors?.[0]?.loc, ['body', 'method'], 'Cornish–Fisher refused for option books');
   });
 
   t.test('refusals at their fields', async (t) => {

@@ -14,19 +14,29 @@ import { cashAsPositions, refsOf } from '../fx/cash.js';
 import { optionLabel, timesToExpiry, type StatedOption, type StockRequest } from './option-positions.js';
 import { duplicatedEstimation, optionGreeks, paddedEstimation, withOptionColumns, type PricedOption } from './option-columns.js';
 import { runModel } from '../engine-run.js';
+import { replayedEstimation } from '../history/filtered-estimation.js';
+import { bootstraps } from '../history/bootstrap-paths.js';
 
 type Loc = (string | number)[];
 const refuse = (loc: Loc, msg: string) => validationError([{ loc, msg, type: 'value_error' }]);
 
-/** What the options path does not take (api.md §15), each refused at its field (calculate's and backtest's). */
-export function checkSupported(req: Pick<StockRequest, 'method' | 'portfolio_mode' | 'method_options'> & { what_if?: unknown }): void {
+/** The methods an option book takes in a backtest; calculate adds historical_filtered. */
+const OPTION_METHODS = ['monte_carlo_normal', 'monte_carlo_student_t', 'historical', 'parametric_normal'];
+
+/**
+ * What the options path does not take (api.md §15), each refused at its field (calculate's and
+ * backtest's). Cornish–Fisher expands the moments of a linear book's window P&L, which an option
+ * does not have: it is refused, as in backtests is filtered history.
+ */
+export function checkSupported(
+  req: Pick<StockRequest, 'method' | 'portfolio_mode' | 'method_options'> & { what_if?: unknown },
+  methods: string[] = OPTION_METHODS,
+): void {
   const o = req.method_options ?? {};
   if (req.method === 'parametric_normal' && (o.valuation ?? 'full') !== 'delta') {
     throw refuse(['body', 'method_options', 'valuation'], 'parametric methods value options at their delta only: set valuation "delta"');
   }
-  if (!['monte_carlo_normal', 'monte_carlo_student_t', 'historical', 'parametric_normal'].includes(req.method)) {
-    throw refuse(['body', 'method'], 'options take monte_carlo_normal, monte_carlo_student_t, historical or parametric_normal (delta)');
-  }
+  if (!methods.includes(req.method)) throw refuse(['body', 'method'], `options take ${methods.join(', ')} (parametric_normal at delta)`);
   if (req.portfolio_mode === 'rebalanced') throw refuse(['body', 'portfolio_mode'], 'a book with options is held, not rebalanced');
   if (req.what_if) throw refuse(['body', 'what_if'], 'what_if is not taken with options');
   if (o.variance_reduction === 'importance_sampling')
@@ -48,7 +58,7 @@ export async function calculateWithOptions(
   deps: CalculatorDeps,
   clientSignal?: AbortSignal,
 ): Promise<CalculateResponseBody> {
-  checkSupported(req);
+  checkSupported(req, [...OPTION_METHODS, 'historical_filtered']);
   // The engine revalues each option twice (as asked, and at its delta): bounds of engine/core/src/limits.rs.
   if (options.length > ABI.MAX_OPTIONS) throw refuse(['body', 'positions'], `at most ${ABI.MAX_OPTIONS} option positions`);
   if (2 * options.length * (req.simulations ?? 0) > ABI.MAX_OPTION_SCENARIOS) {
@@ -95,12 +105,27 @@ export async function calculateWithOptions(
       const exposures = Float64Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stockExposure(i) : i < n + m ? asked[i - n]! : 0));
       const deltaTwin = Float64Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stockExposure(i) : i < n + m ? 0 : deltaMoney[i - n - m]!));
       const engineOf = (e: Float64Array): EngineBook => ({ capital, weights: e.map((x) => x / capital) });
-      const est = model.est;
-      const base = modelInputOf(req, model, [engineOf(exposures.subarray(0, n))], 'none', req.simulations ?? 0);
+      // Filtered history (api.md §16): the scenarios are the filtered rows, or T > 1 bootstrap paths
+      // replayed as one-day rows; the options still age by the request's horizon.
+      const bootstrap = bootstraps(req) ? { horizon: req.time_horizon, paths: req.simulations ?? 0, seed: model.opts.seed ?? 0 } : null;
+      const replay = await replayedEstimation(
+        model.est,
+        model.opts.filter,
+        model.opts.drift === 'zero',
+        { executor: deps.executor, signal: s.signal, deadline: s.deadline, parts: deps.maxBatches },
+        bootstrap,
+      );
+      const est = replay.est;
+      const base = {
+        ...modelInputOf(req, model, [engineOf(exposures.subarray(0, n))], 'none', req.simulations ?? 0),
+        horizon: replay.horizon ?? req.time_horizon,
+      };
       const policy = { maxBatches: deps.maxBatches, deadline: s.deadline };
       const respond = (results: EngineResults): CalculateResponseBody => {
         const labels = options.map((o) => optionLabel(o.entry));
-        const calc = calculationOf(req, model, listed, deps, s, { precision: null, extras: { filter: null, cornishFisher: null } });
+        // meta.estimation and meta.filter list the underlyings too: their σ moves the options.
+        const factors = unionOf([listed, underlyings.map((u) => u.symbol)]);
+        const calc = calculationOf(req, model, factors, deps, s, { precision: null, extras: { filter: replay.state, cornishFisher: null } });
         const own = Array.from({ length: n + 2 * m }, (_, i) => (i < n ? (stock?.own[i] ?? false) : i < n + m));
         const book: PricedBook = {
           own,
