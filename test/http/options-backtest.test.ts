@@ -7,21 +7,16 @@ import t from 'tap';
 import { call, csvForm, refusals } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
 import { iso, walk, wideCsv } from '../helpers/price-series.js';
-import { erfc } from '../../src/risk/numerics/distributions.js';
+import { blackScholes, blackScholesDelta, type OptionType } from '../helpers/black-scholes.js';
 
-const Phi = (x: number) => 0.5 * erfc(-x / Math.SQRT2);
 /** z at 0.99, docs/oracles.md. */
 const Z99 = 2.326347874040841;
 
-/** Black–Scholes written out here, independent of the engine; `delta` its ∂V/∂S. */
-function bs(type: 'call' | 'put', s: number, k: number, r: number, vol: number, tau: number): { price: number; delta: number } {
-  if (tau <= 0) return { price: Math.max(type === 'call' ? s - k : k - s, 0), delta: 0 };
-  const v = vol * Math.sqrt(tau);
-  const d1 = (Math.log(s / k) + (r + (vol * vol) / 2) * tau) / v;
-  const d2 = d1 - v;
-  const d = k * Math.exp(-r * tau);
-  return type === 'call' ? { price: s * Phi(d1) - d * Phi(d2), delta: Phi(d1) } : { price: d * Phi(-d2) - s * Phi(-d1), delta: Phi(d1) - 1 };
-}
+/** The oracle's price and ∂V/∂S (no dividend). */
+const bs = (type: OptionType, s: number, k: number, r: number, vol: number, tau: number) => ({
+  price: blackScholes(type, s, k, r, vol, tau),
+  delta: blackScholesDelta(type, s, k, r, vol, tau),
+});
 
 const DAYS = 400;
 const aapl = walk(DAYS, 31).map((p) => Number(p.toPrecision(12)));

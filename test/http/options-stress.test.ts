@@ -7,22 +7,10 @@ import t from 'tap';
 import { call, csvForm, refusals } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
 import { iso, walk, wideCsv } from '../helpers/price-series.js';
-import { erfc } from '../../src/risk/numerics/distributions.js';
+import { blackScholes as bs } from '../helpers/black-scholes.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 
-const Phi = (x: number) => 0.5 * erfc(-x / Math.SQRT2);
 const phi = (x: number) => Math.exp(-0.5 * x * x) / Math.sqrt(2 * Math.PI);
-
-/** Black–Scholes–Merton written out here, independent of the engine (Black-76 is q = r). */
-function bs(type: 'call' | 'put', s: number, k: number, r: number, vol: number, tau: number, q = 0): number {
-  if (tau <= 0) return Math.max(type === 'call' ? s - k : k - s, 0);
-  const v = vol * Math.sqrt(tau);
-  const d1 = (Math.log(s / k) + (r - q + (vol * vol) / 2) * tau) / v;
-  const d2 = d1 - v;
-  const f = s * Math.exp(-q * tau);
-  const d = k * Math.exp(-r * tau);
-  return type === 'call' ? f * Phi(d1) - d * Phi(d2) : d * Phi(-d2) - f * Phi(-d1);
-}
 
 const DAYS = 600;
 const aapl = walk(DAYS, 31).map((p) => Number(p.toPrecision(12)));

@@ -6,23 +6,14 @@ import t from 'tap';
 import { call, calculate, csvForm } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
 import { iso, walk, wideCsv } from '../helpers/price-series.js';
-import { erfc } from '../../src/risk/numerics/distributions.js';
+import { blackScholes, type OptionType } from '../helpers/black-scholes.js';
 import { referenceEwmaFilter } from '../helpers/variance-filter-reference.js';
 
-const Phi = (x: number) => 0.5 * erfc(-x / Math.SQRT2);
 /** z at 0.99, docs/oracles.md. */
 const Z99 = 2.326347874040841;
 
-/** Black–Scholes–Merton written out here, independent of the engine. */
-function bs(type: 'call' | 'put', s: number, k: number, r: number, q: number, vol: number, tau: number): number {
-  if (tau <= 0) return Math.max(type === 'call' ? s - k : k - s, 0);
-  const v = vol * Math.sqrt(tau);
-  const d1 = (Math.log(s / k) + (r - q + (vol * vol) / 2) * tau) / v;
-  const d2 = d1 - v;
-  const f = s * Math.exp(-q * tau);
-  const d = k * Math.exp(-r * tau);
-  return type === 'call' ? f * Phi(d1) - d * Phi(d2) : d * Phi(-d2) - f * Phi(-d1);
-}
+/** The oracle with this file's argument order (q before σ). */
+const bs = (type: OptionType, s: number, k: number, r: number, q: number, vol: number, tau: number) => blackScholes(type, s, k, r, vol, tau, q);
 
 const DAYS = 600;
 const prices = walk(DAYS, 31).map((p) => Number(p.toPrecision(12)));
