@@ -14,8 +14,7 @@ import { type Comparison } from '../engine/codec.js';
 import { cashAsPositions, refsOf } from './fx/cash.js';
 import { bookWithoutFx, currencyBreakdown, fxMeta, planFor } from './fx/fx-figures.js';
 import { cornishFisherResults, type HistoryExtras } from './history/history-methods.js';
-import { replayedEstimation } from './history/filtered-estimation.js';
-import { bootstraps } from './history/bootstrap-paths.js';
+import { replayFor } from './model-replay.js';
 import { calculationOf, modelInputOf, type CalculatorDeps } from './calculation-setup.js';
 
 export { calculationOf, modelInputOf, type CalculatorDeps } from './calculation-setup.js';
@@ -38,15 +37,7 @@ async function priceBooks(
   s: Session,
 ): Promise<{ results: EngineResults; precision: Precision | null; extras: HistoryExtras }> {
   const o = req.method_options ?? {};
-  // T > 1 filtered history: `simulations` seeded paths, replayed as one-day rows (api.md §16).
-  const bootstrap = bootstraps(req) ? { horizon: req.time_horizon, paths: req.simulations ?? 0, seed: model.opts.seed ?? 0 } : null;
-  const replay = await replayedEstimation(
-    model.est,
-    model.opts.filter,
-    model.opts.drift === 'zero',
-    { executor: deps.executor, signal: s.signal, deadline: s.deadline, parts: deps.maxBatches },
-    bootstrap,
-  );
+  const replay = await replayFor(req, model, deps.executor, deps.maxBatches, s);
   const run = (simulations: number) =>
     runModel(
       deps.executor,

@@ -14,8 +14,7 @@ import { cashAsPositions, refsOf } from '../fx/cash.js';
 import { optionLabel, timesToExpiry, type StatedOption, type StockRequest } from './option-positions.js';
 import { duplicatedEstimation, optionGreeks, paddedEstimation, withOptionColumns, type PricedOption } from './option-columns.js';
 import { runModel } from '../engine-run.js';
-import { replayedEstimation } from '../history/filtered-estimation.js';
-import { bootstraps } from '../history/bootstrap-paths.js';
+import { replayFor } from '../model-replay.js';
 
 type Loc = (string | number)[];
 const refuse = (loc: Loc, msg: string) => validationError([{ loc, msg, type: 'value_error' }]);
@@ -107,14 +106,7 @@ export async function calculateWithOptions(
       const engineOf = (e: Float64Array): EngineBook => ({ capital, weights: e.map((x) => x / capital) });
       // Filtered history (api.md §16): the scenarios are the filtered rows, or T > 1 bootstrap paths
       // replayed as one-day rows; the options still age by the request's horizon.
-      const bootstrap = bootstraps(req) ? { horizon: req.time_horizon, paths: req.simulations ?? 0, seed: model.opts.seed ?? 0 } : null;
-      const replay = await replayedEstimation(
-        model.est,
-        model.opts.filter,
-        model.opts.drift === 'zero',
-        { executor: deps.executor, signal: s.signal, deadline: s.deadline, parts: deps.maxBatches },
-        bootstrap,
-      );
+      const replay = await replayFor(req, model, deps.executor, deps.maxBatches, s);
       const est = replay.est;
       const base = {
         ...modelInputOf(req, model, [engineOf(exposures.subarray(0, n))], 'none', req.simulations ?? 0),
