@@ -19,7 +19,7 @@ import { bootstraps } from './history/bootstrap-paths.js';
 import { calculationOf, modelInputOf, type CalculatorDeps } from './calculation-setup.js';
 
 export { calculationOf, modelInputOf, type CalculatorDeps } from './calculation-setup.js';
-import { splitOptions } from './options/option-positions.js';
+import { optionBookRefs, splitOptions } from './options/option-positions.js';
 import { calculateWithOptions } from './options/option-calculate.js';
 
 /**
@@ -79,7 +79,7 @@ async function priceBooks(
 export async function calculate(req: CalculateRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<CalculateResponseBody> {
   checkRequest(req);
   const split = splitOptions(req);
-  if (split.options.length > 0) return calculateWithOptions(split.req, split.options, owner, deps, clientSignal);
+  if (split.options.length > 0) return calculateWithOptions(split.req, split.options, optionBookRefs(req.positions!), owner, deps, clientSignal);
   const { book: stated, cash } = cashAsPositions(split.req);
   const trades = req.what_if?.trades ?? [];
   const refs = [...refsOf(stated, ['body']), ...trades.map((t, i) => ({ symbol: t.symbol, loc: ['body', 'what_if', 'trades', i, 'symbol'] }))];

@@ -166,6 +166,13 @@ t.test('options', async (t) => {
     await refused({ positions: [option({ expiry: '2021-02-30' })] }, at('expiry'));
     await refused({ positions: [option({ expiry: '2200-01-01' })] }, at('expiry'));
     await refused({ positions: [option({ underlying: 'NOPE' })] }, at('underlying'), 'UNKNOWN_SYMBOL');
+    // A stock symbol after an option is named at its own index in positions, not among the stock positions.
+    await refused({ positions: [option({}), { symbol: 'NOPE', quantity: 1 }] }, ['body', 'positions', 1, 'symbol'], 'UNKNOWN_SYMBOL');
+    await refused(
+      { positions: [option({}), { symbol: 'MSFT', quantity: 1 }, option({}), { symbol: 'NOPE', market_value: 5 }] },
+      ['body', 'positions', 3, 'symbol'],
+      'UNKNOWN_SYMBOL',
+    );
     await refused({ positions: [option({}, 1, 0)] }, ['body', 'positions', 0, 'multiplier']);
     await refused({ positions: [option({})], portfolio_mode: 'rebalanced' }, ['body', 'portfolio_mode']);
     await refused({ positions: [option({})], method: 'parametric_normal' }, ['body', 'method_options', 'valuation']);

@@ -4,13 +4,13 @@ import { type EngineBook } from '../../engine/codec.js';
 import { type EngineResults } from '../../engine/results-codec.js';
 import { ABI } from '../../engine/abi.js';
 import { canonicalSymbols, priceBook, symbolsOf, unionOf, type PricedBook } from '../books.js';
-import { loadDataset, prepareModel } from '../model-setup.js';
+import { loadDataset, prepareModel, type SymbolRef } from '../model-setup.js';
 import { underDeadline } from '../deadline.js';
 import { requestShape, workBytes, workUnits } from '../work-cost.js';
 import { buildResponse } from '../response-builder.js';
 import { keepScenarios, runKept } from '../kept-scenarios.js';
 import { calculationOf, modelInputOf, type CalculatorDeps } from '../calculation-setup.js';
-import { cashAsPositions, refsOf } from '../fx/cash.js';
+import { cashAsPositions } from '../fx/cash.js';
 import { optionLabel, timesToExpiry, type StatedOption, type StockRequest } from './option-positions.js';
 import { duplicatedEstimation, optionGreeks, paddedEstimation, withOptionColumns, type PricedOption } from './option-columns.js';
 import { runModel } from '../engine-run.js';
@@ -44,6 +44,8 @@ export function checkSupported(req: Pick<StockRequest, 'method' | 'portfolio_mod
 export async function calculateWithOptions(
   req: StockRequest,
   options: StatedOption[],
+  /** Where each symbol is stated in `positions` (optionBookRefs): stock positions at their own index. */
+  refs: SymbolRef[],
   owner: string,
   deps: CalculatorDeps,
   clientSignal?: AbortSignal,
@@ -56,12 +58,12 @@ export async function calculateWithOptions(
   }
   const valuation = req.method_options?.valuation ?? 'full';
   const { book: stated, cash } = cashAsPositions(req);
-  const underlyings = options.map((o) => ({ symbol: o.entry.option.underlying, loc: ['body', 'positions', o.index, 'option', 'underlying'] }));
-  const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, [...refsOf(stated, ['body']), ...underlyings]);
+  const underlyings = options.map((o) => o.entry.option.underlying);
+  const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
   if (dataset.currencies !== undefined || cash.length > 0) throw refuse(['body', 'positions'], 'options are taken over single-currency datasets only');
   const taus = timesToExpiry(options, dataset.dates[dataset.dates.length - 1]!);
   const listed = unionOf([symbolsOf(stated)]);
-  const symbols = canonicalSymbols(dataset, [listed, underlyings.map((u) => u.symbol)]);
+  const symbols = canonicalSymbols(dataset, [listed, underlyings]);
   const shape = requestShape(req, symbols.length + 2 * options.length, 2, dataset.dates.length);
   return underDeadline(
     deps,
