@@ -79,8 +79,8 @@ export const OptionItem = Type.Object(
 );
 export type OptionEntry = Static<typeof OptionItem>;
 
-/** Sensitivities per request; with the options, at most ABI.MAX_OPTIONS columns in all (checked at calculate). */
-export const MAX_SENSITIVITIES = 1000;
+/** Sensitivities per request: each is two of the engine's ABI.MAX_OPTIONS columns (as given and at its delta), with the options' (checked at calculate). */
+export const MAX_SENSITIVITIES = 500;
 /** Largest |delta| or |gamma| of a sensitivity, as a position's market value (the engine's MAX_SENSITIVITY). */
 export const MAX_SENSITIVITY = 1e15;
 

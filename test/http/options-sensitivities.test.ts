@@ -5,7 +5,7 @@
 import t from 'tap';
 import { call, calculate, csvForm } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
-import { walk, wideCsv } from '../helpers/price-series.js';
+import { iso, walk, wideCsv } from '../helpers/price-series.js';
 
 /** z at 0.99, docs/oracles.md. */
 const Z99 = 2.326347874040841;
@@ -144,7 +144,14 @@ t.test('sensitivities', async (t) => {
     await refused(one({ vega: 3 }), null);
     await refused({ sensitivities: [{ symbol: 'AAPL', gamma: 1 }] }, null);
     await refused({ sensitivities: [] }, ['body', 'sensitivities']);
-    await refused({ sensitivities: Array.from({ length: 1001 }, () => ({ symbol: 'AAPL', delta: 1 })) }, ['body', 'sensitivities']);
+    await refused({ sensitivities: Array.from({ length: 501 }, () => ({ symbol: 'AAPL', delta: 1 })) }, ['body', 'sensitivities']);
+    // Options and sensitivities share the engine's columns: 2 × (300 + 201) > 1,000 (a 500 before).
+    const opts = Array.from({ length: 300 }, () => ({
+      option: { underlying: 'AAPL', type: 'call', strike: 100, expiry: iso(DAYS + 30), volatility: 0.2 },
+      quantity: 1,
+    }));
+    const fill = Array.from({ length: 201 }, () => ({ symbol: 'AAPL', delta: 1, gamma: 1 }));
+    await refused({ simulations: 100, positions: opts, sensitivities: fill }, ['body', 'sensitivities']);
     await refused(
       {
         method: 'parametric_normal',

@@ -182,5 +182,9 @@ t.test('options', async (t) => {
       'valuation',
     ]);
     await refused({ positions: [option({})], method_options: { valuation: 'cubic' } }, ['body', 'method_options', 'valuation']);
+    // Each option is two engine columns (as asked, at its delta): 501 options were a 500, now a 422.
+    await refused({ simulations: 100, positions: Array.from({ length: 501 }, () => option({})) }, ['body', 'positions']);
+    const most = await calculate(s.base, s.key, body({ simulations: 100, positions: Array.from({ length: 500 }, () => option({})) }));
+    t.equal(most.status, 200, `500 options: ${most.text.slice(0, 200)}`);
   });
 });

@@ -55,9 +55,11 @@ export async function calculateWithOptions(
   checkSupported(req, options.length > 0);
   const given = req.sensitivities ?? [];
   checkSensitivities(req.method, given);
-  // The engine revalues each option twice (as asked, and at its delta): bounds of engine/core/src/limits.rs.
-  if (options.length > ABI.MAX_OPTIONS) throw refuse(['body', 'positions'], `at most ${ABI.MAX_OPTIONS} option positions`);
-  if (options.length + given.length > ABI.MAX_OPTIONS) throw refuse(['body', 'sensitivities'], `at most ${ABI.MAX_OPTIONS} options and sensitivities`);
+  // The engine revalues each option (and sensitivity) twice, as asked and at its delta: its columns
+  // are bounded by engine/core/src/limits.rs's MAX_OPTIONS, so half as many positions.
+  const most = Math.floor(ABI.MAX_OPTIONS / 2);
+  if (options.length > most) throw refuse(['body', 'positions'], `at most ${most} option positions`);
+  if (options.length + given.length > most) throw refuse(['body', 'sensitivities'], `at most ${most} options and sensitivities together`);
   if (2 * (options.length + given.length) * (req.simulations ?? 0) > ABI.MAX_OPTION_SCENARIOS) {
     throw refuse(['body', 'simulations'], `2 × (options + sensitivities) × simulations must be at most ${ABI.MAX_OPTION_SCENARIOS}`);
   }
