@@ -59,7 +59,7 @@ export class LivePricing {
 
   async price(req: CalculateRequest): Promise<CalculateResponseBody> {
     const { req: stock, options } = splitOptions(req);
-    this.full ||= options.length > 0 || req.sensitivities !== undefined || pricedInFull(req);
+    this.full ||= options.length > 0 || pricedInFull(req);
     if (this.full) return calculate(req, this.owner, this.deps);
     if (this.kept) return this.again(stock, this.kept);
     return this.first(stock);
