@@ -465,6 +465,33 @@ export interface components {
                  */
                 multiplier?: number;
             })[];
+            /**
+             * @description Bring your own Greeks (api.md §15): instruments priced elsewhere, added to the book’s P&L on every Monte Carlo or historical scenario as δ·x + ½·γ·x² (with valuation "delta": δ·x); parametric_normal takes gamma 0 only. Each is a row of contributions. Taken as options are (no portfolio, what_if, rebalanced, multi-currency).
+             * @example [
+             *       {
+             *         "symbol": "AAPL",
+             *         "delta": 250000,
+             *         "gamma": -40000
+             *       }
+             *     ]
+             */
+            sensitivities?: {
+                /**
+                 * @description A symbol of the dataset.
+                 * @example AAPL
+                 */
+                symbol: string;
+                /**
+                 * @description Money delta δ in `currency`: P&L per unit relative move x of the symbol (δ alone is a position of market value δ).
+                 * @example 250000
+                 */
+                delta: number;
+                /**
+                 * @description Money gamma γ in `currency`: P&L ½·γ·x² for a relative move x (x = e^R − 1); must be 0 with parametric_normal.
+                 * @example -40000
+                 */
+                gamma?: number;
+            }[];
             /** @description Trades to price against the book: the answer adds meta.what_if (the book after them, and the differences). */
             what_if?: {
                 /** @description Proposed trades (unique symbols), added to the book: the book is priced before and after on the same scenarios. */
@@ -730,11 +757,13 @@ export interface components {
                     standalone_var: number;
                     /** @description Options only: the position’s index in `positions`. */
                     option?: number;
+                    /** @description Sensitivities only: its index in `sensitivities`. */
+                    sensitivity?: number;
                     /** @description Options only: quantity × multiplier × the option’s price now. */
                     price?: number;
-                    /** @description Options only: money delta, quantity × multiplier × Δ × S (P&L per unit relative move of S). */
+                    /** @description Options and sensitivities: money delta, quantity × multiplier × Δ × S (P&L per unit relative move of S), or δ as given. */
                     delta?: number;
-                    /** @description Options only: money gamma, quantity × multiplier × Γ × S² (½·gamma·x² for a relative move x). */
+                    /** @description Options and sensitivities: money gamma, quantity × multiplier × Γ × S² (½·gamma·x² for a relative move x), or γ as given. */
                     gamma?: number;
                     /** @description Options only: quantity × multiplier × ∂V/∂σ (per 1.0 of volatility). */
                     vega?: number;
@@ -855,6 +884,8 @@ export interface components {
                     mode: "full" | "delta_gamma" | "delta";
                     /** @description Option positions in the book. */
                     options: number;
+                    /** @description Sensitivities given (`sensitivities`), when any: at their delta in the comparison too. */
+                    sensitivities?: number;
                     /** @description VaR in `mode` minus VaR of the same book with every option at its delta, on the same scenarios. */
                     nonlinearity_var: number;
                     /** @description The same for ES. */
@@ -1295,11 +1326,13 @@ export interface components {
                         standalone_var: number;
                         /** @description Options only: the position’s index in `positions`. */
                         option?: number;
+                        /** @description Sensitivities only: its index in `sensitivities`. */
+                        sensitivity?: number;
                         /** @description Options only: quantity × multiplier × the option’s price now. */
                         price?: number;
-                        /** @description Options only: money delta, quantity × multiplier × Δ × S (P&L per unit relative move of S). */
+                        /** @description Options and sensitivities: money delta, quantity × multiplier × Δ × S (P&L per unit relative move of S), or δ as given. */
                         delta?: number;
-                        /** @description Options only: money gamma, quantity × multiplier × Γ × S² (½·gamma·x² for a relative move x). */
+                        /** @description Options and sensitivities: money gamma, quantity × multiplier × Γ × S² (½·gamma·x² for a relative move x), or γ as given. */
                         gamma?: number;
                         /** @description Options only: quantity × multiplier × ∂V/∂σ (per 1.0 of volatility). */
                         vega?: number;

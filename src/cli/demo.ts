@@ -7,6 +7,7 @@ import { loadConfig } from '../config.js';
 import { ROOT } from '../paths.js';
 import { startService } from '../service.js';
 import { multiCurrencyDesk } from './demo-fx.js';
+import { optionBooks } from './demo-options.js';
 
 const SAMPLE = path.join(ROOT, 'examples/prices_wide_sample.csv');
 const PORTFOLIO = [
@@ -179,6 +180,7 @@ async function demo(): Promise<void> {
     await precise(base, key, up.dataset_id, 'none');
     await precise(base, key, up.dataset_id, 'importance_sampling');
     await longShort(base, key, up.dataset_id);
+    await optionBooks(base, key, up.dataset_id, post);
     await validation(base, key, up.dataset_id);
     await multiCurrencyDesk(base, key);
   } finally {

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { SymbolName } from './symbol-grammar.js';
 
 /** Values of `method_options.valuation` (api.md §15). */
 export const VALUATIONS = ['full', 'delta_gamma', 'delta'] as const;
@@ -78,12 +79,43 @@ export const OptionItem = Type.Object(
 );
 export type OptionEntry = Static<typeof OptionItem>;
 
+/** Sensitivities per request: each is two of the engine's ABI.MAX_OPTIONS columns (as given and at its delta), with the options' (checked at calculate). */
+export const MAX_SENSITIVITIES = 500;
+/** Largest |delta| or |gamma| of a sensitivity, as a position's market value (the engine's MAX_SENSITIVITY). */
+export const MAX_SENSITIVITY = 1e15;
+
+const money = (description: string, example: number) => Type.Number({ minimum: -MAX_SENSITIVITY, maximum: MAX_SENSITIVITY, description, examples: [example] });
+
+/** Bring your own Greeks (api.md §15): an instrument priced elsewhere, by its money delta and gamma on a dataset symbol. */
+export const SensitivityItem = Type.Object(
+  {
+    symbol: SymbolName(),
+    delta: money('Money delta δ in `currency`: P&L per unit relative move x of the symbol (δ alone is a position of market value δ).', 250_000),
+    gamma: Type.Optional(money('Money gamma γ in `currency`: P&L ½·γ·x² for a relative move x (x = e^R − 1); must be 0 with parametric_normal.', -40_000)),
+  },
+  { additionalProperties: false, description: 'P&L per scenario δ·x + ½·γ·x², x = e^R − 1 of the symbol’s scenario log return R.' },
+);
+export type SensitivityEntry = Static<typeof SensitivityItem>;
+
+export const Sensitivities = Type.Array(SensitivityItem, {
+  minItems: 1,
+  maxItems: MAX_SENSITIVITIES,
+  description:
+    'Bring your own Greeks (api.md §15): instruments priced elsewhere, added to the book’s P&L on every Monte Carlo or historical scenario as δ·x + ½·γ·x² (with valuation "delta": δ·x); parametric_normal takes gamma 0 only. Each is a row of contributions. Taken as options are (no portfolio, what_if, rebalanced, multi-currency).',
+  examples: [[{ symbol: 'AAPL', delta: 250_000, gamma: -40_000 }]],
+});
+
 /** An option row of `contributions` adds its price and Greeks, position totals in `currency`. */
 export const OptionFigures = {
   option: Type.Optional(Type.Integer({ minimum: 0, description: 'Options only: the position’s index in `positions`.' })),
+  sensitivity: Type.Optional(Type.Integer({ minimum: 0, description: 'Sensitivities only: its index in `sensitivities`.' })),
   price: Type.Optional(Type.Number({ description: 'Options only: quantity × multiplier × the option’s price now.' })),
-  delta: Type.Optional(Type.Number({ description: 'Options only: money delta, quantity × multiplier × Δ × S (P&L per unit relative move of S).' })),
-  gamma: Type.Optional(Type.Number({ description: 'Options only: money gamma, quantity × multiplier × Γ × S² (½·gamma·x² for a relative move x).' })),
+  delta: Type.Optional(
+    Type.Number({ description: 'Options and sensitivities: money delta, quantity × multiplier × Δ × S (P&L per unit relative move of S), or δ as given.' }),
+  ),
+  gamma: Type.Optional(
+    Type.Number({ description: 'Options and sensitivities: money gamma, quantity × multiplier × Γ × S² (½·gamma·x² for a relative move x), or γ as given.' }),
+  ),
   vega: Type.Optional(Type.Number({ description: 'Options only: quantity × multiplier × ∂V/∂σ (per 1.0 of volatility).' })),
   theta: Type.Optional(Type.Number({ description: 'Options only: quantity × multiplier × ∂V/∂t, per year of calendar time.' })),
 };
@@ -94,6 +126,9 @@ export const ValuationMeta = Type.Object(
       description: 'How the options were valued on each scenario.',
     }),
     options: Type.Integer({ minimum: 0, description: 'Option positions in the book.' }),
+    sensitivities: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'Sensitivities given (`sensitivities`), when any: at their delta in the comparison too.' }),
+    ),
     nonlinearity_var: Type.Number({ description: 'VaR in `mode` minus VaR of the same book with every option at its delta, on the same scenarios.' }),
     nonlinearity_es: Type.Number({ description: 'The same for ES.' }),
     nonlinearity_var_standard_error: Type.Number({ description: 'Standard error of the difference (common scenarios, independent batches).' }),

@@ -1,7 +1,7 @@
 import { FormatRegistry, Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ISO_4217 } from './currencies.js';
 import { SymbolName } from './symbol-grammar.js';
-import { OptionItem, VALUATIONS } from './option-schemas.js';
+import { OptionItem, Sensitivities, VALUATIONS } from './option-schemas.js';
 
 FormatRegistry.Set('iso4217', (value) => ISO_4217.has(value));
 
@@ -224,6 +224,7 @@ export function calculateRequestSchema(maxSimulations: number) {
       ...calculationFields(maxSimulations),
       portfolio: Type.Optional(Portfolio),
       positions: Type.Optional(BookPositions),
+      sensitivities: Type.Optional(Sensitivities),
       what_if: Type.Optional(WhatIf),
     },
     { additionalProperties: false },

@@ -102,6 +102,8 @@ export const ABI = {
   VALUATION_FULL: 0,
   VALUATION_DELTA_GAMMA: 1,
   VALUATION_DELTA: 2,
+  /** A sensitivity given by the caller: [underlying, VALUATION_GIVEN, 0, 0, δ, γ, 0, 0, 0, 0]. */
+  VALUATION_GIVEN: 3,
   /** Option positions per calculation. */
   MAX_OPTIONS: 1000,
   /** Options × scenarios one calculation revalues. */

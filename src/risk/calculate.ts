@@ -18,8 +18,9 @@ import { replayFor } from './model-replay.js';
 import { calculationOf, modelInputOf, type CalculatorDeps } from './calculation-setup.js';
 
 export { calculationOf, modelInputOf, type CalculatorDeps } from './calculation-setup.js';
-import { splitOptions } from './options/option-positions.js';
+import { optionBookRefs, splitOptions } from './options/option-positions.js';
 import { calculateWithOptions } from './options/option-calculate.js';
+import { sensitivityRefs } from './options/sensitivities.js';
 
 /**
  * Whether the request asks for a target error: its cost is estimated at the cap `simulations`, but
@@ -70,7 +71,11 @@ async function priceBooks(
 export async function calculate(req: CalculateRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<CalculateResponseBody> {
   checkRequest(req);
   const split = splitOptions(req);
-  if (split.options.length > 0) return calculateWithOptions(split.req, split.options, owner, deps, clientSignal);
+  // Given sensitivities are option-like columns (api.md §15): the options path prices them.
+  if (split.options.length > 0 || req.sensitivities) {
+    const refs = [...optionBookRefs(req.positions ?? []), ...sensitivityRefs(req.sensitivities)];
+    return calculateWithOptions(split.req, split.options, refs, owner, deps, clientSignal);
+  }
   const { book: stated, cash } = cashAsPositions(split.req);
   const trades = req.what_if?.trades ?? [];
   const refs = [...refsOf(stated, ['body']), ...trades.map((t, i) => ({ symbol: t.symbol, loc: ['body', 'what_if', 'trades', i, 'symbol'] }))];

@@ -24,6 +24,8 @@ export function checkLiveRequest(req: CalculateRequest): void {
   if (req.what_if) throw invalid(['request', 'what_if'], 'send trades as "trades" messages on the subscription instead');
   const cashAt = req.positions?.findIndex((p) => 'cash' in p) ?? -1;
   if (cashAt >= 0) throw invalid(['request', 'positions', cashAt, 'cash'], 'cash positions are priced by calculate; not yet by a live subscription');
+  // A live book's state is its positions' market values: given δ and γ have none to revalue.
+  if (req.sensitivities) throw invalid(['request', 'sensitivities'], 'sensitivities are priced by calculate; not yet by a live subscription');
   if (req.method_options?.target_relative_error !== undefined) {
     throw invalid(['request', 'method_options', 'target_relative_error'], 'a live book keeps a fixed number of scenarios: give simulations');
   }

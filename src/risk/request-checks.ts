@@ -156,8 +156,11 @@ export function checkBook(
 export function checkRequest(req: CalculateRequest): void {
   checkCalculation(req);
   const { req: stock, options } = splitOptions(req);
-  // A book of options alone has no stock positions to check.
-  if (options.length === 0 || stock.positions!.length > 0) checkBook(stock, ['body'], req.portfolio_value);
+  if (req.sensitivities && req.portfolio)
+    throw invalid(['body', 'sensitivities'], 'sensitivities go with positions (or alone), not with a portfolio of weights');
+  // A book of options (or of sensitivities) alone has no stock positions to check.
+  const alone = options.length > 0 ? stock.positions!.length === 0 : req.sensitivities !== undefined && !req.positions;
+  if (!alone) checkBook(stock, ['body'], req.portfolio_value);
   if (req.what_if) {
     checkPositionItems(req.what_if.trades, ['body', 'what_if', 'trades']);
     checkUnique(req.what_if.trades, ['body', 'what_if', 'trades']);

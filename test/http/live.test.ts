@@ -223,6 +223,16 @@ t.test('live risk', async (t) => {
     t.same(e.detail.errors[0].loc, ['request', 'confidence_level'], 'the calculate schema, located in the request');
     c.send({ type: 'subscribe', id: 'x', request: calcBody(ds, { method: 'parametric_normal' }) });
     t.equal((await error()).detail.code, 'VALIDATION_ERROR', 'parametric draws no scenarios');
+    c.send({
+      type: 'subscribe',
+      id: 'x',
+      request: calcBody(ds, {
+        portfolio: undefined,
+        positions: [{ symbol: 'MSFT', quantity: 10 }],
+        sensitivities: [{ symbol: 'AAPL', delta: 1000, gamma: -50 }],
+      }),
+    });
+    t.same((await error()).detail.errors?.[0]?.loc, ['request', 'sensitivities'], 'sensitivities: calculate only');
     c.send({ type: 'subscribe', id: 'x', request: calcBody(ds, { portfolio: [{ symbol: 'NOPE', weight: 1 }] }) });
     t.equal((await error()).detail.code, 'UNKNOWN_SYMBOL');
     c.send({ type: 'subscribe', id: 'x', request: calcBody(ds, { portfolio: [{ symbol: 'AAPL', weight: 0.5 }] }) });

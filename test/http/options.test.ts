@@ -197,6 +197,13 @@ t.test('options', async (t) => {
     await refused({ positions: [option({ expiry: '2021-02-30' })] }, at('expiry'));
     await refused({ positions: [option({ expiry: '2200-01-01' })] }, at('expiry'));
     await refused({ positions: [option({ underlying: 'NOPE' })] }, at('underlying'), 'UNKNOWN_SYMBOL');
+    // A stock symbol after an option is named at its own index in positions, not among the stock positions.
+    await refused({ positions: [option({}), { symbol: 'NOPE', quantity: 1 }] }, ['body', 'positions', 1, 'symbol'], 'UNKNOWN_SYMBOL');
+    await refused(
+      { positions: [option({}), { symbol: 'MSFT', quantity: 1 }, option({}), { symbol: 'NOPE', market_value: 5 }] },
+      ['body', 'positions', 3, 'symbol'],
+      'UNKNOWN_SYMBOL',
+    );
     await refused({ positions: [option({}, 1, 0)] }, ['body', 'positions', 0, 'multiplier']);
     await refused({ positions: [option({})], portfolio_mode: 'rebalanced' }, ['body', 'portfolio_mode']);
     await refused({ positions: [option({})], method: 'parametric_normal' }, ['body', 'method_options', 'valuation']);
@@ -206,5 +213,9 @@ t.test('options', async (t) => {
       'valuation',
     ]);
     await refused({ positions: [option({})], method_options: { valuation: 'cubic' } }, ['body', 'method_options', 'valuation']);
+    // Each option is two engine columns (as asked, at its delta): 501 options were a 500, now a 422.
+    await refused({ simulations: 100, positions: Array.from({ length: 501 }, () => option({})) }, ['body', 'positions']);
+    const most = await calculate(s.base, s.key, body({ simulations: 100, positions: Array.from({ length: 500 }, () => option({})) }));
+    t.equal(most.status, 200, `500 options: ${most.text.slice(0, 200)}`);
   });
 });

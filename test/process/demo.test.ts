@@ -29,6 +29,10 @@ t.test('the demo prints every method and mode, warns of nothing, and leaves no k
   const desk = /```\n(EUR desk \(fx-desk\.csv\)[^`]*)```/.exec(readme);
   t.ok(desk, 'the README shows the EUR desk');
   t.ok(r.stdout.includes(desk![1]!), 'the multi-currency desk prints exactly the README’s lines (FX effect and currency breakdown)');
+  // The option books (seeded, every build prices options to the same bits) print what the README shows.
+  const options = /```\n(Option books \(AAPL[^`]*)```/.exec(readme);
+  t.ok(options, 'the README shows the option books');
+  t.ok(r.stdout.includes(options![1]!), 'the covered call and the short straddle print exactly the README’s lines (full vs delta VaR)');
   t.notMatch(r.stdout + r.stderr, /no API keys exist|prk_live_/, 'no false warning, no key printed');
   t.notOk(existsSync(path.join(dir, 'data')), 'DATA_DIR untouched: no key, no dataset left');
   t.same(readdirSync(dir), [], 'nothing else written beside it');

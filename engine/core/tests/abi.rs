@@ -121,6 +121,7 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("VALUATION_FULL", VALUATION_FULL as f64),
         ("VALUATION_DELTA_GAMMA", VALUATION_DELTA_GAMMA as f64),
         ("VALUATION_DELTA", VALUATION_DELTA as f64),
+        ("VALUATION_GIVEN", VALUATION_GIVEN as f64),
         ("MAX_OPTIONS", MAX_OPTIONS as f64),
         ("MAX_OPTION_SCENARIOS", MAX_OPTION_SCENARIOS as f64),
         ("VERSION_MAJOR", f64::from(VERSION_MAJOR)),

@@ -4,17 +4,18 @@ import { type EngineBook } from '../../engine/codec.js';
 import { type EngineResults } from '../../engine/results-codec.js';
 import { ABI } from '../../engine/abi.js';
 import { canonicalSymbols, priceBook, symbolsOf, unionOf, type PricedBook } from '../books.js';
-import { loadDataset, prepareModel } from '../model-setup.js';
+import { loadDataset, prepareModel, type SymbolRef } from '../model-setup.js';
 import { underDeadline } from '../deadline.js';
 import { requestShape, workBytes, workUnits } from '../work-cost.js';
 import { buildResponse } from '../response-builder.js';
 import { keepScenarios, runKept } from '../kept-scenarios.js';
 import { calculationOf, modelInputOf, type CalculatorDeps } from '../calculation-setup.js';
-import { cashAsPositions, refsOf } from '../fx/cash.js';
+import { cashAsPositions } from '../fx/cash.js';
 import { optionLabel, timesToExpiry, type StatedOption, type StockRequest } from './option-positions.js';
 import { duplicatedEstimation, optionGreeks, paddedEstimation, withOptionColumns, type PricedOption } from './option-columns.js';
 import { runModel } from '../engine-run.js';
 import { replayFor } from '../model-replay.js';
+import { checkSensitivities, sensitivityExposure, sensitivityLabel, type PricedSensitivity } from './sensitivities.js';
 
 type Loc = (string | number)[];
 const refuse = (loc: Loc, msg: string) => validationError([{ loc, msg, type: 'value_error' }]);
@@ -29,10 +30,12 @@ const OPTION_METHODS = ['monte_carlo_normal', 'monte_carlo_student_t', 'historic
  */
 export function checkSupported(
   req: Pick<StockRequest, 'method' | 'portfolio_mode' | 'method_options'> & { what_if?: unknown },
+  hasOptions = true,
   methods: string[] = OPTION_METHODS,
 ): void {
   const o = req.method_options ?? {};
-  if (req.method === 'parametric_normal' && (o.valuation ?? 'full') !== 'delta') {
+  // Sensitivities alone need no valuation there: a non-zero gamma is refused at its field instead.
+  if (req.method === 'parametric_normal' && hasOptions && (o.valuation ?? 'full') !== 'delta') {
     throw refuse(['body', 'method_options', 'valuation'], 'parametric methods value options at their delta only: set valuation "delta"');
   }
   if (!methods.includes(req.method)) throw refuse(['body', 'method'], `options take ${methods.join(', ')} (parametric_normal at delta)`);
@@ -53,25 +56,32 @@ export function checkSupported(
 export async function calculateWithOptions(
   req: StockRequest,
   options: StatedOption[],
+  /** Where each symbol is stated in `positions` (optionBookRefs): stock positions at their own index. */
+  refs: SymbolRef[],
   owner: string,
   deps: CalculatorDeps,
   clientSignal?: AbortSignal,
 ): Promise<CalculateResponseBody> {
-  checkSupported(req, [...OPTION_METHODS, 'historical_filtered']);
-  // The engine revalues each option twice (as asked, and at its delta): bounds of engine/core/src/limits.rs.
-  if (options.length > ABI.MAX_OPTIONS) throw refuse(['body', 'positions'], `at most ${ABI.MAX_OPTIONS} option positions`);
-  if (2 * options.length * (req.simulations ?? 0) > ABI.MAX_OPTION_SCENARIOS) {
-    throw refuse(['body', 'simulations'], `2 × options × simulations must be at most ${ABI.MAX_OPTION_SCENARIOS}`);
+  checkSupported(req, options.length > 0, [...OPTION_METHODS, 'historical_filtered']);
+  const given = req.sensitivities ?? [];
+  checkSensitivities(req.method, given);
+  // The engine revalues each option (and sensitivity) twice, as asked and at its delta: its columns
+  // are bounded by engine/core/src/limits.rs's MAX_OPTIONS, so half as many positions.
+  const most = Math.floor(ABI.MAX_OPTIONS / 2);
+  if (options.length > most) throw refuse(['body', 'positions'], `at most ${most} option positions`);
+  if (options.length + given.length > most) throw refuse(['body', 'sensitivities'], `at most ${most} options and sensitivities together`);
+  if (2 * (options.length + given.length) * (req.simulations ?? 0) > ABI.MAX_OPTION_SCENARIOS) {
+    throw refuse(['body', 'simulations'], `2 × (options + sensitivities) × simulations must be at most ${ABI.MAX_OPTION_SCENARIOS}`);
   }
-  const valuation = req.method_options?.valuation ?? 'full';
+  const valuation = req.method_options?.valuation ?? (options.length === 0 && req.method === 'parametric_normal' ? 'delta' : 'full');
   const { book: stated, cash } = cashAsPositions(req);
-  const underlyings = options.map((o) => ({ symbol: o.entry.option.underlying, loc: ['body', 'positions', o.index, 'option', 'underlying'] }));
-  const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, [...refsOf(stated, ['body']), ...underlyings]);
+  const underlyings = options.map((o) => o.entry.option.underlying);
+  const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
   if (dataset.currencies !== undefined || cash.length > 0) throw refuse(['body', 'positions'], 'options are taken over single-currency datasets only');
   const taus = timesToExpiry(options, dataset.dates[dataset.dates.length - 1]!);
   const listed = unionOf([symbolsOf(stated)]);
-  const symbols = canonicalSymbols(dataset, [listed, underlyings.map((u) => u.symbol)]);
-  const shape = requestShape(req, symbols.length + 2 * options.length, 2, dataset.dates.length);
+  const symbols = canonicalSymbols(dataset, [listed, underlyings, given.map((g) => g.symbol)]);
+  const shape = requestShape(req, symbols.length + 2 * (options.length + given.length), 2, dataset.dates.length);
   return underDeadline(
     deps,
     clientSignal,
@@ -83,7 +93,8 @@ export async function calculateWithOptions(
         const underlying = column.get(o.entry.option.underlying)!;
         return { stated: o, underlying, spot: model.prices[underlying]!, tau: taus[i]! };
       });
-      const greeks = await optionGreeks(deps.executor, priced, s.signal);
+      const sens: PricedSensitivity[] = given.map((entry, index) => ({ entry, index, underlying: column.get(entry.symbol)! }));
+      const greeks = priced.length > 0 ? await optionGreeks(deps.executor, priced, s.signal) : [];
       const size = options.map((o) => o.entry.quantity * (o.entry.multiplier ?? 1));
       const deltaMoney = greeks.map((g, i) => size[i]! * g[1]! * priced[i]!.spot);
       // The stock positions' exposures (at a unit capital: the exposures do not depend on it).
@@ -95,14 +106,17 @@ export async function calculateWithOptions(
       let gross = 0;
       for (let i = 0; i < n; i++) gross += Math.abs(stockExposure(i));
       for (const d of deltaMoney) gross += Math.abs(d);
+      for (const g of given) gross += Math.abs(g.delta);
       const capital = req.portfolio_value ?? gross;
       if (!(capital > 0) || !Number.isFinite(capital))
-        throw refuse(['body', 'positions'], 'every exposure (stock, and options at their delta) is zero: give portfolio_value');
-      const m = options.length;
-      // Columns: assets, the options as asked (size, or the money delta), the options at their delta.
-      const asked = valuation === 'delta' ? deltaMoney : size;
+        throw refuse(['body', 'positions'], 'every exposure (stock, options and sensitivities at their delta) is zero: give portfolio_value');
+      // Option-like columns: the options, then the sensitivities (api.md §15).
+      const m = options.length + given.length;
+      // Columns: assets, the options and sensitivities as asked (size, or the money delta), then each at its delta.
+      const asked = [...(valuation === 'delta' ? deltaMoney : size), ...given.map((g) => sensitivityExposure(g, valuation))];
+      const atDelta = [...deltaMoney, ...given.map((g) => g.delta)];
       const exposures = Float64Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stockExposure(i) : i < n + m ? asked[i - n]! : 0));
-      const deltaTwin = Float64Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stockExposure(i) : i < n + m ? 0 : deltaMoney[i - n - m]!));
+      const deltaTwin = Float64Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stockExposure(i) : i < n + m ? 0 : atDelta[i - n - m]!));
       const engineOf = (e: Float64Array): EngineBook => ({ capital, weights: e.map((x) => x / capital) });
       // Filtered history (api.md §16): the scenarios are the filtered rows, or T > 1 bootstrap paths
       // replayed as one-day rows; the options still age by the request's horizon.
@@ -114,9 +128,9 @@ export async function calculateWithOptions(
       };
       const policy = { maxBatches: deps.maxBatches, deadline: s.deadline };
       const respond = (results: EngineResults): CalculateResponseBody => {
-        const labels = options.map((o) => optionLabel(o.entry));
+        const labels = [...options.map((o) => optionLabel(o.entry)), ...given.map(sensitivityLabel)];
         // meta.estimation and meta.filter list the underlyings too: their σ moves the options.
-        const factors = unionOf([listed, underlyings.map((u) => u.symbol)]);
+        const factors = unionOf([listed, underlyings, given.map((g) => g.symbol)]);
         const calc = calculationOf(req, model, factors, deps, s, { precision: null, extras: { filter: replay.state, cornishFisher: null } });
         const own = Array.from({ length: n + 2 * m }, (_, i) => (i < n ? (stock?.own[i] ?? false) : i < n + m));
         const book: PricedBook = {
@@ -127,14 +141,16 @@ export async function calculateWithOptions(
           quantities: [
             ...Array.from({ length: n }, (_, i) => stock?.quantities[i] ?? null),
             ...options.map((o) => o.entry.quantity),
-            ...options.map(() => null),
+            ...given.map(() => null),
+            ...labels.map(() => null),
           ],
           engine: engineOf(exposures),
         };
         const wideCalc = {
           ...calc,
           symbols: [...model.symbols, ...labels, ...labels],
-          prices: Float64Array.from([...model.prices, ...greeks.map((g) => g[0]!), ...greeks.map((g) => g[0]!)]),
+          // A sensitivity's column is priced per unit of its exposure: a price of 1.
+          prices: Float64Array.from([...model.prices, ...greeks.map((g) => g[0]!), ...given.map(() => 1), ...greeks.map((g) => g[0]!), ...given.map(() => 1)]),
         };
         const figures = results.books[1]!;
         const answer = buildResponse(wideCalc, [book], { books: [figures], whatIf: null });
@@ -142,6 +158,10 @@ export async function calculateWithOptions(
         const contributions = answer.meta.contributions.map((c, row) => {
           const k = row - (stock?.listed.length ?? 0);
           if (k < 0) return c;
+          if (k >= options.length) {
+            const j = k - options.length;
+            return { ...c, sensitivity: j, delta: given[j]!.delta, gamma: given[j]!.gamma ?? 0 };
+          }
           const g = greeks[k]!;
           const z = size[k]!;
           const spot = priced[k]!.spot;
@@ -162,7 +182,8 @@ export async function calculateWithOptions(
             contributions,
             valuation: {
               mode: valuation,
-              options: m,
+              options: options.length,
+              ...(given.length > 0 ? { sensitivities: given.length } : {}),
               nonlinearity_var: w.incrementalVar,
               nonlinearity_es: w.incrementalEs,
               nonlinearity_var_standard_error: w.incrementalVarStandardError,
@@ -173,12 +194,12 @@ export async function calculateWithOptions(
         };
       };
       const input = { ...base, books: [engineOf(deltaTwin), engineOf(exposures)], comparison: 'what_if' as const };
-      const sources = [...priced, ...priced].map((o) => o.underlying);
+      const sources = [...priced, ...sens, ...priced, ...sens].map((o) => o.underlying);
       // Parametric takes delta only: each option column moves as its underlying, so the closed form prices it.
       if (req.method === 'parametric_normal')
         return respond(await runModel(deps.executor, input, duplicatedEstimation(est, sources), policy, s.signal, s.timing));
       const kept = await keepScenarios(deps.executor, base, est, policy, s.signal);
-      const columns = await withOptionColumns(deps.executor, kept, n, req.time_horizon, valuation, priced, s.signal);
+      const columns = await withOptionColumns(deps.executor, kept, n, req.time_horizon, valuation, priced, s.signal, true, sens);
       const wide = paddedEstimation(est, 2 * m);
       return respond(await runKept(deps.executor, input, wide, columns, policy, s.signal, s.timing));
     },

@@ -4,6 +4,7 @@ import { type EngineExecutor } from '../../engine/ops.js';
 import { type ValuationMode } from '../../contract/option-schemas.js';
 import { keptFrom, type KeptScenarios } from '../kept-scenarios.js';
 import { type StatedOption } from './option-positions.js';
+import { sensitivityFields, type PricedSensitivity } from './sensitivities.js';
 
 const VALUATION_CODES: Record<ValuationMode, number> = { full: ABI.VALUATION_FULL, delta_gamma: ABI.VALUATION_DELTA_GAMMA, delta: ABI.VALUATION_DELTA };
 
@@ -52,12 +53,17 @@ export async function withOptionColumns(
   options: PricedOption[],
   signal?: AbortSignal,
   twin = true,
+  given: PricedSensitivity[] = [],
 ): Promise<KeptScenarios> {
-  const words = [...options.flatMap((o) => fields(o, valuation)), ...(twin ? options.flatMap((o) => fields(o, 'delta')) : [])];
+  // Columns: the options then the sensitivities as asked, then (twin) each at its delta.
+  const asked = [...options.flatMap((o) => fields(o, valuation)), ...given.flatMap((g) => sensitivityFields(g, valuation))];
+  const atDelta = [...options.flatMap((o) => fields(o, 'delta')), ...given.flatMap((g) => sensitivityFields(g, 'delta'))];
+  const words = [...asked, ...(twin ? atDelta : [])];
+  const columns = options.length + given.length;
   // The kept scenarios go as the call's lead (read in place); the answer, the units with the option
   // columns and the stock columns' tails, is kept the same way.
   const replies = await Promise.all(
-    kept.units.map((u) => exec.run(ABI.OP_OPTION_UNITS, Float64Array.from([assets, horizon, (twin ? 2 : 1) * options.length, ...words]), signal, u)),
+    kept.units.map((u) => exec.run(ABI.OP_OPTION_UNITS, Float64Array.from([assets, horizon, (twin ? 2 : 1) * columns, ...words]), signal, u)),
   );
   return keptFrom(kept.batches, replies);
 }

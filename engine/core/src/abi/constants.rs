@@ -58,6 +58,8 @@ pub const MODEL_BLACK76: usize = 1;
 pub const VALUATION_FULL: usize = 0;
 pub const VALUATION_DELTA_GAMMA: usize = 1;
 pub const VALUATION_DELTA: usize = 2;
+/// A sensitivity given by the caller (api.md §15): [underlying, VALUATION_GIVEN, 0, 0, δ, γ, 0, 0, 0, 0].
+pub const VALUATION_GIVEN: usize = 3;
 
 // Method codes, the first word of a spec.
 pub const METHOD_MONTE_CARLO_NORMAL: usize = 0;
@@ -232,6 +234,7 @@ pub const TABLE: &[(&str, f64)] = table![
     VALUATION_FULL,
     VALUATION_DELTA_GAMMA,
     VALUATION_DELTA,
+    VALUATION_GIVEN,
     MAX_OPTIONS,
     MAX_OPTION_SCENARIOS,
     VERSION_MAJOR,

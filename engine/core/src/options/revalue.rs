@@ -12,12 +12,21 @@ use crate::spec::BLOCK;
 /// Trading days per year of the horizon: τ moves by T/252 (api.md §15).
 pub const TRADING_DAYS: f64 = 252.0;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Valuation {
     Full,
     DeltaGamma,
     Delta,
+    /// Bring your own Greeks (api.md §15): δ·x + ½γ·x² in money per unit relative move; the
+    /// column's terms, spot and τ are not read.
+    Given {
+        delta: f64,
+        gamma: f64,
+    },
 }
+
+/// Largest |δ| or |γ| of a given sensitivity (as a position's market value): its P&L stays finite.
+pub const MAX_SENSITIVITY: f64 = 1e15;
 
 /// One option position's column: its underlying (an asset index), valuation, terms, spot S₀ and τ
 /// now. A book may hold the same option in two columns (full and delta: the nonlinearity).
@@ -35,6 +44,13 @@ impl OptionColumn {
     pub fn validate(&self, assets: usize) -> Result<()> {
         let c = &self.contract;
         ensure(self.underlying < assets, "option underlying out of range")?;
+        if let Valuation::Given { delta, gamma } = self.valuation {
+            let bounded = |v: f64| v.is_finite() && v.abs() <= MAX_SENSITIVITY;
+            return ensure(
+                bounded(delta) && bounded(gamma),
+                "a sensitivity's delta and gamma must be finite, at most 1e15 in size",
+            );
+        }
         ensure(
             self.spot.is_finite() && self.spot > 0.0,
             "option spot must be positive",
@@ -127,5 +143,57 @@ fn column(
                 *o = delta * x + gamma * (x * x) + carry;
             }
         }
+        Valuation::Given { delta, gamma } => {
+            let half = 0.5 * gamma;
+            for (o, x) in out.iter_mut().zip(u) {
+                *o = delta * x + half * (x * x);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::pricer::{Kind, Model};
+
+    fn given(delta: f64, gamma: f64) -> OptionColumn {
+        let contract = Contract {
+            kind: Kind::Call,
+            model: Model::BlackScholes,
+            strike: 1.0,
+            volatility: 1.0,
+            rate: 0.0,
+            dividend: 0.0,
+        };
+        OptionColumn {
+            underlying: 1,
+            valuation: Valuation::Given { delta, gamma },
+            contract,
+            spot: 1.0,
+            tau: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_given_sensitivity_is_its_taylor_step_on_the_underlying() {
+        let units: Vec<f64> = (0..2 * BLOCK)
+            .map(|i| (i as f64 - 300.0) / 1000.0)
+            .collect();
+        let out = option_units(&units, 2, 10, &[given(5000.0, -20000.0)]).unwrap();
+        for (i, x) in units[BLOCK..].iter().enumerate() {
+            let want = 5000.0 * x - 10000.0 * x * x;
+            assert!((out[2 * BLOCK + i] - want).abs() <= 1e-12 * (1.0 + want.abs()));
+        }
+        // Without gamma: δ times the underlying's unit.
+        let linear = option_units(&units, 2, 10, &[given(7.0, 0.0)]).unwrap();
+        for (a, x) in linear[2 * BLOCK..].iter().zip(&units[BLOCK..]) {
+            assert_eq!(a.to_bits(), (7.0 * x).to_bits());
+        }
+        for bad in [f64::NAN, f64::INFINITY, 2e15] {
+            assert!(option_units(&units, 2, 10, &[given(bad, 0.0)]).is_err());
+            assert!(option_units(&units, 2, 10, &[given(0.0, bad)]).is_err());
+        }
+        assert!(option_units(&units, 1, 10, &[given(1.0, 1.0)]).is_err());
     }
 }

@@ -27,6 +27,8 @@ pub fn option_cases(cases: &mut Vec<(String, Vec<f64>)>) {
         ("full", VALUATION_FULL),
         ("delta_gamma", VALUATION_DELTA_GAMMA),
         ("delta", VALUATION_DELTA),
+        // A given sensitivity: δ and γ in the spot and strike slots (100·x + ½·95·x², ...).
+        ("given", VALUATION_GIVEN),
     ] {
         // [length, kept]: the kept scenarios as OP_UNITS gave them.
         let mut input = vec![(units.len() - 1) as f64];

@@ -3,12 +3,13 @@
 //! option columns appended to the units (their tails are computed at pricing).
 //! OP_OPTION_GREEKS input: [options, per option OPTION_FIELDS]; result [0, options, per option
 //! price, Δ, Γ, vega, θ per unit]. Option fields: [underlying, valuation, type, model, spot,
-//! strike, volatility, rate, dividend yield, τ in years].
+//! strike, volatility, rate, dividend yield, τ in years]; a given sensitivity (VALUATION_GIVEN)
+//! [underlying, valuation, 0, 0, δ, γ, 0, 0, 0, 0].
 
 use super::kept::{decode_kept, encode_kept};
 use crate::abi::constants::{
     MODEL_BLACK76, MODEL_BLACK_SCHOLES, OPTION_CALL, OPTION_FIELDS, OPTION_PUT, VALUATION_DELTA,
-    VALUATION_DELTA_GAMMA, VALUATION_FULL,
+    VALUATION_DELTA_GAMMA, VALUATION_FULL, VALUATION_GIVEN,
 };
 use crate::abi::reader::Reader;
 use crate::error::{EngineError, Result};
@@ -24,6 +25,7 @@ fn code(r: &mut Reader, what: &str) -> Result<usize> {
 fn decode_option(r: &mut Reader) -> Result<OptionColumn> {
     let underlying = r.count()?;
     let valuation = match code(r, "valuation")? {
+        VALUATION_GIVEN => return decode_given(r, underlying),
         VALUATION_FULL => Valuation::Full,
         VALUATION_DELTA_GAMMA => Valuation::DeltaGamma,
         VALUATION_DELTA => Valuation::Delta,
@@ -53,6 +55,29 @@ fn decode_option(r: &mut Reader) -> Result<OptionColumn> {
         },
         spot: v[0],
         tau: v[5],
+    })
+}
+
+/// A given sensitivity: δ and γ in the spot and strike slots, the other words unread. Its terms are
+/// a placeholder the column never prices (`Valuation::Given`).
+fn decode_given(r: &mut Reader, underlying: usize) -> Result<OptionColumn> {
+    let v = r.take(OPTION_FIELDS - 2)?;
+    Ok(OptionColumn {
+        underlying,
+        valuation: Valuation::Given {
+            delta: v[2],
+            gamma: v[3],
+        },
+        contract: Contract {
+            kind: Kind::Call,
+            model: Model::BlackScholes,
+            strike: 1.0,
+            volatility: 1.0,
+            rate: 0.0,
+            dividend: 0.0,
+        },
+        spot: 1.0,
+        tau: 0.0,
     })
 }
 
