@@ -181,6 +181,43 @@ t.test('options', async (t) => {
     t.same(cf.body?.detail?.errors?.[0]?.loc, ['body', 'method'], 'Cornish–Fisher refused for option books');
   });
 
+  t.test('the listing does not move a figure: options and sensitivities shuffled', async (t) => {
+    const call = option({ type: 'call', strike: K + 3 }, -3, 100);
+    const put = option({ type: 'put', strike: K - 4, volatility: 0.3 }, 5, 100);
+    const black = option({ type: 'call', model: 'black76', strike: K }, 2, 10);
+    const sensitivities = [
+      { symbol: 'MSFT', delta: 50_000, gamma: 20_000 },
+      { symbol: 'AAPL', delta: -10_000, gamma: 5_000 },
+    ];
+    for (const method of ['monte_carlo_normal', 'historical']) {
+      const stated = [{ symbol: 'MSFT', quantity: 1000 }, call, put, { symbol: 'AAPL', quantity: -200 }, black];
+      const shuffled = [black, { symbol: 'AAPL', quantity: -200 }, put, call, { symbol: 'MSFT', quantity: 1000 }];
+      const ask = (positions: unknown[], sens: unknown[]) =>
+        calculate(s.base, s.key, body({ method, positions, sensitivities: sens, simulations: method === 'historical' ? undefined : 20_000 }));
+      const [a, b] = [await ask(stated, sensitivities), await ask(shuffled, [...sensitivities].reverse())];
+      t.equal(a.status, 200, a.text.slice(0, 300));
+      t.same(b.body.meta.metrics, a.body.meta.metrics, `${method}: the same figures to the bit`);
+      t.same(b.body.meta.valuation, a.body.meta.valuation, `${method}: the same nonlinearity`);
+      const rows = (r: typeof a) =>
+        r.body.meta.contributions.map((c: { symbol: string; option?: number; sensitivity?: number }) => [c.symbol, c.option, c.sensitivity]);
+      t.same(
+        rows(a).map((x: unknown[]) => x[0]),
+        ['MSFT', 'AAPL', `AAPL call ${K + 3} ${EXPIRY}`, `AAPL put ${K - 4} ${EXPIRY}`, `AAPL call ${K} ${EXPIRY}`, 'MSFT sensitivity', 'AAPL sensitivity'],
+        'rows in the order stated',
+      );
+      t.same(
+        rows(a)
+          .slice(2)
+          .map((x: unknown[]) => x[1] ?? x[2]),
+        [1, 2, 4, 0, 1],
+        'each row names its position or sensitivity',
+      );
+      const byName = (r: typeof a) =>
+        Object.fromEntries(r.body.meta.contributions.map((c: { symbol: string; component_es: number }) => [c.symbol, c.component_es]));
+      t.same(byName(b), byName(a), `${method}: each row's component ES the same, whatever its place`);
+    }
+  });
+
   t.test('refusals at their fields', async (t) => {
     const refused = async (over: Record<string, unknown>, loc: (string | number)[], code = 'VALIDATION_ERROR') => {
       const r = await calculate(s.base, s.key, body({ simulations: 1000, ...over }));

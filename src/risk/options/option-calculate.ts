@@ -11,7 +11,7 @@ import { buildResponse } from '../response-builder.js';
 import { keepScenarios, runKept } from '../kept-scenarios.js';
 import { calculationOf, modelInputOf, type CalculatorDeps } from '../calculation-setup.js';
 import { cashAsPositions } from '../fx/cash.js';
-import { optionLabel, timesToExpiry, type StatedOption, type StockRequest } from './option-positions.js';
+import { canonicalIndices, canonicalOptions, optionLabel, timesToExpiry, type StatedOption, type StockRequest } from './option-positions.js';
 import { duplicatedEstimation, optionGreeks, paddedEstimation, withOptionColumns, type PricedOption } from './option-columns.js';
 import { runModel } from '../engine-run.js';
 import { replayFor } from '../model-replay.js';
@@ -55,16 +55,19 @@ export function checkSupported(
  */
 export async function calculateWithOptions(
   req: StockRequest,
-  options: StatedOption[],
+  statedOptions: StatedOption[],
   /** Where each symbol is stated in `positions` (optionBookRefs): stock positions at their own index. */
   refs: SymbolRef[],
   owner: string,
   deps: CalculatorDeps,
   clientSignal?: AbortSignal,
 ): Promise<CalculateResponseBody> {
-  checkSupported(req, options.length > 0, [...OPTION_METHODS, 'historical_filtered']);
-  const given = req.sensitivities ?? [];
-  checkSensitivities(req.method, given);
+  checkSupported(req, statedOptions.length > 0, [...OPTION_METHODS, 'historical_filtered']);
+  checkSensitivities(req.method, req.sensitivities ?? []);
+  // Columns in a canonical order, whatever the listing; rows listed as stated (api.md §13).
+  const options = canonicalOptions(statedOptions);
+  const givenOrder = canonicalIndices(req.sensitivities ?? [], (g) => [g.symbol, g.delta, g.gamma ?? 0]);
+  const given = givenOrder.map((i) => req.sensitivities![i]!);
   // The engine revalues each option (and sensitivity) twice, as asked and at its delta: its columns
   // are bounded by engine/core/src/limits.rs's MAX_OPTIONS, so half as many positions.
   const most = Math.floor(ABI.MAX_OPTIONS / 2);
@@ -93,7 +96,9 @@ export async function calculateWithOptions(
         const underlying = column.get(o.entry.option.underlying)!;
         return { stated: o, underlying, spot: model.prices[underlying]!, tau: taus[i]! };
       });
-      const sens: PricedSensitivity[] = given.map((entry, index) => ({ entry, index, underlying: column.get(entry.symbol)! }));
+      const sens: PricedSensitivity[] = given.map((entry, j) => ({ entry, index: givenOrder[j]!, underlying: column.get(entry.symbol)! }));
+      // Each option and sensitivity row, in the order stated: its column among the option-like ones.
+      const rowColumns = [...canonicalIndices(options, (o) => [o.index]), ...canonicalIndices(sens, (g) => [g.index]).map((j) => options.length + j)];
       const greeks = priced.length > 0 ? await optionGreeks(deps.executor, priced, s.signal) : [];
       const size = options.map((o) => o.entry.quantity * (o.entry.multiplier ?? 1));
       const deltaMoney = greeks.map((g, i) => size[i]! * g[1]! * priced[i]!.spot);
@@ -135,7 +140,7 @@ export async function calculateWithOptions(
         const own = Array.from({ length: n + 2 * m }, (_, i) => (i < n ? (stock?.own[i] ?? false) : i < n + m));
         const book: PricedBook = {
           own,
-          listed: [...(stock?.listed ?? []), ...labels.map((_, i) => n + i)],
+          listed: [...(stock?.listed ?? []), ...rowColumns.map((k) => n + k)],
           capital,
           exposures,
           quantities: [
@@ -156,11 +161,12 @@ export async function calculateWithOptions(
         const answer = buildResponse(wideCalc, [book], { books: [figures], whatIf: null });
         const w = results.whatIf!;
         const contributions = answer.meta.contributions.map((c, row) => {
-          const k = row - (stock?.listed.length ?? 0);
-          if (k < 0) return c;
+          const r = row - (stock?.listed.length ?? 0);
+          if (r < 0) return c;
+          const k = rowColumns[r]!;
           if (k >= options.length) {
             const j = k - options.length;
-            return { ...c, sensitivity: j, delta: given[j]!.delta, gamma: given[j]!.gamma ?? 0 };
+            return { ...c, sensitivity: sens[j]!.index, delta: given[j]!.delta, gamma: given[j]!.gamma ?? 0 };
           }
           const g = greeks[k]!;
           const z = size[k]!;

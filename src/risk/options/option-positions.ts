@@ -74,3 +74,38 @@ export function timesToExpiry(options: StatedOption[], lastDate: string): number
 export function optionLabel(o: OptionEntry): string {
   return `${o.option.underlying} ${o.option.type} ${o.option.strike} ${o.option.expiry}`;
 }
+
+/** Compares two tuples of strings and numbers, element by element. */
+function compareTuples(a: (string | number)[], b: (string | number)[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a[i]!, b[i]!];
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/**
+ * The options in a canonical order (api.md §13: the book fixes the figures, not its listing): by
+ * every term of the position, so a shuffled listing prices the same columns in the same order.
+ * Positions equal in every term are interchangeable, so their relative order does not matter.
+ */
+export function canonicalOptions(options: StatedOption[]): StatedOption[] {
+  const key = ({ entry: { option: o, quantity, multiplier } }: StatedOption) => [
+    o.underlying,
+    o.type,
+    o.model ?? 'black_scholes',
+    o.strike,
+    o.expiry,
+    o.volatility,
+    o.rate ?? 0,
+    o.dividend_yield ?? 0,
+    multiplier ?? 1,
+    quantity,
+  ];
+  return [...options].sort((a, b) => compareTuples(key(a), key(b)));
+}
+
+/** Indices of `items` in a canonical order of `key` (ties keep their order: they are equal). */
+export function canonicalIndices<T>(items: T[], key: (item: T) => (string | number)[]): number[] {
+  return items.map((_, i) => i).sort((a, b) => compareTuples(key(items[a]!), key(items[b]!)));
+}
