@@ -5,8 +5,7 @@ use super::codec::{
     decode_garch_fit, decode_kept, decode_parametric, decode_partial, decode_spec,
     decode_worst_window, encode_bootstrap, encode_conditional, encode_covariance_part,
     encode_error, encode_estimation, encode_garch_fit, encode_kept, encode_partial, encode_results,
-    encode_worst_window, filter_encoded, filter_parts, option_greeks_encoded, option_units_encoded,
-    option_units_parts,
+    encode_worst_window, filter_parts, option_greeks_encoded, option_units_parts,
 };
 use super::constants::{
     encode_table, OP_ABI, OP_BOOTSTRAP_PATHS, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE,
@@ -30,8 +29,34 @@ fn or_error(result: Result<Vec<f64>>) -> Vec<f64> {
     result.unwrap_or_else(|e| encode_error(&e))
 }
 
+/// An operation on its lead and the rest of its input.
+type LedOperation = fn(&[f64], &[f64]) -> Result<Vec<f64>>;
+
+/// The operations whose input starts with a lead, [length, lead(length)], which they read in place:
+/// OP_SIMULATE_KEPT and OP_OPTION_UNITS the kept scenarios (a host shares them between tasks rather
+/// than copy them into every task's input), OP_FILTER the returns. Each takes (lead, the rest).
+fn led_operation(op: u32) -> Option<LedOperation> {
+    match op {
+        OP_SIMULATE_KEPT => Some(simulate_kept_parts),
+        OP_OPTION_UNITS => Some(option_units_parts),
+        OP_FILTER => Some(filter_parts),
+        _ => None,
+    }
+}
+
+/// An input's lead and the rest after it.
+fn split_lead(input: &[f64]) -> Result<(&[f64], &[f64])> {
+    let mut r = Reader::new(input);
+    let length = r.count()?;
+    let lead = r.take(length)?;
+    Ok((lead, &input[1 + length..]))
+}
+
 /// Runs operation `op` (see `constants`) on `input`; the result starts with its status word.
 pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
+    if let Some(run) = led_operation(op) {
+        return or_error(split_lead(input).and_then(|(lead, rest)| run(lead, rest)));
+    }
     or_error(match op {
         OP_ESTIMATE => decode_estimation_input(input)
             .and_then(|i| estimate(&i))
@@ -63,7 +88,6 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
                 out
             })
         }),
-        OP_SIMULATE_KEPT => simulate_kept_encoded(input),
         OP_GARCH_FIT => decode_garch_fit(input).and_then(|(i, deadline)| {
             fit_columns(&i.returns, i.observations, i.assets, &deadline)
                 .map(|f| encode_garch_fit(&f))
@@ -72,8 +96,6 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
             bootstrap_paths(&model, first, end, &deadline)
                 .map(|sums| encode_bootstrap(end - first, model.assets, &sums))
         }),
-        OP_FILTER => filter_encoded(input),
-        OP_OPTION_UNITS => option_units_encoded(input),
         OP_OPTION_GREEKS => option_greeks_encoded(input),
         _ => Err(EngineError::invalid("unknown operation")),
     })
@@ -102,30 +124,19 @@ fn finalize_encoded(input: &[f64]) -> Result<Vec<f64>> {
     finalize(&params, &mut partials).map(|m| encode_results(&m))
 }
 
-/// Input: [length, kept(length), spec] (kept: what OP_UNITS gave for the spec's range, after its
-/// status word).
-fn simulate_kept_encoded(input: &[f64]) -> Result<Vec<f64>> {
-    let mut r = Reader::new(input);
-    let length = r.count()?;
-    let kept = r.take(length)?;
-    simulate_kept_parts(kept, &input[1 + length..])
-}
-
+/// OP_SIMULATE_KEPT: its lead the kept scenarios (what OP_UNITS gave for the spec's range, after
+/// its status word), then the spec.
 fn simulate_kept_parts(kept: &[f64], spec_input: &[f64]) -> Result<Vec<f64>> {
     let (units, tails) = decode_kept(kept)?;
     let (spec, range, deadline) = decode_spec(spec_input)?;
     simulate_kept(&spec, range, &deadline, units, &tails).map(|p| encode_partial(&spec, &p))
 }
 
-/// `call(op, [lead.len(), lead…, input…])`, read in place where the op takes its lead apart
-/// (OP_SIMULATE_KEPT and OP_OPTION_UNITS: the kept scenarios, which a host shares between tasks
-/// rather than copy them into every task's input; OP_FILTER: the returns).
+/// `call(op, [lead.len(), lead…, input…])`, the lead read in place by the operations that take one
+/// (`led_operation`).
 pub fn call_led(op: u32, lead: &[f64], input: &[f64]) -> Vec<f64> {
-    match op {
-        OP_SIMULATE_KEPT => return or_error(simulate_kept_parts(lead, input)),
-        OP_OPTION_UNITS => return or_error(option_units_parts(lead, input)),
-        OP_FILTER => return or_error(filter_parts(lead, input)),
-        _ => {}
+    if let Some(run) = led_operation(op) {
+        return or_error(run(lead, input));
     }
     let mut joined = Vec::with_capacity(1 + lead.len() + input.len());
     joined.push(lead.len() as f64);

@@ -25,7 +25,7 @@ pub use estimation::{
 };
 pub use garch::{decode_garch_fit, encode_garch_fit, GarchFitInput};
 pub use kept::{decode_kept, encode_kept};
-pub use options::{option_greeks_encoded, option_units_encoded, option_units_parts};
+pub use options::{option_greeks_encoded, option_units_parts};
 pub use parametric::decode_parametric;
 pub use partial::{decode_partial, encode_partial};
 pub use results::encode_results;
@@ -33,7 +33,7 @@ pub use spec::decode_spec;
 pub use stress::{
     decode_conditional, decode_worst_window, encode_conditional, encode_worst_window,
 };
-pub use variance_filter::{filter_encoded, filter_parts};
+pub use variance_filter::filter_parts;
 
 use crate::error::EngineError;
 

@@ -86,15 +86,7 @@ fn decode_options(r: &mut Reader, count: usize) -> Result<Vec<OptionColumn>> {
     (0..count).map(|_| decode_option(r)).collect()
 }
 
-/// OP_OPTION_UNITS.
-pub fn option_units_encoded(input: &[f64]) -> Result<Vec<f64>> {
-    let mut r = Reader::new(input);
-    let length = r.count()?;
-    let kept = r.take(length)?;
-    option_units_parts(kept, &input[1 + length..])
-}
-
-/// OP_OPTION_UNITS with the kept scenarios apart from the rest of its input (read in place).
+/// OP_OPTION_UNITS on its lead, the kept scenarios (read in place), and the rest of its input.
 pub fn option_units_parts(kept: &[f64], input: &[f64]) -> Result<Vec<f64>> {
     let (units, tails) = decode_kept(kept)?;
     let mut r = Reader::new(input);

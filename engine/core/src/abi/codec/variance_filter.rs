@@ -6,16 +6,7 @@ use crate::error::{ensure, Result};
 use crate::filter::variance::{all_finite, filter_returns, FilteredInto, Recursions};
 use crate::limits::check_assets;
 
-/// Input: [length, returns (length values)] — the lead, which a host may pass without copying it
-/// into the input — then [observations, assets, standardised 1 or 0] and ω, α, β per asset.
-pub fn filter_encoded(data: &[f64]) -> Result<Vec<f64>> {
-    let mut r = Reader::new(data);
-    let length = r.count()?;
-    let returns = r.take(length)?;
-    filter_parts(returns, &data[1 + length..])
-}
-
-/// The filter of `returns` (observations × assets, read in place) with the rest of the input:
+/// The filter of its lead, `returns` (observations × assets, read in place), with the rest of the input:
 /// [observations, assets, standardised 1 or 0], then ω, α, β per asset (assets values each).
 /// Result: [0, observations, assets, standardised 1 or 0], then σ_{m+1} and the long-run
 /// volatility per asset, the filtered returns, and z when asked for (each [observation][asset]),
