@@ -97,16 +97,14 @@ impl Setup {
         (d1, d1 - self.spread)
     }
 
-    /// The price per unit at `spot`.
+    /// The price per unit at `spot` of a live option of `kind` (the kind passed in, so that a loop
+    /// over one kind compiles without the match).
     #[inline(always)]
-    pub fn price(&self, spot: f64) -> f64 {
-        if !self.live {
-            return self.intrinsic(spot);
-        }
+    fn live_price(&self, kind: Kind, spot: f64) -> f64 {
         let (d1, d2) = self.d(spot);
         let forward = spot * self.carry_discount;
         let strike = self.contract.strike * self.discount;
-        let v = match self.contract.kind {
+        let v = match kind {
             Kind::Call => forward * normal_cdf(d1) - strike * normal_cdf(d2),
             Kind::Put => strike * normal_cdf(-d2) - forward * normal_cdf(-d1),
         };
@@ -118,18 +116,22 @@ impl Setup {
         }
     }
 
+    /// The price per unit at `spot`.
+    #[inline(always)]
+    pub fn price(&self, spot: f64) -> f64 {
+        if self.live {
+            self.live_price(self.contract.kind, spot)
+        } else {
+            self.intrinsic(spot)
+        }
+    }
+
     /// `out[i] = price(spot · (1 + u[i])) − base`: a column of full revaluations. The option's
     /// kind and whether it is live are settled once, outside the loop, so the loop body is
-    /// straight-line and vectorises; each value is `price`'s expression, so the bits are its.
+    /// straight-line and vectorises.
     pub fn revalue(&self, spot: f64, base: f64, u: &[f64], out: &mut [f64]) {
-        let (strike, live, kind) = (
-            self.contract.strike * self.discount,
-            self.live,
-            self.contract.kind,
-        );
-        let floor = |v: f64| if v > 0.0 { v } else { 0.0 };
         let pairs = out.iter_mut().zip(u);
-        match (live, kind) {
+        match (self.live, self.contract.kind) {
             (false, _) => {
                 for (o, x) in pairs {
                     *o = self.intrinsic(spot * (1.0 + x)) - base;
@@ -137,18 +139,12 @@ impl Setup {
             }
             (true, Kind::Call) => {
                 for (o, x) in pairs {
-                    let s = spot * (1.0 + x);
-                    let (d1, d2) = self.d(s);
-                    let forward = s * self.carry_discount;
-                    *o = floor(forward * normal_cdf(d1) - strike * normal_cdf(d2)) - base;
+                    *o = self.live_price(Kind::Call, spot * (1.0 + x)) - base;
                 }
             }
             (true, Kind::Put) => {
                 for (o, x) in pairs {
-                    let s = spot * (1.0 + x);
-                    let (d1, d2) = self.d(s);
-                    let forward = s * self.carry_discount;
-                    *o = floor(strike * normal_cdf(-d2) - forward * normal_cdf(-d1)) - base;
+                    *o = self.live_price(Kind::Put, spot * (1.0 + x)) - base;
                 }
             }
         }

@@ -4,7 +4,7 @@
 //! an option as a linear position in its column (exposure quantity × multiplier, or for `delta` the
 //! money delta), so OP_SIMULATE_KEPT and the usual finalize give every figure, components included.
 
-use super::pricer::{Contract, Setup};
+use super::pricer::{Contract, Kind, Model, Setup};
 use crate::error::{ensure, Result};
 use crate::limits::{check_option_scenarios, check_options};
 use crate::spec::BLOCK;
@@ -40,6 +40,25 @@ pub struct OptionColumn {
 }
 
 impl OptionColumn {
+    /// A given sensitivity on `underlying` (api.md §15): its terms, spot and τ are placeholders the
+    /// column never prices.
+    pub fn given(underlying: usize, delta: f64, gamma: f64) -> OptionColumn {
+        OptionColumn {
+            underlying,
+            valuation: Valuation::Given { delta, gamma },
+            contract: Contract {
+                kind: Kind::Call,
+                model: Model::BlackScholes,
+                strike: 1.0,
+                volatility: 1.0,
+                rate: 0.0,
+                dividend: 0.0,
+            },
+            spot: 1.0,
+            tau: 0.0,
+        }
+    }
+
     /// Checks what the pricer needs to return finite values.
     pub fn validate(&self, assets: usize) -> Result<()> {
         let c = &self.contract;
@@ -155,24 +174,9 @@ fn column(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::pricer::{Kind, Model};
 
     fn given(delta: f64, gamma: f64) -> OptionColumn {
-        let contract = Contract {
-            kind: Kind::Call,
-            model: Model::BlackScholes,
-            strike: 1.0,
-            volatility: 1.0,
-            rate: 0.0,
-            dividend: 0.0,
-        };
-        OptionColumn {
-            underlying: 1,
-            valuation: Valuation::Given { delta, gamma },
-            contract,
-            spot: 1.0,
-            tau: 0.0,
-        }
+        OptionColumn::given(1, delta, gamma)
     }
 
     #[test]

@@ -62,23 +62,7 @@ fn decode_option(r: &mut Reader) -> Result<OptionColumn> {
 /// a placeholder the column never prices (`Valuation::Given`).
 fn decode_given(r: &mut Reader, underlying: usize) -> Result<OptionColumn> {
     let v = r.take(OPTION_FIELDS - 2)?;
-    Ok(OptionColumn {
-        underlying,
-        valuation: Valuation::Given {
-            delta: v[2],
-            gamma: v[3],
-        },
-        contract: Contract {
-            kind: Kind::Call,
-            model: Model::BlackScholes,
-            strike: 1.0,
-            volatility: 1.0,
-            rate: 0.0,
-            dividend: 0.0,
-        },
-        spot: 1.0,
-        tau: 0.0,
-    })
+    Ok(OptionColumn::given(underlying, v[2], v[3]))
 }
 
 fn decode_options(r: &mut Reader, count: usize) -> Result<Vec<OptionColumn>> {
