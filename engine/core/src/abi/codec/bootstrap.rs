@@ -1,6 +1,6 @@
 //! Filtered bootstrap input and result (see `constants::BOOTSTRAP_HEADER_LEN`).
 
-use super::fields::read_budget;
+use super::fields::{read_budget, read_nonnegative};
 use crate::abi::constants::{BOOTSTRAP_HEADER_LEN, BOOTSTRAP_RESULT_HEADER_LEN};
 use crate::abi::reader::{product, Reader};
 use crate::deadline::Deadline;
@@ -30,13 +30,12 @@ pub fn decode_bootstrap(data: &[f64]) -> Result<(PathModel, usize, usize, Deadli
         first <= end && end <= paths,
         "paths first..end within 0..paths",
     )?;
-    let mut column = || -> Result<Vec<f64>> {
-        let xs = r.take(assets)?.to_vec();
-        ensure(
-            xs.iter().all(|x| x.is_finite() && *x >= 0.0),
+    let mut column = || {
+        read_nonnegative(
+            &mut r,
+            assets,
             "volatilities and recursion parameters must be finite, ≥ 0",
-        )?;
-        Ok(xs)
+        )
     };
     let (current, omega, alpha, beta) = (column()?, column()?, column()?, column()?);
     let z = r.take(product(observations, assets)?)?.to_vec();

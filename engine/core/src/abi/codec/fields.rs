@@ -1,4 +1,5 @@
-//! Fields several layouts share: the comparison code, the books and the time budget.
+//! Fields several layouts share: the comparison code, the books, the time budget and per-asset
+//! columns of non-negative parameters.
 
 use crate::abi::constants::{COMPARISON_NONE, COMPARISON_WHAT_IF};
 use crate::abi::reader::Reader;
@@ -49,4 +50,11 @@ pub(super) fn read_budget(r: &mut Reader) -> Result<f64> {
         "time budget must be finite, ≥ 0",
     )?;
     Ok(budget_ms)
+}
+
+/// `len` values, each finite and ≥ 0, else InvalidInput(`what`).
+pub(super) fn read_nonnegative(r: &mut Reader, len: usize, what: &str) -> Result<Vec<f64>> {
+    let xs = r.take(len)?.to_vec();
+    ensure(xs.iter().all(|x| x.is_finite() && *x >= 0.0), what)?;
+    Ok(xs)
 }

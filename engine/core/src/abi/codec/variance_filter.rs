@@ -1,5 +1,6 @@
 //! Variance filter input and result (see `constants::FILTER_HEADER_LEN`).
 
+use super::fields::read_nonnegative;
 use crate::abi::constants::{FILTER_HEADER_LEN, FILTER_RESULT_HEADER_LEN};
 use crate::abi::reader::{product, Reader};
 use crate::error::{ensure, Result};
@@ -18,14 +19,8 @@ pub fn filter_parts(returns: &[f64], data: &[f64]) -> Result<Vec<f64>> {
     let with_standardised = r.flag()?;
     debug_assert_eq!(r.position(), FILTER_HEADER_LEN);
     check_assets(assets)?;
-    let mut column = || -> Result<Vec<f64>> {
-        let xs = r.take(assets)?.to_vec();
-        ensure(
-            xs.iter().all(|x| x.is_finite() && *x >= 0.0),
-            "recursion parameters must be finite, ≥ 0",
-        )?;
-        Ok(xs)
-    };
+    let mut column =
+        || read_nonnegative(&mut r, assets, "recursion parameters must be finite, ≥ 0");
     let (omega, alpha, beta) = (column()?, column()?, column()?);
     r.end()?;
     let cells = product(observations, assets)?;
