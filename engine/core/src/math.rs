@@ -74,11 +74,9 @@ pub fn expm1(x: f64) -> f64 {
     scale * expm1_reduced(r) + (scale - 1.0)
 }
 
-/// Natural logarithm, fdlibm's algorithm. ln(0) = −∞, ln(x < 0) = NaN; callers pass x > 0.
-/// Branch-free (the special cases are selects after the general path), so a loop of it
-/// vectorises; the same bits as the branching form (tested against it).
+/// ln(2^k · m) for m in [sqrt(2)/2, sqrt(2)] and k = `dk`: fdlibm's polynomial.
 #[inline(always)]
-pub fn ln(x: f64) -> f64 {
+fn ln_reduced(m: f64, dk: f64) -> f64 {
     const LG1: f64 = 6.666_666_666_666_735_130e-01;
     const LG2: f64 = 3.999_999_999_940_941_908e-01;
     const LG3: f64 = 2.857_142_874_366_239_149e-01;
@@ -86,6 +84,22 @@ pub fn ln(x: f64) -> f64 {
     const LG5: f64 = 1.818_357_216_161_805_012e-01;
     const LG6: f64 = 1.531_383_769_920_937_332e-01;
     const LG7: f64 = 1.479_819_860_511_658_591e-01;
+    let f = m - 1.0;
+    let hfsq = 0.5 * f * f;
+    let s = f / (2.0 + f);
+    let z = s * s;
+    let w = z * z;
+    let t1 = w * (LG2 + w * (LG4 + w * LG6));
+    let t2 = z * (LG1 + w * (LG3 + w * (LG5 + w * LG7)));
+    let r = t2 + t1;
+    s * (hfsq + r) + dk * LN2_LO - hfsq + f + dk * LN2_HI
+}
+
+/// Natural logarithm, fdlibm's algorithm. ln(0) = −∞, ln(x < 0) = NaN; callers pass x > 0.
+/// Branch-free (the special cases are selects after the general path), so a loop of it
+/// vectorises; the same bits as the branching form (tested against it).
+#[inline(always)]
+pub fn ln(x: f64) -> f64 {
     /// 2^54: scales a subnormal into the normal range.
     const TWO54: f64 = 18_014_398_509_481_984.0;
     /// 2^52 as the bits of a double: adding a small integer to its mantissa and subtracting
@@ -108,15 +122,7 @@ pub fn ln(x: f64) -> f64 {
     let m =
         f64::from_bits((u64::from((hx & 0x000f_ffff) + 0x3fe6_a09e) << 32) | (bits & 0xffff_ffff));
 
-    let f = m - 1.0;
-    let hfsq = 0.5 * f * f;
-    let s = f / (2.0 + f);
-    let z = s * s;
-    let w = z * z;
-    let t1 = w * (LG2 + w * (LG4 + w * LG6));
-    let t2 = z * (LG1 + w * (LG3 + w * (LG5 + w * LG7)));
-    let r = t2 + t1;
-    let general = s * (hfsq + r) + dk * LN2_LO - hfsq + f + dk * LN2_HI;
+    let general = ln_reduced(m, dk);
     // ±0 → −∞; negative (a negative NaN included) → NaN; +∞ and a positive NaN → x.
     let finite_or_not = if raw >> 52 >= 0x7ff { x } else { general };
     let signed = if raw >> 63 != 0 {
@@ -249,16 +255,9 @@ fn acklam_upper(q: f64) -> f64 {
 mod tests {
     use super::*;
 
-    /// The branching form of fdlibm's ln, as it was before `ln` became branch-free.
+    /// The branching form of fdlibm's ln, as it was before `ln` became branch-free: special cases
+    /// by branches, k by an integer conversion; the polynomial shared.
     fn ln_branching(x: f64) -> f64 {
-        const LG1: f64 = 6.666_666_666_666_735_130e-01;
-        const LG2: f64 = 3.999_999_999_940_941_908e-01;
-        const LG3: f64 = 2.857_142_874_366_239_149e-01;
-        const LG4: f64 = 2.222_219_843_214_978_396e-01;
-        const LG5: f64 = 1.818_357_216_161_805_012e-01;
-        const LG6: f64 = 1.531_383_769_920_937_332e-01;
-        const LG7: f64 = 1.479_819_860_511_658_591e-01;
-
         let mut bits = x.to_bits();
         let mut hx = (bits >> 32) as u32;
         let mut k: i32 = 0;
@@ -284,16 +283,7 @@ mod tests {
         hx = (hx & 0x000f_ffff) + 0x3fe6_a09e;
         let m = f64::from_bits((u64::from(hx) << 32) | (bits & 0xffff_ffff));
 
-        let f = m - 1.0;
-        let hfsq = 0.5 * f * f;
-        let s = f / (2.0 + f);
-        let z = s * s;
-        let w = z * z;
-        let t1 = w * (LG2 + w * (LG4 + w * LG6));
-        let t2 = z * (LG1 + w * (LG3 + w * (LG5 + w * LG7)));
-        let r = t2 + t1;
-        let dk = f64::from(k);
-        s * (hfsq + r) + dk * LN2_LO - hfsq + f + dk * LN2_HI
+        ln_reduced(m, f64::from(k))
     }
 
     fn rel(a: f64, b: f64) -> f64 {

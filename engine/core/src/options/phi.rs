@@ -84,13 +84,9 @@ fn exp_minus_square(y: f64) -> f64 {
     exp(-ysq * ysq) * exp(-del)
 }
 
-/// erfc(x), relative error about 1e-15 for x ≥ 0. Branch-free: each of Cody's three regions is
-/// evaluated and the right one selected, so a loop of it vectorises (the pricer's columns); the
-/// selected value is the very expression the branching form returns, so the bits are its.
+/// erfc(x) for |x| ≤ 0.46875: 1 − x·P(y²)/Q(y²), y = |x|.
 #[inline(always)]
-pub fn erfc(x: f64) -> f64 {
-    let y = x.abs();
-    // |x| ≤ 0.46875: 1 − x·P(y²)/Q(y²).
+fn erfc_near(x: f64, y: f64) -> f64 {
     let ysq = if y > 1.11e-16 { y * y } else { 0.0 };
     let mut num = A[4] * ysq;
     let mut den = ysq;
@@ -98,17 +94,24 @@ pub fn erfc(x: f64) -> f64 {
         num = (num + A[i]) * ysq;
         den = (den + B[i]) * ysq;
     }
-    let near = 1.0 - x * (num + A[3]) / (den + B[3]);
-    let tail = exp_minus_square(y);
-    // 0.46875 < y ≤ 4.
+    1.0 - x * (num + A[3]) / (den + B[3])
+}
+
+/// erfc(y) for 0.46875 < y ≤ 4, from `tail` = e^{−y²}.
+#[inline(always)]
+fn erfc_middle(y: f64, tail: f64) -> f64 {
     let mut num = C[8] * y;
     let mut den = y;
     for i in 0..7 {
         num = (num + C[i]) * y;
         den = (den + D[i]) * y;
     }
-    let middle = (num + C[7]) / (den + D[7]) * tail;
-    // 4 < y < XBIG (beyond, 0).
+    (num + C[7]) / (den + D[7]) * tail
+}
+
+/// erfc(y) for 4 < y < XBIG, from `tail` = e^{−y²}.
+#[inline(always)]
+fn erfc_far(y: f64, tail: f64) -> f64 {
     let inverse_square = 1.0 / (y * y);
     let mut num = P[5] * inverse_square;
     let mut den = inverse_square;
@@ -116,7 +119,18 @@ pub fn erfc(x: f64) -> f64 {
         num = (num + P[i]) * inverse_square;
         den = (den + Q[i]) * inverse_square;
     }
-    let far = (SQRPI - inverse_square * (num + P[4]) / (den + Q[4])) / y * tail;
+    (SQRPI - inverse_square * (num + P[4]) / (den + Q[4])) / y * tail
+}
+
+/// erfc(x), relative error about 1e-15 for x ≥ 0. Branch-free: each of Cody's three regions is
+/// evaluated and the right one selected, so a loop of it vectorises (the pricer's columns).
+#[inline(always)]
+pub fn erfc(x: f64) -> f64 {
+    let y = x.abs();
+    let near = erfc_near(x, y);
+    let tail = exp_minus_square(y);
+    let middle = erfc_middle(y, tail);
+    let far = erfc_far(y, tail);
     let far = if y >= XBIG { 0.0 } else { far };
     let r = if y <= 4.0 { middle } else { far };
     let r = if x < 0.0 { 2.0 - r } else { r };
@@ -146,38 +160,19 @@ mod tests {
         exp(-ysq * ysq) * exp(-del)
     }
 
-    /// The branching form, as it was before `erfc` became branch-free.
+    /// The branching form, as it was before `erfc` became branch-free: each region only where it
+    /// applies, e^{−y²} split with `trunc`.
     fn erfc_branching(x: f64) -> f64 {
         let y = x.abs();
         if y <= 0.46875 {
-            let ysq = if y > 1.11e-16 { y * y } else { 0.0 };
-            let mut num = A[4] * ysq;
-            let mut den = ysq;
-            for i in 0..3 {
-                num = (num + A[i]) * ysq;
-                den = (den + B[i]) * ysq;
-            }
-            return 1.0 - x * (num + A[3]) / (den + B[3]);
+            return erfc_near(x, y);
         }
         let r = if y <= 4.0 {
-            let mut num = C[8] * y;
-            let mut den = y;
-            for i in 0..7 {
-                num = (num + C[i]) * y;
-                den = (den + D[i]) * y;
-            }
-            (num + C[7]) / (den + D[7]) * exp_minus_square_trunc(y)
+            erfc_middle(y, exp_minus_square_trunc(y))
         } else if y >= XBIG {
             0.0
         } else {
-            let ysq = 1.0 / (y * y);
-            let mut num = P[5] * ysq;
-            let mut den = ysq;
-            for i in 0..4 {
-                num = (num + P[i]) * ysq;
-                den = (den + Q[i]) * ysq;
-            }
-            (SQRPI - ysq * (num + P[4]) / (den + Q[4])) / y * exp_minus_square_trunc(y)
+            erfc_far(y, exp_minus_square_trunc(y))
         };
         if x < 0.0 {
             2.0 - r
