@@ -3,7 +3,7 @@ import { type CalculateResponseBody } from '../../contract/responses.js';
 import { type EngineBook } from '../../engine/codec.js';
 import { type EngineResults } from '../../engine/results-codec.js';
 import { ABI } from '../../engine/abi.js';
-import { canonicalSymbols, priceBook, symbolsOf, unionOf, type PricedBook } from '../books.js';
+import { canonicalSymbols, symbolsOf, unionOf, type PricedBook } from '../books.js';
 import { loadDataset, prepareModel, type SymbolRef } from '../model-setup.js';
 import { underDeadline } from '../deadline.js';
 import { requestShape, workBytes, workUnits } from '../work-cost.js';
@@ -14,6 +14,7 @@ import { cashAsPositions } from '../fx/cash.js';
 import { canonicalIndices, canonicalOptions, optionLabel, timesToExpiry, type StatedOption, type StockRequest } from './option-positions.js';
 import { duplicatedEstimation, optionGreeks, paddedEstimation, withOptionColumns, type PricedOption } from './option-columns.js';
 import { runModel } from '../engine-run.js';
+import { priceOptionBook } from './option-capital.js';
 import { replayFor } from '../model-replay.js';
 import { checkSensitivities, sensitivityExposure, sensitivityLabel, type PricedSensitivity } from './sensitivities.js';
 
@@ -102,19 +103,17 @@ export async function calculateWithOptions(
       const greeks = priced.length > 0 ? await optionGreeks(deps.executor, priced, s.signal) : [];
       const size = options.map((o) => o.entry.quantity * (o.entry.multiplier ?? 1));
       const deltaMoney = greeks.map((g, i) => size[i]! * g[1]! * priced[i]!.spot);
-      // The stock positions' exposures (at a unit capital: the exposures do not depend on it).
-      const stock: PricedBook | null =
-        (stated.positions?.length ?? 0) > 0 && stated.positions!.some((p) => (p.quantity ?? p.market_value) !== 0)
-          ? priceBook(stated, model.symbols, model.prices, 1, ['body'])
-          : null;
-      const stockExposure = (i: number) => stock?.exposures[i] ?? 0;
-      let gross = 0;
-      for (let i = 0; i < n; i++) gross += Math.abs(stockExposure(i));
-      for (const d of deltaMoney) gross += Math.abs(d);
-      for (const g of given) gross += Math.abs(g.delta);
-      const capital = req.portfolio_value ?? gross;
-      if (!(capital > 0) || !Number.isFinite(capital))
-        throw refuse(['body', 'positions'], 'every exposure (stock, options and sensitivities at their delta) is zero: give portfolio_value');
+      // The stock part and the capital: the options and sensitivities count at their money delta.
+      const stock = priceOptionBook(
+        stated,
+        model.symbols,
+        model.prices,
+        req.portfolio_value,
+        [...deltaMoney, ...given.map((g) => g.delta)],
+        'every exposure (stock, options and sensitivities at their delta) is zero: give portfolio_value',
+      );
+      const { capital } = stock;
+      const stockExposure = (i: number) => stock.exposures[i]!;
       // Option-like columns: the options, then the sensitivities (api.md §15).
       const m = options.length + given.length;
       // Columns: assets, the options and sensitivities as asked (size, or the money delta), then each at its delta.
@@ -137,14 +136,14 @@ export async function calculateWithOptions(
         // meta.estimation and meta.filter list the underlyings too: their σ moves the options.
         const factors = unionOf([listed, underlyings, given.map((g) => g.symbol)]);
         const calc = calculationOf(req, model, factors, deps, s, { precision: null, extras: { filter: replay.state, cornishFisher: null } });
-        const own = Array.from({ length: n + 2 * m }, (_, i) => (i < n ? (stock?.own[i] ?? false) : i < n + m));
+        const own = Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stock.own[i]! : i < n + m));
         const book: PricedBook = {
           own,
-          listed: [...(stock?.listed ?? []), ...rowColumns.map((k) => n + k)],
+          listed: [...stock.listed, ...rowColumns.map((k) => n + k)],
           capital,
           exposures,
           quantities: [
-            ...Array.from({ length: n }, (_, i) => stock?.quantities[i] ?? null),
+            ...Array.from({ length: n }, (_, i) => stock.quantities[i]!),
             ...options.map((o) => o.entry.quantity),
             ...given.map(() => null),
             ...labels.map(() => null),
@@ -161,7 +160,7 @@ export async function calculateWithOptions(
         const answer = buildResponse(wideCalc, [book], { books: [figures], whatIf: null });
         const w = results.whatIf!;
         const contributions = answer.meta.contributions.map((c, row) => {
-          const r = row - (stock?.listed.length ?? 0);
+          const r = row - stock.listed.length;
           if (r < 0) return c;
           const k = rowColumns[r]!;
           if (k >= options.length) {

@@ -4,7 +4,8 @@ import { priceBook, type BookRequest, type PricedBook } from '../books.js';
 /**
  * The stock part of a book with options over `symbols` (an options-only book holds none); capital
  * C is `portfolio_value`, else the stock gross exposure plus the options' absolute money deltas
- * `deltaMoney` (calculate's rule, api.md §15). The engine weights are the stock exposures / C.
+ * `deltaMoney` (calculate's rule, api.md §15); none of them, the refusal `zeroMessage`. The engine
+ * weights are the stock exposures / C.
  */
 export function priceOptionBook(
   stated: BookRequest,
@@ -12,6 +13,7 @@ export function priceOptionBook(
   prices: Float64Array,
   portfolioValue: number | undefined,
   deltaMoney: number[],
+  zeroMessage = 'every exposure (stock, and options at their delta) is zero: give portfolio_value',
 ): PricedBook {
   const held = (stated.positions ?? []).some((p) => (p.quantity ?? p.market_value) !== 0);
   const zeros = new Float64Array(symbols.length);
@@ -22,9 +24,7 @@ export function priceOptionBook(
   for (const d of deltaMoney) gross += Math.abs(d);
   const capital = portfolioValue ?? gross;
   if (!(capital > 0) || !Number.isFinite(capital)) {
-    throw validationError([
-      { loc: ['body', 'positions'], msg: 'every exposure (stock, and options at their delta) is zero: give portfolio_value', type: 'value_error' },
-    ]);
+    throw validationError([{ loc: ['body', 'positions'], msg: zeroMessage, type: 'value_error' }]);
   }
   return { ...stock, capital, engine: { capital, weights: stock.exposures.map((e) => e / capital) } };
 }
