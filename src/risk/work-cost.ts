@@ -11,6 +11,8 @@ import { bootstraps } from './history/bootstrap-paths.js';
  * (measured on WASM: 10 assets, 10⁶ to 10⁷ simulations, c = 0.6 takes 1.5 to 1.8× the time of c = 0.99).
  */
 export const TAIL_WEIGHT = 12;
+/** Work units (about one multiply-add each) of one option repriced once: two Φ, a log, exps. */
+export const OPTION_REPRICING_UNITS = 60;
 
 /** The size of one calculation, as the cost model reads it. */
 export interface WorkShape {

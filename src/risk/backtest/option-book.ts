@@ -1,4 +1,3 @@
-import { validationError } from '../../contract/errors.js';
 import { type BacktestRequest } from '../../contract/backtest-schemas.js';
 import { ABI } from '../../engine/abi.js';
 import { type EngineExecutor } from '../../engine/ops.js';
@@ -7,11 +6,9 @@ import { type BookRequest, type PricedBook } from '../books.js';
 import { checkSupported } from '../options/option-calculate.js';
 import { priceOptionBook } from '../options/option-capital.js';
 import { optionGreeks } from '../options/option-columns.js';
-import { timesToExpiry, type StatedOption } from '../options/option-positions.js';
+import { refuseAt, timesToExpiry, type StatedOption } from '../options/option-positions.js';
 import { type PriceHistory } from '../price-history.js';
 import { checkBacktestExpiries, tauAt, type BacktestOptions } from './option-forecasts.js';
-
-const refuse = (loc: (string | number)[], msg: string) => validationError([{ loc, msg, type: 'value_error' }]);
 
 /**
  * A backtested book with options (api.md §9, §15): calculate's refusals, the engine's bounds (each
@@ -30,11 +27,11 @@ export async function backtestOptionsOf(
   signal: AbortSignal,
 ): Promise<{ book: PricedBook; options: BacktestOptions }> {
   checkSupported(req);
-  if (2 * stated.length > ABI.MAX_OPTIONS) throw refuse(['body', 'positions'], `a backtest takes at most ${ABI.MAX_OPTIONS / 2} option positions`);
+  if (2 * stated.length > ABI.MAX_OPTIONS) throw refuseAt(['body', 'positions'], `a backtest takes at most ${ABI.MAX_OPTIONS / 2} option positions`);
   if (stated.length * (req.simulations ?? 0) > ABI.MAX_OPTION_SCENARIOS) {
-    throw refuse(['body', 'simulations'], `options × simulations must be at most ${ABI.MAX_OPTION_SCENARIOS}`);
+    throw refuseAt(['body', 'simulations'], `options × simulations must be at most ${ABI.MAX_OPTION_SCENARIOS}`);
   }
-  if (raw.currencies !== undefined) throw refuse(['body', 'positions'], 'options are taken over single-currency datasets only');
+  if (raw.currencies !== undefined) throw refuseAt(['body', 'positions'], 'options are taken over single-currency datasets only');
   const last = history.prices.length - 1;
   timesToExpiry(stated, raw.dates[raw.dates.length - 1]!);
   const column = new Map(symbols.map((s, i) => [s, i]));
@@ -44,7 +41,7 @@ export async function backtestOptionsOf(
   const now = stated.map((o, k) => ({ stated: o, underlying: columns[k]!, spot: prices[columns[k]!]!, tau: tauAt(o, history.dates[last]!) }));
   const greeks = await optionGreeks(exec, now, signal);
   const deltaMoney = now.map((o, k) => sizes[k]! * greeks[k]![1]! * o.spot);
-  const book = priceOptionBook(stock, symbols, Float64Array.from(prices), req.portfolio_value, deltaMoney);
+  const book = priceOptionBook(stock, symbols, prices, req.portfolio_value, deltaMoney);
   const options: BacktestOptions = { stated, columns, sizes, valuation: req.method_options?.valuation ?? 'full', capital: book.capital };
   checkBacktestExpiries(options, history, firstRow - 1);
   return { book, options };

@@ -6,18 +6,13 @@ import { type EngineExecutor } from '../../engine/ops.js';
 import { runModel, type ModelInput, type PhaseTiming } from '../engine-run.js';
 import { keepScenarios, runKept } from '../kept-scenarios.js';
 import { duplicatedEstimation, optionGreeks, paddedEstimation, withOptionColumns, type PricedOption } from '../options/option-columns.js';
-import { type StatedOption } from '../options/option-positions.js';
+import { MAX_EXPIRY_YEARS, yearsToExpiry, type StatedOption } from '../options/option-positions.js';
+import { OPTION_REPRICING_UNITS } from '../work-cost.js';
 import { type PriceHistory } from '../price-history.js';
-
-const DAY_MS = 86_400_000;
-/** Longest time to expiry the engine prices (engine/core/src/options/revalue.rs). */
-const MAX_EXPIRY_YEARS = 100;
-/** Work units (admission.ts: about one multiply-add each) of one option revalued on one scenario. */
-const REPRICING_UNITS = 60;
 
 /** Work of a backtest's option revaluations: per forecast, each option on each scenario (none for parametric). */
 export function optionBacktestUnits(forecasts: number, options: number, scenarios: number): number {
-  return forecasts * options * scenarios * REPRICING_UNITS;
+  return forecasts * options * scenarios * OPTION_REPRICING_UNITS;
 }
 
 /** A backtested book's options: their terms, underlying columns (of the history) and sizes. */
@@ -32,7 +27,7 @@ export interface BacktestOptions {
 
 /** τ of an option held on `date`: (expiry − that date) / 365, as §15 measures it from the last date. */
 export function tauAt(o: StatedOption, date: string): number {
-  return Math.round((Date.parse(`${o.entry.option.expiry}T00:00:00Z`) - Date.parse(`${date.slice(0, 10)}T00:00:00Z`)) / DAY_MS) / 365;
+  return yearsToExpiry(o.entry.option.expiry, date);
 }
 
 /** The options as held at `row`: spot the underlying's price there, τ from that date. */

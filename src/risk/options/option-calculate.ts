@@ -1,4 +1,3 @@
-import { validationError } from '../../contract/errors.js';
 import { type CalculateResponseBody } from '../../contract/responses.js';
 import { type EngineBook } from '../../engine/codec.js';
 import { type EngineResults } from '../../engine/results-codec.js';
@@ -11,15 +10,12 @@ import { buildResponse } from '../response-builder.js';
 import { keepScenarios, runKept } from '../kept-scenarios.js';
 import { calculationOf, modelInputOf, type CalculatorDeps } from '../calculation-setup.js';
 import { cashAsPositions } from '../fx/cash.js';
-import { canonicalIndices, canonicalOptions, optionLabel, timesToExpiry, type StatedOption, type StockRequest } from './option-positions.js';
+import { canonicalIndices, canonicalOptions, optionLabel, refuseAt, timesToExpiry, type StatedOption, type StockRequest } from './option-positions.js';
 import { duplicatedEstimation, optionGreeks, paddedEstimation, withOptionColumns, type PricedOption } from './option-columns.js';
 import { runModel } from '../engine-run.js';
 import { priceOptionBook } from './option-capital.js';
 import { replayFor } from '../model-replay.js';
 import { checkSensitivities, sensitivityExposure, sensitivityLabel, type PricedSensitivity } from './sensitivities.js';
-
-type Loc = (string | number)[];
-const refuse = (loc: Loc, msg: string) => validationError([{ loc, msg, type: 'value_error' }]);
 
 /** The methods an option book takes in a backtest; calculate adds historical_filtered. */
 const OPTION_METHODS = ['monte_carlo_normal', 'monte_carlo_student_t', 'historical', 'parametric_normal'];
@@ -37,15 +33,15 @@ export function checkSupported(
   const o = req.method_options ?? {};
   // Sensitivities alone need no valuation there: a non-zero gamma is refused at its field instead.
   if (req.method === 'parametric_normal' && hasOptions && (o.valuation ?? 'full') !== 'delta') {
-    throw refuse(['body', 'method_options', 'valuation'], 'parametric methods value options at their delta only: set valuation "delta"');
+    throw refuseAt(['body', 'method_options', 'valuation'], 'parametric methods value options at their delta only: set valuation "delta"');
   }
-  if (!methods.includes(req.method)) throw refuse(['body', 'method'], `options take ${methods.join(', ')} (parametric_normal at delta)`);
-  if (req.portfolio_mode === 'rebalanced') throw refuse(['body', 'portfolio_mode'], 'a book with options is held, not rebalanced');
-  if (req.what_if) throw refuse(['body', 'what_if'], 'what_if is not taken with options');
+  if (!methods.includes(req.method)) throw refuseAt(['body', 'method'], `options take ${methods.join(', ')} (parametric_normal at delta)`);
+  if (req.portfolio_mode === 'rebalanced') throw refuseAt(['body', 'portfolio_mode'], 'a book with options is held, not rebalanced');
+  if (req.what_if) throw refuseAt(['body', 'what_if'], 'what_if is not taken with options');
   if (o.variance_reduction === 'importance_sampling')
-    throw refuse(['body', 'method_options', 'variance_reduction'], 'importance sampling is not taken with options');
+    throw refuseAt(['body', 'method_options', 'variance_reduction'], 'importance sampling is not taken with options');
   if (o.target_relative_error !== undefined)
-    throw refuse(['body', 'method_options', 'target_relative_error'], 'target_relative_error is not taken with options');
+    throw refuseAt(['body', 'method_options', 'target_relative_error'], 'target_relative_error is not taken with options');
 }
 
 /**
@@ -72,16 +68,16 @@ export async function calculateWithOptions(
   // The engine revalues each option (and sensitivity) twice, as asked and at its delta: its columns
   // are bounded by engine/core/src/limits.rs's MAX_OPTIONS, so half as many positions.
   const most = Math.floor(ABI.MAX_OPTIONS / 2);
-  if (options.length > most) throw refuse(['body', 'positions'], `at most ${most} option positions`);
-  if (options.length + given.length > most) throw refuse(['body', 'sensitivities'], `at most ${most} options and sensitivities together`);
+  if (options.length > most) throw refuseAt(['body', 'positions'], `at most ${most} option positions`);
+  if (options.length + given.length > most) throw refuseAt(['body', 'sensitivities'], `at most ${most} options and sensitivities together`);
   if (2 * (options.length + given.length) * (req.simulations ?? 0) > ABI.MAX_OPTION_SCENARIOS) {
-    throw refuse(['body', 'simulations'], `2 × (options + sensitivities) × simulations must be at most ${ABI.MAX_OPTION_SCENARIOS}`);
+    throw refuseAt(['body', 'simulations'], `2 × (options + sensitivities) × simulations must be at most ${ABI.MAX_OPTION_SCENARIOS}`);
   }
   const valuation = req.method_options?.valuation ?? (options.length === 0 && req.method === 'parametric_normal' ? 'delta' : 'full');
   const { book: stated, cash } = cashAsPositions(req);
   const underlyings = options.map((o) => o.entry.option.underlying);
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
-  if (dataset.currencies !== undefined || cash.length > 0) throw refuse(['body', 'positions'], 'options are taken over single-currency datasets only');
+  if (dataset.currencies !== undefined || cash.length > 0) throw refuseAt(['body', 'positions'], 'options are taken over single-currency datasets only');
   const taus = timesToExpiry(options, dataset.dates[dataset.dates.length - 1]!);
   const listed = unionOf([symbolsOf(stated)]);
   const symbols = canonicalSymbols(dataset, [listed, underlyings, given.map((g) => g.symbol)]);

@@ -42,7 +42,7 @@ export function optionBookRefs(positions: (PositionEntry | CashEntry | OptionEnt
 
 const DAY_MS = 86_400_000;
 /** Longest time to expiry the engine prices (engine/core/src/options/revalue.rs). */
-const MAX_EXPIRY_YEARS = 100;
+export const MAX_EXPIRY_YEARS = 100;
 
 /** Days from `from` to `to` (YYYY-MM-DD), or NaN where `to` is no calendar date. */
 function daysBetween(from: string, to: string): number {
@@ -50,6 +50,14 @@ function daysBetween(from: string, to: string): number {
   if (!Number.isFinite(t) || new Date(t).toISOString().slice(0, 10) !== to) return Number.NaN;
   return Math.round((t - Date.parse(`${from.slice(0, 10)}T00:00:00Z`)) / DAY_MS);
 }
+
+/** τ in years from `date` to a valid `expiry` (YYYY-MM-DD): whole calendar days / 365 (api.md §15). */
+export function yearsToExpiry(expiry: string, date: string): number {
+  return daysBetween(date, expiry) / 365;
+}
+
+/** A 422 VALIDATION_ERROR at `loc`: what the option paths refuse. */
+export const refuseAt = (loc: (string | number)[], msg: string) => validationError([{ loc, msg, type: 'value_error' }]);
 
 /**
  * Each option's time to expiry τ = (expiry − the dataset's last date) / 365 in years; an expiry

@@ -1,10 +1,10 @@
-import { validationError } from '../../contract/errors.js';
 import { OPTION_BOUNDS } from '../../contract/option-schemas.js';
 import { type StressScenarioInput } from '../../contract/stress-schemas.js';
 import { ABI } from '../../engine/abi.js';
 import { type EngineExecutor } from '../../engine/ops.js';
 import { optionGreeks, type PricedOption } from '../options/option-columns.js';
-import { optionLabel, type StatedOption } from '../options/option-positions.js';
+import { optionLabel, refuseAt, type StatedOption } from '../options/option-positions.js';
+import { OPTION_REPRICING_UNITS } from '../work-cost.js';
 import { type PriceHistory } from '../price-history.js';
 import { type StressItem, type StressOutcome } from './scenarios.js';
 
@@ -19,17 +19,13 @@ export interface StressedOption {
 
 /** Most option repricings of a request's worst-window searches (each window × each option). */
 export const MAX_STRESS_REPRICINGS = 2_000_000;
-/** Work units (admission.ts: about one multiply-add each) of one repricing: two Φ, a log, exps. */
-const REPRICING_UNITS = 60;
 
 const worstCount = (scenarios: StressScenarioInput[]) => scenarios.filter((s) => s.type === 'historical_worst').length;
 
 /** Repricings of a request's options: once per scenario, and per window of each worst-window search. */
 export function optionStressUnits(scenarios: StressScenarioInput[], options: number, dates: number): number {
-  return (scenarios.length + worstCount(scenarios) * dates) * options * REPRICING_UNITS;
+  return (scenarios.length + worstCount(scenarios) * dates) * options * OPTION_REPRICING_UNITS;
 }
-
-const refuse = (loc: (string | number)[], msg: string) => validationError([{ loc, msg, type: 'value_error' }]);
 
 /**
  * A book's options under stress: at most MAX_OPTIONS, the worst-window searches within
@@ -37,17 +33,17 @@ const refuse = (loc: (string | number)[], msg: string) => validationError([{ loc
  */
 export function checkOptionStress(scenarios: StressScenarioInput[], options: StatedOption[], dates: number): void {
   if (options.length === 0) return;
-  if (options.length > ABI.MAX_OPTIONS) throw refuse(['body', 'positions'], `at most ${ABI.MAX_OPTIONS} option positions`);
+  if (options.length > ABI.MAX_OPTIONS) throw refuseAt(['body', 'positions'], `at most ${ABI.MAX_OPTIONS} option positions`);
   const searched = worstCount(scenarios) * dates * options.length;
   if (searched > MAX_STRESS_REPRICINGS) {
-    throw refuse(['body', 'scenarios'], `historical_worst scenarios × dates × options must be at most ${MAX_STRESS_REPRICINGS}: ${searched}`);
+    throw refuseAt(['body', 'scenarios'], `historical_worst scenarios × dates × options must be at most ${MAX_STRESS_REPRICINGS}: ${searched}`);
   }
   const volatilities = options.map((o) => o.entry.option.volatility);
   scenarios.forEach((s, i) => {
     const shift = s.vol_shift ?? 0;
     const bad = volatilities.find((v) => !(v + shift > 0 && v + shift <= OPTION_BOUNDS.maxVolatility));
     if (bad === undefined) return;
-    throw refuse(['body', 'scenarios', i, 'vol_shift'], `an option’s volatility ${bad} shifted by ${shift} leaves (0, ${OPTION_BOUNDS.maxVolatility}]`);
+    throw refuseAt(['body', 'scenarios', i, 'vol_shift'], `an option’s volatility ${bad} shifted by ${shift} leaves (0, ${OPTION_BOUNDS.maxVolatility}]`);
   });
 }
 
