@@ -1,8 +1,8 @@
 import { ApiError, validationError } from '../contract/errors.js';
 import { type BacktestRequest } from '../contract/backtest-schemas.js';
+import { type OptionEntry } from '../contract/option-schemas.js';
 import { ABI } from '../engine/abi.js';
 import { bootstraps } from './history/bootstrap-paths.js';
-import { splitOptions } from './options/option-positions.js';
 import {
   DEFAULTS,
   HISTORICAL_WINDOWS,
@@ -130,19 +130,25 @@ function checkPositionItems(items: PositionEntry[], at: Loc): void {
   });
 }
 
-/** Positions may name a symbol several times: its amounts add up (api.md §13); cash has its amount. */
-function checkPositions(items: (PositionEntry | CashEntry)[], at: Loc): void {
+/** What a position holds: a stock's amount, cash's amount or an option's contracts. */
+const amountOf = (p: PositionEntry | CashEntry | OptionEntry) => ('cash' in p ? p.amount : 'option' in p ? p.quantity : (p.quantity ?? p.market_value));
+
+/**
+ * Positions may name a symbol several times: its amounts add up (api.md §13); cash has its amount and
+ * an option its contracts. Each is reported at its own index in `positions`, whatever precedes it.
+ */
+function checkPositions(items: (PositionEntry | CashEntry | OptionEntry)[], at: Loc): void {
   items.forEach((item, i) => {
-    if ('cash' in item) return;
+    if ('cash' in item || 'option' in item) return;
     const given = Number(item.quantity !== undefined) + Number(item.market_value !== undefined);
     if (given !== 1) throw invalid([...at, i], 'exactly one of quantity or market_value', given === 0 ? 'missing' : 'value_error');
   });
-  if (items.every((p) => ('cash' in p ? p.amount : (p.quantity ?? p.market_value)) === 0)) throw invalid(at, 'every position is zero: the book is empty');
+  if (items.every((p) => amountOf(p) === 0)) throw invalid(at, 'every position is zero: the book is empty');
 }
 
 /** A book: exactly one of `portfolio` and `positions`, each by its own rules. */
 export function checkBook(
-  book: { portfolio?: PortfolioEntry[]; positions?: (PositionEntry | CashEntry)[] },
+  book: { portfolio?: PortfolioEntry[]; positions?: (PositionEntry | CashEntry | OptionEntry)[] },
   at: Loc,
   portfolioValue: number | undefined,
 ): void {
@@ -155,12 +161,10 @@ export function checkBook(
 /** Rules of the calculate request that span fields, checked after the schema. */
 export function checkRequest(req: CalculateRequest): void {
   checkCalculation(req);
-  const { req: stock, options } = splitOptions(req);
   if (req.sensitivities && req.portfolio)
     throw invalid(['body', 'sensitivities'], 'sensitivities go with positions (or alone), not with a portfolio of weights');
-  // A book of options (or of sensitivities) alone has no stock positions to check.
-  const alone = options.length > 0 ? stock.positions!.length === 0 : req.sensitivities !== undefined && !req.positions;
-  if (!alone) checkBook(stock, ['body'], req.portfolio_value);
+  // A book of sensitivities alone has no positions to check.
+  if (req.sensitivities === undefined || req.positions) checkBook(req, ['body'], req.portfolio_value);
   if (req.what_if) {
     checkPositionItems(req.what_if.trades, ['body', 'what_if', 'trades']);
     checkUnique(req.what_if.trades, ['body', 'what_if', 'trades']);
@@ -195,7 +199,5 @@ export function checkBacktestRequest(req: BacktestRequest): void {
   if (req.method_options?.target_relative_error !== undefined) {
     throw invalid(['body', 'method_options', 'target_relative_error'], 'a backtest forecasts with `simulations` each day: a target error does not apply');
   }
-  const { req: stock, options } = splitOptions(req);
-  // A book of options alone has no stock positions to check.
-  if (options.length === 0 || stock.positions!.length > 0) checkBook(stock, ['body'], req.portfolio_value);
+  checkBook(req, ['body'], req.portfolio_value);
 }

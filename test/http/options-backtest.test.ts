@@ -153,6 +153,11 @@ t.test('backtests of option books', async (t) => {
       1,
       'symbol',
     ]);
+    await refused(body({ method: 'historical', positions: [option('call', 1), { symbol: 'MSFT', quantity: 1, market_value: 5 }] }), 422, 'VALIDATION_ERROR', [
+      'body',
+      'positions',
+      1,
+    ]);
     const form = csvForm(wideCsv({ AAPL: aapl, MSFT: msft, EURUSD: walk(DAYS, 11).map((p) => p / 100) }));
     form.set('currencies', JSON.stringify({ MSFT: 'EUR' }));
     form.set('base_currency', 'USD');

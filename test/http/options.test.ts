@@ -241,6 +241,10 @@ t.test('options', async (t) => {
       ['body', 'positions', 3, 'symbol'],
       'UNKNOWN_SYMBOL',
     );
+    // Exactly one of quantity and market_value, named at the stock position's own index after options.
+    await refused({ positions: [option({}), { symbol: 'MSFT', quantity: 1, market_value: 5 }] }, ['body', 'positions', 1]);
+    await refused({ positions: [option({}), option({}), { symbol: 'MSFT' }] }, ['body', 'positions', 2]);
+    await refused({ positions: [option({}, 0), { symbol: 'MSFT', quantity: 0 }] }, ['body', 'positions']);
     await refused({ positions: [option({}, 1, 0)] }, ['body', 'positions', 0, 'multiplier']);
     await refused({ positions: [option({})], portfolio_mode: 'rebalanced' }, ['body', 'portfolio_mode']);
     await refused({ positions: [option({})], method: 'parametric_normal' }, ['body', 'method_options', 'valuation']);
