@@ -6,7 +6,7 @@ import t from 'tap';
 import { call, calculate, csvForm } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
 import { iso, walk, wideCsv } from '../helpers/price-series.js';
-import { blackScholes, type OptionType } from '../helpers/black-scholes.js';
+import { blackScholes, blackScholesDelta, blackScholesGamma, blackScholesTheta, type OptionType } from '../helpers/black-scholes.js';
 import { referenceEwmaFilter } from '../helpers/variance-filter-reference.js';
 
 /** z at 0.99, docs/oracles.md. */
@@ -121,6 +121,42 @@ t.test('options', async (t) => {
     );
     t.equal(dg.status, 200, dg.text.slice(0, 300));
     t.ok(dg.body.meta.valuation.nonlinearity_var > 0, 'delta_gamma sees the short gamma too');
+  });
+
+  t.test('delta_gamma over history: Δ·dS + ½Γ·dS² + Θ·T/252 per row, recomputed here from closed-form Greeks', async (t) => {
+    const msft = walk(DAYS, 7);
+    const book = [
+      { type: 'call' as const, q: 0.01, quantity: -20, multiplier: 100 },
+      { type: 'put' as const, q: 0, quantity: 15, multiplier: 100 },
+    ];
+    const stock = 250_000;
+    const positions = [...book.map((o) => option({ type: o.type, dividend_yield: o.q }, o.quantity, o.multiplier)), { symbol: 'MSFT', market_value: stock }];
+    const r = await calculate(s.base, s.key, body({ method: 'historical', positions, simulations: undefined, method_options: { valuation: 'delta_gamma' } }));
+    t.equal(r.status, 200, r.text.slice(0, 300));
+    const greeks = book.map((o) => ({
+      size: o.quantity * o.multiplier,
+      delta: blackScholesDelta(o.type, S0, K, 0.03, 0.25, TAU, o.q),
+      gamma: blackScholesGamma(S0, K, 0.03, 0.25, TAU, o.q),
+      theta: blackScholesTheta(o.type, S0, K, 0.03, 0.25, TAU, o.q),
+    }));
+    const pnl = logs
+      .map((x, d) => {
+        const dS = S0 * Math.expm1(x);
+        const options = greeks.reduce((a, g) => a + g.size * (g.delta * dS + 0.5 * g.gamma * dS * dS + g.theta / 252), 0);
+        return options + stock * Math.expm1(Math.log(msft[d + 1]! / msft[d]!));
+      })
+      .sort((a, b) => a - b);
+    const want = -pnl[Math.ceil(0.01 * pnl.length - 1e-9) - 1]!;
+    const got = r.body.meta.metrics.value_at_risk;
+    t.ok(Math.abs(got - want) <= 1e-9 * Math.abs(want), `VaR ${got} vs ${want}`);
+    const contributions = r.body.meta.contributions.filter((c: { option?: number }) => c.option !== undefined);
+    greeks.forEach((g, i) => {
+      const c = contributions[i];
+      t.ok(Math.abs(c.delta - g.size * g.delta * S0) <= 1e-9 * Math.abs(g.size * S0), `money delta ${c.delta}`);
+      t.ok(Math.abs(c.gamma - g.size * g.gamma * S0 * S0) <= 1e-9 * Math.abs(g.size * g.gamma * S0 * S0), `money gamma ${c.gamma}`);
+      t.ok(Math.abs(c.theta - g.size * g.theta) <= 1e-9 * Math.abs(g.size * g.theta), `theta ${c.theta}`);
+    });
+    t.equal(r.body.meta.valuation.mode, 'delta_gamma');
   });
 
   t.test('a covered call: the option reduces the loss of its underlying', async (t) => {
