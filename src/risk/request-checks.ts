@@ -137,24 +137,27 @@ const amountOf = (p: PositionEntry | CashEntry | OptionEntry) => ('cash' in p ? 
  * Positions may name a symbol several times: its amounts add up (api.md §13); cash has its amount and
  * an option its contracts. Each is reported at its own index in `positions`, whatever precedes it.
  */
-function checkPositions(items: (PositionEntry | CashEntry | OptionEntry)[], at: Loc): void {
+function checkPositions(items: (PositionEntry | CashEntry | OptionEntry)[], at: Loc, heldElsewhere: boolean): void {
   items.forEach((item, i) => {
     if ('cash' in item || 'option' in item) return;
     const given = Number(item.quantity !== undefined) + Number(item.market_value !== undefined);
     if (given !== 1) throw invalid([...at, i], 'exactly one of quantity or market_value', given === 0 ? 'missing' : 'value_error');
   });
-  if (items.every((p) => amountOf(p) === 0)) throw invalid(at, 'every position is zero: the book is empty');
+  if (!heldElsewhere && items.every((p) => amountOf(p) === 0)) throw invalid(at, 'every position is zero: the book is empty');
 }
 
-/** A book: exactly one of `portfolio` and `positions`, each by its own rules. */
+/**
+ * A book: exactly one of `portfolio` and `positions`, each by its own rules; with `sensitivities`
+ * (api.md §15) positions of zero still leave a book to price.
+ */
 export function checkBook(
-  book: { portfolio?: PortfolioEntry[]; positions?: (PositionEntry | CashEntry | OptionEntry)[] },
+  book: { portfolio?: PortfolioEntry[]; positions?: (PositionEntry | CashEntry | OptionEntry)[]; sensitivities?: unknown[] },
   at: Loc,
   portfolioValue: number | undefined,
 ): void {
   if (book.portfolio && book.positions) throw invalid([...at, 'positions'], 'portfolio and positions exclude each other');
   if (book.portfolio) return checkPortfolio(book.portfolio, [...at, 'portfolio'], portfolioValue);
-  if (book.positions) return checkPositions(book.positions, [...at, 'positions']);
+  if (book.positions) return checkPositions(book.positions, [...at, 'positions'], book.sensitivities !== undefined);
   throw invalid(at, 'one of portfolio or positions is required', 'missing');
 }
 

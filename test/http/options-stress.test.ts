@@ -215,6 +215,14 @@ t.test('stress with options', async (t) => {
     ]);
     await refused(body({ positions: [option('call', 1, 1, { strike: 0 })], scenarios: shock() }), 422, 'VALIDATION_ERROR');
     await refused(body({ positions: [option('call', 0)], scenarios: shock() }), 422, 'VALIDATION_ERROR', ['body', 'positions']);
+    // A stock position after an option is named at its own index (it was named among the stock positions).
+    await refused(body({ positions: [option('call', 1), { symbol: 'MSFT', quantity: 1, market_value: 5 }], scenarios: shock() }), 422, 'VALIDATION_ERROR', [
+      'body',
+      'positions',
+      1,
+    ]);
+    // A shifted volatility below the pricer's least, 1e-6.
+    await refused(body({ positions, scenarios: shock({ vol_shift: 1e-7 - 0.25 }) }), 422, 'VALIDATION_ERROR', ['body', 'scenarios', 0, 'vol_shift']);
     const worst = Array.from({ length: 50 }, (_, i) => ({ type: 'historical_worst', horizon: i + 1 }));
     const seventy = Array.from({ length: 70 }, (_, i) => option('call', 1, 1, { strike: K + i }));
     await refused(body({ positions: seventy, scenarios: worst }), 422, 'VALIDATION_ERROR', ['body', 'scenarios']);

@@ -11,17 +11,16 @@ import { planStress, solveStress, stressBytes, stressUnits } from './engine-solv
 import { runScenario } from './scenarios.js';
 import { cashAsPositions, refsOf } from '../fx/cash.js';
 import { inReportingCurrency, instrumentShocks } from '../fx/converted-dataset.js';
-import { optionBookRefs, splitOptions, timesToExpiry, type StatedOption } from '../options/option-positions.js';
+import { optionBookRefs, splitOptions, timesToExpiry } from '../options/option-positions.js';
 import { type StressOutcome } from './scenarios.js';
 import { checkOptionStress, optionStressUnits, worstStartWithOptions } from './option-stress.js';
 import { priceStressBook, stressedOptions, withOptionsRepriced } from './option-book.js';
 
 type StockStress = ReturnType<typeof splitOptions<StressRequestBody>>['req'];
 
-/** Rules across fields: the book's, and a window that ends after it starts. */
-function checkStress(req: StockStress, options: StatedOption[]): void {
-  // A book of options alone has no stock positions to check.
-  if (options.length === 0 || req.positions!.length > 0) checkBook(req, ['body'], req.portfolio_value);
+/** Rules across fields: the book's as stated (options in place), and a window that ends after it starts. */
+function checkStress(req: StressRequestBody): void {
+  checkBook(req, ['body'], req.portfolio_value);
   req.scenarios.forEach((s, i) => {
     if (s.type === 'historical_window' && !(s.start < s.end)) {
       throw validationError([{ loc: ['body', 'scenarios', i, 'end'], msg: 'end must come after start', type: 'value_error' }]);
@@ -42,8 +41,8 @@ function shockRefs(req: StockStress): SymbolRef[] {
  * price; historical windows replay the book's own symbols on the dates where all of them have one.
  */
 export async function stress(req: StressRequestBody, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<StressResponseBody> {
+  checkStress(req);
   const { req: stock, options } = splitOptions(req);
-  checkStress(stock, options);
   const { book: stated, cash } = cashAsPositions(stock);
   const underlyings = options.map((o) => o.entry.option.underlying);
   const refs: SymbolRef[] = [...(options.length > 0 ? optionBookRefs(req.positions!) : refsOf(stated, ['body'])), ...shockRefs(stock)];
