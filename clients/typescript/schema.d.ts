@@ -430,7 +430,7 @@ export interface components {
                      */
                     expiry: string;
                     /**
-                     * @description Implied volatility σ per year, kept in every scenario (sticky strike).
+                     * @description Implied volatility σ per year, kept in every scenario (sticky strike), from 1e-6 to 5.
                      * @example 0.25
                      */
                     volatility: number;
@@ -1458,7 +1458,7 @@ export interface components {
                      */
                     expiry: string;
                     /**
-                     * @description Implied volatility σ per year, kept in every scenario (sticky strike).
+                     * @description Implied volatility σ per year, kept in every scenario (sticky strike), from 1e-6 to 5.
                      * @example 0.25
                      */
                     volatility: number;
@@ -1506,7 +1506,7 @@ export interface components {
                  */
                 horizon: number;
                 /**
-                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in [1e-6, 5]. Books without options ignore it.
                  * @example 0.1
                  */
                 vol_shift?: number;
@@ -1527,7 +1527,7 @@ export interface components {
                  */
                 end: string;
                 /**
-                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in [1e-6, 5]. Books without options ignore it.
                  * @example 0.1
                  */
                 vol_shift?: number;
@@ -1543,7 +1543,7 @@ export interface components {
                  */
                 name: "gfc_2008" | "euro_2011" | "china_2015" | "volmageddon_2018" | "q4_2018" | "covid_2020";
                 /**
-                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in [1e-6, 5]. Books without options ignore it.
                  * @example 0.1
                  */
                 vol_shift?: number;
@@ -1563,7 +1563,7 @@ export interface components {
                     [key: string]: number;
                 };
                 /**
-                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in [1e-6, 5]. Books without options ignore it.
                  * @example 0.1
                  */
                 vol_shift?: number;
@@ -1588,7 +1588,7 @@ export interface components {
                  */
                 horizon: number;
                 /**
-                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                 * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in [1e-6, 5]. Books without options ignore it.
                  * @example 0.1
                  */
                 vol_shift?: number;
@@ -1772,7 +1772,7 @@ export interface components {
                      */
                     expiry: string;
                     /**
-                     * @description Implied volatility σ per year, kept in every scenario (sticky strike).
+                     * @description Implied volatility σ per year, kept in every scenario (sticky strike), from 1e-6 to 5.
                      * @example 0.25
                      */
                     volatility: number;
@@ -2006,7 +2006,7 @@ export interface components {
                          */
                         horizon: number;
                         /**
-                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in [1e-6, 5]. Books without options ignore it.
                          * @example 0.1
                          */
                         vol_shift?: number;
@@ -2027,7 +2027,7 @@ export interface components {
                          */
                         end: string;
                         /**
-                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in [1e-6, 5]. Books without options ignore it.
                          * @example 0.1
                          */
                         vol_shift?: number;
@@ -2043,7 +2043,7 @@ export interface components {
                          */
                         name: "gfc_2008" | "euro_2011" | "china_2015" | "volmageddon_2018" | "q4_2018" | "covid_2020";
                         /**
-                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in [1e-6, 5]. Books without options ignore it.
                          * @example 0.1
                          */
                         vol_shift?: number;
@@ -2063,7 +2063,7 @@ export interface components {
                             [key: string]: number;
                         };
                         /**
-                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in [1e-6, 5]. Books without options ignore it.
                          * @example 0.1
                          */
                         vol_shift?: number;
@@ -2088,7 +2088,7 @@ export interface components {
                          */
                         horizon: number;
                         /**
-                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.
+                         * @description Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in [1e-6, 5]. Books without options ignore it.
                          * @example 0.1
                          */
                         vol_shift?: number;

@@ -6,7 +6,11 @@ export const VALUATIONS = ['full', 'delta_gamma', 'delta'] as const;
 export type ValuationMode = (typeof VALUATIONS)[number];
 
 /** Bounds of an option's terms, the engine's too (engine/core/src/options/revalue.rs). */
-export const OPTION_BOUNDS = { maxVolatility: 5, maxRate: 1, maxQuantity: 1e12, maxMultiplier: 1e6 } as const;
+/**
+ * minVolatility: below it σ√τ of a one-day option leaves normal doubles (5e-324 over one day is 0,
+ * and d₁ = ln(S/K)/0 is not a number); 1e-6 a year is 0.0001 % and still gives d₁ finite everywhere.
+ */
+export const OPTION_BOUNDS = { minVolatility: 1e-6, maxVolatility: 5, maxRate: 1, maxQuantity: 1e12, maxMultiplier: 1e6 } as const;
 
 /** A European option on a dataset symbol (api.md §15). */
 export const OptionTerms = Type.Object(
@@ -20,9 +24,9 @@ export const OptionTerms = Type.Object(
       examples: ['2026-12-18'],
     }),
     volatility: Type.Number({
-      exclusiveMinimum: 0,
+      minimum: OPTION_BOUNDS.minVolatility,
       maximum: OPTION_BOUNDS.maxVolatility,
-      description: 'Implied volatility σ per year, kept in every scenario (sticky strike).',
+      description: 'Implied volatility σ per year, kept in every scenario (sticky strike), from 1e-6 to 5.',
       examples: [0.25],
     }),
     rate: Type.Optional(

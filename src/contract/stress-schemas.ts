@@ -32,7 +32,7 @@ const VolShift = Type.Optional(
     maximum: 5,
     // No schema default: the answer's serializer would write it into the echoed scenario.
     description:
-      'Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in (0, 5]. Books without options ignore it.',
+      'Absolute shift of every option’s volatility in this scenario (+0.10: 25 % becomes 35 %), 0 when omitted; each shifted volatility must stay in [1e-6, 5]. Books without options ignore it.',
     examples: [0.1],
   }),
 );

@@ -266,6 +266,9 @@ t.test('options', async (t) => {
     await refused({ positions: [option({ strike: -5 })] }, at('strike'));
     await refused({ positions: [option({ volatility: 0 })] }, at('volatility'));
     await refused({ positions: [option({ volatility: 5.5 })] }, at('volatility'));
+    // Below 1e-6 σ√τ of a one-day option is no normal double (5e-324 gave a non-finite price, a 500).
+    await refused({ positions: [option({ volatility: Number.MIN_VALUE })] }, at('volatility'));
+    await refused({ positions: [option({ volatility: 9.99e-7 })] }, at('volatility'));
     await refused({ positions: [option({ expiry: iso(DAYS - 2) })] }, at('expiry'));
     await refused({ positions: [option({ expiry: '2021-02-30' })] }, at('expiry'));
     await refused({ positions: [option({ expiry: '2200-01-01' })] }, at('expiry'));

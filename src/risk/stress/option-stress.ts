@@ -29,7 +29,7 @@ export function optionStressUnits(scenarios: StressScenarioInput[], options: num
 
 /**
  * A book's options under stress: at most MAX_OPTIONS, the worst-window searches within
- * MAX_STRESS_REPRICINGS, and each scenario's shifted volatility where the pricer is defined, (0, 5].
+ * MAX_STRESS_REPRICINGS, and each scenario's shifted volatility where the pricer is defined, [1e-6, 5].
  */
 export function checkOptionStress(scenarios: StressScenarioInput[], options: StatedOption[], dates: number): void {
   if (options.length === 0) return;
@@ -41,9 +41,12 @@ export function checkOptionStress(scenarios: StressScenarioInput[], options: Sta
   const volatilities = options.map((o) => o.entry.option.volatility);
   scenarios.forEach((s, i) => {
     const shift = s.vol_shift ?? 0;
-    const bad = volatilities.find((v) => !(v + shift > 0 && v + shift <= OPTION_BOUNDS.maxVolatility));
+    const bad = volatilities.find((v) => !(v + shift >= OPTION_BOUNDS.minVolatility && v + shift <= OPTION_BOUNDS.maxVolatility));
     if (bad === undefined) return;
-    throw refuseAt(['body', 'scenarios', i, 'vol_shift'], `an option’s volatility ${bad} shifted by ${shift} leaves (0, ${OPTION_BOUNDS.maxVolatility}]`);
+    throw refuseAt(
+      ['body', 'scenarios', i, 'vol_shift'],
+      `an option’s volatility ${bad} shifted by ${shift} leaves [${OPTION_BOUNDS.minVolatility}, ${OPTION_BOUNDS.maxVolatility}]`,
+    );
   });
 }
 
