@@ -12,6 +12,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { calculateRequests, multiCurrencyRequests } from '../helpers/calculation-domain.js';
+import { optionBookRequests } from '../helpers/option-domain.js';
 import { invalidRequests, type InvalidCase } from '../helpers/invalid-requests.js';
 import { listingFree, relisted } from '../helpers/listing-variants.js';
 import { baseRequest, edgeRequests } from '../helpers/edge-requests.js';
@@ -36,11 +37,13 @@ const DOCUMENTED_ISSUES = new Set(['overflow', 'limit_exceeded']);
 /** Least share of valid requests answered. */
 const ANSWERED_SHARE = 0.98;
 
-const { store, id, symbols } = await storeSyntheticDataset(MAX_ASSETS, 1_100);
+const { store, id, symbols, lastDate } = await storeSyntheticDataset(MAX_ASSETS, 1_100);
 /** The same kind of prices with currencies and FX columns (api.md §14), in the same store. */
 const FX_ASSETS = 24;
 const fx = await addMultiCurrencyDataset(store, FX_ASSETS, 1_100);
 const FX_RUNS = Math.max(40, Math.floor(RUNS / 4));
+/** Option books (api.md §15): fewer, each repricing its options on every scenario of four builds. */
+const OPTION_RUNS = Math.max(40, Math.floor(RUNS / 10));
 const builds = fourBuilds(store);
 const [reference, ...others] = builds as [Build, ...Build[]];
 const tally = {
@@ -209,6 +212,25 @@ t.test(`${FX_RUNS} multi-currency requests (four reporting currencies, cash): th
   // 98 % on its own: one refusal more or less moves it by 2 %); each refusal was a documented one.
   t.ok(tally.answered >= ANSWERED_SHARE * tally.cases, `at least ${ANSWERED_SHARE * 100} % of all valid requests answered (${tally.answered} of ${tally.cases})`);
   t.ok(ok >= 0.9 * drawn, `at least 90 % of the multi-currency ones (${ok} of ${drawn})`);
+});
+
+t.test(`${OPTION_RUNS} option books (options and sensitivities beside stocks, every valuation): the same properties on the four builds`, async (t) => {
+  const [cases, answered] = [tally.cases, tally.answered];
+  const refusedBefore = new Map(tally.refused);
+  const methods = new Map<string, number>();
+  await fc.assert(
+    fc.asyncProperty(optionBookRequests(id, symbols, lastDate, MAX_ASSETS, BUDGET), fc.integer({ min: 0, max: 2 ** 31 - 1 }), async (request, listing) => {
+      count(methods, `${request.method}/${request.method_options?.valuation ?? 'full'}`);
+      await property(request, listing);
+    }),
+    { numRuns: OPTION_RUNS, seed: SEED, endOnFailure: false },
+  );
+  const [drawn, ok] = [tally.cases - cases, tally.answered - answered];
+  const refused = [...tally.refused].map(([k, v]) => [k, v - (refusedBefore.get(k) ?? 0)]).filter(([, v]) => Number(v) > 0);
+  t.comment(`${drawn} option books, ${ok} answered, by method/valuation ${JSON.stringify(Object.fromEntries(methods))}, refused ${JSON.stringify(Object.fromEntries(refused))}`);
+  t.equal(drawn, OPTION_RUNS, 'every case ran, each also relisted');
+  t.ok(ok >= 0.9 * drawn, `at least 90 % of the option books answered (${ok} of ${drawn})`);
+  t.ok(tally.answered >= ANSWERED_SHARE * tally.cases, `at least ${ANSWERED_SHARE * 100} % of all valid requests answered (${tally.answered} of ${tally.cases})`);
 });
 
 t.test(`${INVALID_RUNS} invalid requests: each meets its exact error, on every build`, async (t) => {

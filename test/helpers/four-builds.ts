@@ -46,12 +46,15 @@ export function syntheticWideCsv(symbols: number, dates: number, seed = 7): stri
 export const OWNER = 'property';
 
 /** A dataset stored through the real file store, and its symbols. */
-export async function storeSyntheticDataset(symbols: number, dates: number): Promise<{ store: FileDatasetStore; id: string; symbols: string[] }> {
+export async function storeSyntheticDataset(
+  symbols: number,
+  dates: number,
+): Promise<{ store: FileDatasetStore; id: string; symbols: string[]; lastDate: string }> {
   const store = new FileDatasetStore(mkdtempSync(path.join(os.tmpdir(), 'risk-property-')));
   await store.open();
   const dataset = await readCsv(Readable.from([Buffer.from(syntheticWideCsv(symbols, dates))]), { maxSymbols: 5000 });
   const saved = await store.save(OWNER, dataset);
-  return { store, id: saved.id, symbols: dataset.symbols };
+  return { store, id: saved.id, symbols: dataset.symbols, lastDate: dataset.dates[dataset.dates.length - 1]! };
 }
 
 /**

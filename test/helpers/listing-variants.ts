@@ -65,6 +65,12 @@ export function relisted(request: CalculateRequest, seed: number): CalculateRequ
 
 type Row = { symbol: string };
 const bySymbol = <T extends Row>(rows: readonly T[]) => [...rows].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));
+/**
+ * Contributions without their request indices (an option's or a sensitivity's index moves with
+ * the listing), in the order of their content: two options with one label stay two rows.
+ */
+const byContent = (rows: readonly (Row & { option?: number; sensitivity?: number })[]) =>
+  rows.map(({ option: _option, sensitivity: _sensitivity, ...row }) => bitJson(row)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 const sortedKeys = <T>(o: Record<string, T>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 /**
@@ -81,7 +87,7 @@ export function listingFree(o: Outcome): string {
     calculation_id: null,
     timing_ms: null,
     engine: null,
-    contributions: bySymbol(m.contributions),
+    contributions: byContent(m.contributions),
     exposures: exposures(m.exposures),
     estimation: { ...m.estimation, daily_mean: sortedKeys(m.estimation.daily_mean), daily_volatility: sortedKeys(m.estimation.daily_volatility) },
     ...(m.filter ? { filter: sortedKeys(m.filter) } : {}),
