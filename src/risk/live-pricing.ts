@@ -4,6 +4,8 @@ import { canonicalSymbols, priceBook, symbolsOf } from './books.js';
 import { calculate, calculationOf, modelInputOf, type CalculatorDeps } from './calculate.js';
 import { underDeadline, type Session } from './deadline.js';
 import { canKeep, keepScenarios, runKept, type KeptScenarios } from './kept-scenarios.js';
+import { poolTails } from './pooled-tails.js';
+import { scenarioCount } from './engine-run.js';
 import { loadDataset, prepareModel, type PreparedModel } from './model-setup.js';
 import { checkRequest } from './request-checks.js';
 import { buildResponse } from './response-builder.js';
@@ -83,7 +85,8 @@ export class LivePricing {
         const book = priceBook(stated, symbols, model.prices, req.portfolio_value, ['body']);
         const input = modelInputOf(req, model, [book.engine], 'none', req.simulations ?? 0);
         if (!canKeep(input)) throw new Error('a live book without shared units reached the kept path');
-        const scenarios = await keepScenarios(this.deps.executor, input, model.est, this.policy(s), s.signal);
+        const drawn = await keepScenarios(this.deps.executor, input, model.est, this.policy(s), s.signal);
+        const scenarios = poolTails(drawn, scenarioCount(input, model.est));
         this.kept = { model, symbols, listed, scenarios, tick: { ...shape, steps: 1, correlated: false } };
         return this.priced(req, this.kept, s);
       },

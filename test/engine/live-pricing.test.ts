@@ -79,3 +79,34 @@ t.test('books priced on kept scenarios have calculate’s figures in every build
     }
   }
 });
+
+t.test('scenarios kept in several batches, their tails pooled into one, price as calculate does', async (t) => {
+  // 4 symbols: batches of at least 256 blocks (plan.ts), so 140,000 scenarios make two or three.
+  const { store, id, symbols } = await storeSyntheticDataset(4, 300);
+  const positions = (values: number[]) => symbols.map((symbol, i) => ({ symbol, market_value: values[i]! }));
+  const first = validateRequest({
+    dataset_id: id,
+    method: 'monte_carlo_normal',
+    method_options: { seed: 18 },
+    currency: 'USD',
+    positions: positions([300_000, -200_000, 150_000, 50_000]),
+    confidence_level: 0.99,
+    time_horizon: 10,
+    simulations: 140_000,
+  });
+  for (const build of fourBuilds(store).filter((b) => b.deps.maxBatches > 1)) {
+    const leads: Float64Array[] = [];
+    const executor: EngineExecutor = {
+      run: (op, input, signal, lead) => {
+        if (op === ABI.OP_SIMULATE_KEPT && lead) leads.push(lead);
+        return build.deps.executor.run(op, input, signal, lead);
+      },
+    };
+    const pricing = new LivePricing({ ...build.deps, executor }, OWNER);
+    await pricing.price(first);
+    const req = { ...first, positions: positions([-400_000, 250_000, 0, 90_000]) };
+    t.equal(figures(await pricing.price(req)), figures(await calculate(req, OWNER, build.deps)), `${build.name}: calculate’s figures bit for bit`);
+    const pooledElsewhere = leads.filter((lead) => lead[2 + lead[0]!] === 0 && lead.length === 3 + lead[0]!).length;
+    t.ok(leads.length >= 4 && pooledElsewhere >= 2, `${build.name}: ${leads.length} kept tasks, ${pooledElsewhere} holding no tails`);
+  }
+});

@@ -69,13 +69,16 @@ fn keepable(spec: &Spec, range: BlockRange) -> Result<usize> {
 /// `simulate` on the units and tails `kept_units` gave for the same range and scenarios (its
 /// books may differ): the same partial, bit for bit, without drawing them again. The tails may
 /// cover the first assets only (columns appended to the units since, such as options', have
-/// theirs computed here).
+/// theirs computed here), or be pooled elsewhere: every asset covered with no values, another
+/// range of the same scenarios holding the k smallest of all ranges (finalize takes each asset's
+/// k-th smallest over every partial's tails, the largest of those k), so each tick's partials
+/// carry the tails once rather than once per range.
 pub fn simulate_kept(
     spec: &Spec,
     range: BlockRange,
     deadline: &Deadline,
     units: &[f64],
-    tails: &UnitTails,
+    tails: UnitTails,
 ) -> Result<Partial> {
     let k = keepable(spec, range)?;
     ensure(
@@ -83,10 +86,12 @@ pub fn simulate_kept(
         "kept units must cover the range's blocks",
     )?;
     let covered = tails.smallest.len();
-    let fits = |lane: &Vec<Vec<u64>>| lane.len() == covered && lane.iter().all(|t| t.len() == k);
+    let pooled = covered == spec.n_assets() && tails.smallest.first().map_or(false, Vec::is_empty);
+    let held = if pooled { 0 } else { k };
+    let fits = |lane: &Vec<Vec<u64>>| lane.len() == covered && lane.iter().all(|t| t.len() == held);
     ensure(
         covered <= spec.n_assets() && fits(&tails.smallest) && fits(&tails.largest),
-        "kept tails must hold k values per asset of their first ones, in both lanes",
+        "kept tails must hold k values (or, pooled, none) per asset of their first ones, in both lanes",
     )?;
     simulate_from(spec, range, deadline, Some((units, tails)))
 }

@@ -123,10 +123,13 @@ pub(crate) fn simulate_from(
     spec: &Spec,
     range: BlockRange,
     deadline: &Deadline,
-    kept: Option<(&[f64], &UnitTails)>,
+    kept: Option<(&[f64], UnitTails)>,
 ) -> Result<Partial> {
     range.validate(spec)?;
     let n = spec.n_assets();
+    // Kept units outlive the loop: the worst scenarios' asset P&L is read from them once at the
+    // end, not gathered (n strided values) at every admission and moved at every cut.
+    let row_assets = if kept.is_some() { 0 } else { n };
     let (start, end) = range.scenarios(spec);
     let count = end - start;
     let k = spec.tail_count().min(count);
@@ -141,7 +144,7 @@ pub(crate) fn simulate_from(
             worst: if spec.importance_sampling() {
                 ScenarioTail::every(count, n)
             } else {
-                let mut tail = ScenarioTail::new(worst_k, n);
+                let mut tail = ScenarioTail::new(worst_k, row_assets);
                 tail.reserve_for(count);
                 tail
             },
@@ -157,7 +160,7 @@ pub(crate) fn simulate_from(
         })
         .collect();
     // Kept tails need no pushes: only the assets after those they cover.
-    let covered = kept.map_or(0, |(_, tails)| tails.smallest.len());
+    let covered = kept.as_ref().map_or(0, |(_, tails)| tails.smallest.len());
     let lanes = |on: bool| -> Vec<ValueTail> {
         let assets = if on { n - covered } else { 0 };
         (0..assets).map(|_| ValueTail::new(k, count)).collect()
@@ -176,7 +179,9 @@ pub(crate) fn simulate_from(
         let in_block = in_block(spec, block);
         let mut outcome = Ok(());
         let per_block = block_units(spec);
-        let units = kept.map(|(u, _)| &u[(block - range.first) * per_block..][..per_block]);
+        let units = kept
+            .as_ref()
+            .map(|(u, _)| &u[(block - range.first) * per_block..][..per_block]);
         price_block_from(
             spec,
             &factor_t,
@@ -194,7 +199,7 @@ pub(crate) fn simulate_from(
                             &mut book_tails[book],
                             block_start,
                             in_block,
-                            n,
+                            row_assets,
                             assets,
                             pnl,
                         );
@@ -207,21 +212,24 @@ pub(crate) fn simulate_from(
             weights.extend_from_slice(&ws.weight[..in_block]);
         }
     }
-    for (book, tails) in books.iter_mut().zip(book_tails) {
+    for (b, (book, tails)) in books.iter_mut().zip(book_tails).enumerate() {
         book.worst = std::mem::replace(&mut book.worst, ScenarioTail::new(0, 0)).finish();
         book.asset_tails = tails.into_iter().map(ValueTail::finish).collect();
+        if let Some((units, _)) = &kept {
+            book.worst.asset_pnl = kept_rows(spec, range, units, b, &book.worst.indices);
+        }
     }
     // The kept tails first, then those computed here, in asset order.
-    let joined = |cached: &[Vec<u64>], computed: Vec<ValueTail>| -> Vec<Vec<u64>> {
-        let mut lane = cached.to_vec();
+    let joined = |cached: Vec<Vec<u64>>, computed: Vec<ValueTail>| -> Vec<Vec<u64>> {
+        let mut lane = cached;
         lane.extend(computed.into_iter().map(ValueTail::finish));
         lane
     };
     let units = match kept {
         Some((_, tails)) => UnitTails {
-            smallest: joined(&tails.smallest, smallest),
+            smallest: joined(tails.smallest, smallest),
             largest: if spec.needs_largest() {
-                joined(&tails.largest, largest)
+                joined(tails.largest, largest)
             } else {
                 Vec::new()
             },
@@ -237,4 +245,20 @@ pub(crate) fn simulate_from(
         units,
         weights,
     })
+}
+
+/// Book `b`'s asset P&L in the scenarios `indices` (global, inside `range`), row by row, from the
+/// range's kept units: the products `Assets::Scaled` gives while pricing, bit for bit.
+fn kept_rows(spec: &Spec, range: BlockRange, units: &[f64], b: usize, indices: &[u64]) -> Vec<f64> {
+    let book = &spec.books()[b];
+    let n = spec.n_assets();
+    let mut rows = Vec::with_capacity(indices.len() * n);
+    for &index in indices {
+        let index = index as usize;
+        let block =
+            &units[(index / BLOCK - range.first) * block_units(spec)..][..block_units(spec)];
+        let s = index % BLOCK;
+        rows.extend((0..n).map(|i| book.exposure(i) * block[i * BLOCK + s]));
+    }
+    rows
 }

@@ -6,7 +6,7 @@ mod common;
 use common::*;
 use risk_engine_core::abi::constants::*;
 use risk_engine_core::abi::{call, call_led};
-use risk_engine_core::spec::{Method, Mode, SpecFields};
+use risk_engine_core::spec::{Method, Mode, SpecFields, BLOCK};
 
 /// The whole run through kept units: OP_UNITS with `units_book`, then OP_SIMULATE_KEPT of `f`
 /// (its own books) on each part of the split, then OP_FINALIZE.
@@ -32,6 +32,63 @@ fn run_kept(f: &SpecFields, units_book: &SpecFields, cuts: &[usize]) -> Vec<f64>
         // The units read in place (the host's shared buffer) give the same partial.
         let led = call_led(OP_SIMULATE_KEPT, &units[1..], &encode_spec(f, w[0], w[1]));
         assert!(same_bits(&partial, &led), "call_led differs from call");
+        // Partial for partial what drawing gives: P&L, worst scenarios with their asset rows
+        // (read from the kept units at the end), tails.
+        let drawn = call(OP_SIMULATE, &encode_spec(f, w[0], w[1]));
+        assert!(
+            same_bits(&partial, &drawn),
+            "kept partial differs from drawn"
+        );
+        input.extend(partial);
+    }
+    call(OP_FINALIZE, &input)
+}
+
+/// `run_kept` with the ranges' tails pooled as a live host pools them: each asset's k smallest of
+/// every range (per lane) held by one range with more scenarios than k, the others holding none.
+fn run_pooled(f: &SpecFields, units_book: &SpecFields, cuts: &[usize]) -> Vec<f64> {
+    let mut bounds = vec![0];
+    bounds.extend_from_slice(cuts);
+    bounds.push(blocks(f));
+    let n = f.mean.len();
+    let mut leads: Vec<Vec<f64>> = bounds
+        .windows(2)
+        .map(|w| call(OP_UNITS, &encode_spec(units_book, w[0], w[1]))[1..].to_vec())
+        .collect();
+    let layout = |u: &Vec<f64>| (u[0] as usize, u[2 + u[0] as usize] as usize);
+    let scenarios = |w: &[usize]| (w[1] * BLOCK).min(f.scenarios) - w[0] * BLOCK;
+    let owner = bounds
+        .windows(2)
+        .zip(&leads)
+        .position(|(w, u)| layout(u).1 < scenarios(w))
+        .expect("a range larger than the tail");
+    let k = layout(&leads[owner]).1;
+    for lane in 0..2 {
+        for i in 0..n {
+            let mut pool: Vec<f64> = leads
+                .iter()
+                .flat_map(|u| {
+                    let (count, kb) = layout(u);
+                    let at = 3 + count + (lane * n + i) * kb;
+                    u[at..at + kb].to_vec()
+                })
+                .collect();
+            pool.sort_by(f64::total_cmp);
+            let at = 3 + layout(&leads[owner]).0 + (lane * n + i) * k;
+            leads[owner][at..at + k].copy_from_slice(&pool[..k]);
+        }
+    }
+    for (b, u) in leads.iter_mut().enumerate() {
+        if b != owner {
+            let count = layout(u).0;
+            u.truncate(3 + count);
+            u[2 + count] = 0.0;
+        }
+    }
+    let mut input = vec![(bounds.len() - 1) as f64];
+    for (w, lead) in bounds.windows(2).zip(&leads) {
+        let partial = call_led(OP_SIMULATE_KEPT, lead, &encode_spec(f, w[0], w[1]));
+        assert_eq!(partial[0], 0.0, "pooled kept failed: {:?}", &partial[..2]);
         input.extend(partial);
     }
     call(OP_FINALIZE, &input)
@@ -55,6 +112,13 @@ fn check(f: &SpecFields) {
             "{:?} split {cuts:?}",
             f.method
         );
+        if !cuts.is_empty() {
+            assert!(
+                same_bits(&drawn, &run_pooled(f, &other, &cuts)),
+                "{:?} pooled split {cuts:?}",
+                f.method
+            );
+        }
     }
 }
 

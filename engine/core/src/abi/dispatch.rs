@@ -129,7 +129,7 @@ fn finalize_encoded(input: &[f64]) -> Result<Vec<f64>> {
 fn simulate_kept_parts(kept: &[f64], spec_input: &[f64]) -> Result<Vec<f64>> {
     let (units, tails) = decode_kept(kept)?;
     let (spec, range, deadline) = decode_spec(spec_input)?;
-    simulate_kept(&spec, range, &deadline, units, &tails).map(|p| encode_partial(&spec, &p))
+    simulate_kept(&spec, range, &deadline, units, tails).map(|p| encode_partial(&spec, &p))
 }
 
 /// `call(op, [lead.len(), lead…, input…])`, the lead read in place by the operations that take one

@@ -1,6 +1,7 @@
 //! A live book's kept scenarios: `OP_UNITS`'s result after its status word, and the lead of
 //! `OP_SIMULATE_KEPT` — [count, units(count), n, k, smallest(n·k), largest(n·k)], each tail the
-//! asset's k extreme values of e^{R_i} − 1 (largest as −(e^{R_i} − 1)), in no particular order.
+//! asset's k extreme values of e^{R_i} − 1 (largest as −(e^{R_i} − 1)), in no particular order
+//! (k = 0 for every asset where another range's lead holds the pooled tails: `simulate_kept`).
 
 use crate::abi::reader::{product, Reader};
 use crate::error::Result;

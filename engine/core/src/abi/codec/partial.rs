@@ -39,7 +39,13 @@ pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
         k as f64,
         f64::from(u8::from(h.weighted)),
     ];
-    let mut out = header.to_vec();
+    // Sized once: growing by doubling copied a live tick's megabytes of partial several times over.
+    let lanes = p.units.smallest.len() + p.units.largest.len();
+    let per_book = count + worst * (2 + n) + p.books[0].asset_tails.len() * k;
+    let mut out = Vec::with_capacity(
+        PARTIAL_HEADER_LEN + h.books.len() * (1 + n + per_book) + p.weights.len() + lanes * k,
+    );
+    out.extend_from_slice(&header);
     write_books(&mut out, &h.books);
     out.extend_from_slice(&p.weights);
     for tail in p.units.smallest.iter().chain(&p.units.largest) {
