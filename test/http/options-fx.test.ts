@@ -166,6 +166,20 @@ t.test('options on foreign underlyings', async (t) => {
     }
   });
 
+  t.test('filtered history takes a foreign option book', async (t) => {
+    const positions = [optionOn('TOYO', 2500, 2), { cash: 'EUR', amount: 1000 }];
+    for (const time_horizon of [1, 5]) {
+      const r = await calculate(
+        s.base,
+        s.key,
+        calcOf(ds, { method: 'historical_filtered', time_horizon, simulations: 2000, method_options: { seed: 4 }, positions }),
+      );
+      t.equal(r.status, 200, ok(r));
+      const m = r.body.meta.metrics;
+      t.ok(Number.isFinite(m.value_at_risk) && m.value_at_risk > 0 && m.expected_shortfall >= m.value_at_risk, `T = ${time_horizon}: VaR ${m.value_at_risk}`);
+    }
+  });
+
   t.test('refusals', async (t) => {
     const noRate = await uploadWith(s.base, s.key, wideCsv({ SAP: col('SAP'), AAPL: col('AAPL') }), {
       currencies: JSON.stringify({ SAP: 'EUR' }),

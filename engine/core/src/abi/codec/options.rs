@@ -104,8 +104,10 @@ pub fn option_greeks_encoded(input: &[f64]) -> Result<Vec<f64>> {
     r.end()?;
     let mut out = vec![0.0, m as f64];
     for o in &options {
-        // The underlying index is not read here: any asset count ≥ its index + 1 will do.
-        o.validate(o.underlying + 1)?;
+        // Neither the underlying index nor the fx unit is read here (the price is per unit in the
+        // option's own currency): any asset count ≥ its index + 1 will do.
+        let own = OptionColumn { fx: None, ..*o };
+        own.validate(o.underlying + 1)?;
         let g = Setup::new(o.contract, o.tau).greeks(o.spot);
         out.extend_from_slice(&[g.price, g.delta, g.gamma, g.vega, g.theta]);
     }
