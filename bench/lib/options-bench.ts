@@ -58,6 +58,7 @@ export function benchOptionRevaluation(engine: Engine, optionCount: number, unde
     r!,
     q!,
     tau!,
+    ABI.OPTION_NO_FX,
   ]);
   const input = Float64Array.from([underlyings, HORIZON_DAYS, optionCount, ...fields]);
   const times: number[] = [];

@@ -15,7 +15,13 @@ export const OPTION_BOUNDS = { minVolatility: 1e-6, maxVolatility: 5, maxRate: 1
 /** A European option on a dataset symbol (api.md §15). */
 export const OptionTerms = Type.Object(
   {
-    underlying: Type.String({ minLength: 1, maxLength: 64, description: 'The dataset symbol the option is written on.', examples: ['AAPL'] }),
+    underlying: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description:
+        'The dataset symbol the option is written on; one quoted in another currency is priced in it and converted into `currency` at each scenario’s FX rate (api.md §14).',
+      examples: ['AAPL'],
+    }),
     type: Type.Union([Type.Literal('call'), Type.Literal('put')], { description: 'Call or put (European).' }),
     strike: Type.Number({ exclusiveMinimum: 0, maximum: 1e15, description: 'Strike, in the underlying’s price units.', examples: [190] }),
     expiry: Type.String({
@@ -105,7 +111,7 @@ export const Sensitivities = Type.Array(SensitivityItem, {
   minItems: 1,
   maxItems: MAX_SENSITIVITIES,
   description:
-    'Bring your own Greeks (api.md §15): instruments priced elsewhere, added to the book’s P&L on every Monte Carlo or historical scenario as δ·x + ½·γ·x² (with valuation "delta": δ·x); parametric_normal takes gamma 0 only. Each is a row of contributions. Taken as options are (no portfolio, what_if, rebalanced, multi-currency).',
+    'Bring your own Greeks (api.md §15): instruments priced elsewhere, added to the book’s P&L on every Monte Carlo or historical scenario as δ·x + ½·γ·x² (with valuation "delta": δ·x); parametric_normal takes gamma 0 only. Each is a row of contributions. Taken as options are (no portfolio, what_if, rebalanced); over a multi-currency dataset only on symbols quoted in `currency`.',
   examples: [[{ symbol: 'AAPL', delta: 250_000, gamma: -40_000 }]],
 });
 
@@ -113,9 +119,14 @@ export const Sensitivities = Type.Array(SensitivityItem, {
 export const OptionFigures = {
   option: Type.Optional(Type.Integer({ minimum: 0, description: 'Options only: the position’s index in `positions`.' })),
   sensitivity: Type.Optional(Type.Integer({ minimum: 0, description: 'Sensitivities only: its index in `sensitivities`.' })),
-  price: Type.Optional(Type.Number({ description: 'Options only: quantity × multiplier × the option’s price now.' })),
+  price: Type.Optional(
+    Type.Number({ description: 'Options only: quantity × multiplier × the option’s price now (× the last FX rate into `currency` for a foreign underlying).' }),
+  ),
   delta: Type.Optional(
-    Type.Number({ description: 'Options and sensitivities: money delta, quantity × multiplier × Δ × S (P&L per unit relative move of S), or δ as given.' }),
+    Type.Number({
+      description:
+        'Options and sensitivities: money delta, quantity × multiplier × Δ × S (× the last FX rate for a foreign underlying; P&L per unit relative move of S), or δ as given.',
+    }),
   ),
   gamma: Type.Optional(
     Type.Number({ description: 'Options and sensitivities: money gamma, quantity × multiplier × Γ × S² (½·gamma·x² for a relative move x), or γ as given.' }),

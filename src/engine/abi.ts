@@ -93,8 +93,10 @@ export const ABI = {
   MAX_BOOTSTRAP_STEPS: 20_000_000,
   /** OP_OPTION_UNITS header after the units: [assets, horizon, options]. */
   OPTION_HEADER_LEN: 3,
-  /** Per option: [underlying, valuation, type, model, spot, strike, σ, r, q, τ]. */
-  OPTION_FIELDS: 10,
+  /** Per option: [underlying, valuation, type, model, spot, strike, σ, r, q, τ, fx unit]; fx unit the column of e^{F} − 1 (or OPTION_NO_FX). */
+  OPTION_FIELDS: 11,
+  /** An option priced in the reporting currency: no FX unit column. */
+  OPTION_NO_FX: 4_294_967_295,
   OPTION_CALL: 0,
   OPTION_PUT: 1,
   MODEL_BLACK_SCHOLES: 0,
@@ -102,7 +104,7 @@ export const ABI = {
   VALUATION_FULL: 0,
   VALUATION_DELTA_GAMMA: 1,
   VALUATION_DELTA: 2,
-  /** A sensitivity given by the caller: [underlying, VALUATION_GIVEN, 0, 0, δ, γ, 0, 0, 0, 0]. */
+  /** A sensitivity given by the caller: [underlying, VALUATION_GIVEN, 0, 0, δ, γ, 0, 0, 0, 0, OPTION_NO_FX]. */
   VALUATION_GIVEN: 3,
   /** Option positions per calculation. */
   MAX_OPTIONS: 1000,

@@ -31,6 +31,9 @@ function drawn(seed: number): { units: number[]; options: number[]; m: number } 
       0.1 * rand(),
       i % 7 === 0 ? 0 : i % 11 === 0 ? 1 / 365 : 10 * rand(),
     );
+    // Some on a foreign underlying: another column as the conversion's unit (api.md §14–15).
+    const u = options[options.length - 10]!;
+    options.push(i % 3 === 1 ? (u + 1 + Math.floor(rand() * (ASSETS - 1))) % ASSETS : ABI.OPTION_NO_FX);
   }
   return { units, options, m };
 }

@@ -114,6 +114,7 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("MAX_BOOTSTRAP_STEPS", MAX_BOOTSTRAP_STEPS as f64),
         ("OPTION_HEADER_LEN", OPTION_HEADER_LEN as f64),
         ("OPTION_FIELDS", OPTION_FIELDS as f64),
+        ("OPTION_NO_FX", OPTION_NO_FX as f64),
         ("OPTION_CALL", OPTION_CALL as f64),
         ("OPTION_PUT", OPTION_PUT as f64),
         ("MODEL_BLACK_SCHOLES", MODEL_BLACK_SCHOLES as f64),

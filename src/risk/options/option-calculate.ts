@@ -16,6 +16,7 @@ import { runModel } from '../engine-run.js';
 import { priceOptionBook } from './option-capital.js';
 import { replayFor } from '../model-replay.js';
 import { checkSensitivities, sensitivityExposure, sensitivityLabel, type PricedSensitivity } from './sensitivities.js';
+import { optionFxPlan, pricedOptions } from './option-fx.js';
 
 /** The methods an option book takes in a backtest; calculate adds historical_filtered. */
 const OPTION_METHODS = ['monte_carlo_normal', 'monte_carlo_student_t', 'historical', 'parametric_normal'];
@@ -77,27 +78,26 @@ export async function calculateWithOptions(
   const { book: stated, cash } = cashAsPositions(req);
   const underlyings = options.map((o) => o.entry.option.underlying);
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
-  if (dataset.currencies !== undefined || cash.length > 0) throw refuseAt(['body', 'positions'], 'options are taken over single-currency datasets only');
   const taus = timesToExpiry(options, dataset.dates[dataset.dates.length - 1]!);
   const listed = unionOf([symbolsOf(stated)]);
   const symbols = canonicalSymbols(dataset, [listed, underlyings, given.map((g) => g.symbol)]);
-  const shape = requestShape(req, symbols.length + 2 * (options.length + given.length), 2, dataset.dates.length);
+  // Multi-currency (api.md §14): columns are instruments; a foreign option converts at its cash column.
+  const fx = optionFxPlan(dataset, symbols, cash, underlyings, given, givenOrder, req.currency);
+  const shape = requestShape(req, (fx ? fx.instruments.length : symbols.length) + 2 * (options.length + given.length), 2, dataset.dates.length);
   return underDeadline(
     deps,
     clientSignal,
     async (s) => {
-      const model = await prepareModel(req, dataset, symbols, deps, s.signal, null);
+      const model = await prepareModel(req, dataset, symbols, deps, s.signal, fx);
       const n = model.symbols.length;
       const column = new Map(model.symbols.map((sym, i) => [sym, i]));
-      const priced: PricedOption[] = options.map((o, i) => {
-        const underlying = column.get(o.entry.option.underlying)!;
-        return { stated: o, underlying, spot: model.prices[underlying]!, tau: taus[i]! };
-      });
+      const priced: PricedOption[] = pricedOptions(options, taus, model, fx);
       const sens: PricedSensitivity[] = given.map((entry, j) => ({ entry, index: givenOrder[j]!, underlying: column.get(entry.symbol)! }));
       // Each option and sensitivity row, in the order stated: its column among the option-like ones.
       const rowColumns = [...canonicalIndices(options, (o) => [o.index]), ...canonicalIndices(sens, (g) => [g.index]).map((j) => options.length + j)];
       const greeks = priced.length > 0 ? await optionGreeks(deps.executor, priced, s.signal) : [];
-      const size = options.map((o) => o.entry.quantity * (o.entry.multiplier ?? 1));
+      // Units held, in the reporting currency: × the last rate of a foreign option (its values are in its own).
+      const size = options.map((o, i) => o.entry.quantity * (o.entry.multiplier ?? 1) * (priced[i]!.fx?.rate ?? 1));
       const deltaMoney = greeks.map((g, i) => size[i]! * g[1]! * priced[i]!.spot);
       // The stock part and the capital: the options and sensitivities count at their money delta.
       const stock = priceOptionBook(
@@ -146,11 +146,13 @@ export async function calculateWithOptions(
           ],
           engine: engineOf(exposures),
         };
+        // Per unit in the reporting currency.
+        const unitPrices = greeks.map((g, i) => g[0]! * (priced[i]!.fx?.rate ?? 1));
         const wideCalc = {
           ...calc,
           symbols: [...model.symbols, ...labels, ...labels],
           // A sensitivity's column is priced per unit of its exposure: a price of 1.
-          prices: Float64Array.from([...model.prices, ...greeks.map((g) => g[0]!), ...given.map(() => 1), ...greeks.map((g) => g[0]!), ...given.map(() => 1)]),
+          prices: Float64Array.from([...model.prices, ...unitPrices, ...given.map(() => 1), ...unitPrices, ...given.map(() => 1)]),
         };
         const figures = results.books[1]!;
         const answer = buildResponse(wideCalc, [book], { books: [figures], whatIf: null });
@@ -195,7 +197,8 @@ export async function calculateWithOptions(
         };
       };
       const input = { ...base, books: [engineOf(deltaTwin), engineOf(exposures)], comparison: 'what_if' as const };
-      const sources = [...priced, ...sens, ...priced, ...sens].map((o) => o.underlying);
+      const sources = [...priced.map((o) => o.fx?.converted ?? o.underlying), ...sens.map((g) => g.underlying)];
+      sources.push(...sources);
       // Parametric takes delta only: each option column moves as its underlying, so the closed form prices it.
       if (req.method === 'parametric_normal')
         return respond(await runModel(deps.executor, input, duplicatedEstimation(est, sources), policy, s.signal, s.timing));

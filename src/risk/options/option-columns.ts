@@ -11,16 +11,25 @@ const VALUATION_CODES: Record<ValuationMode, number> = { full: ABI.VALUATION_FUL
 /** An option as the engine reads it: its underlying's column, spot and τ. */
 export interface PricedOption {
   stated: StatedOption;
+  /** The column of its underlying's local return (full and delta_gamma valuation). */
   underlying: number;
   spot: number;
   tau: number;
+  /**
+   * A foreign underlying (api.md §14): the column of its conversion's unit e^{F} − 1, the column
+   * of its return R + F (delta valuation: a foreign stock's), and the last rate into the reporting
+   * currency; absent in the reporting currency.
+   */
+  fx?: { unit: number; converted: number; rate: number };
 }
 
 /** The engine's words of `o` in `valuation` (ABI.OPTION_FIELDS). */
 function fields(o: PricedOption, valuation: ValuationMode): number[] {
   const t = o.stated.entry.option;
+  // At its delta a foreign option moves as its underlying's R + F, exactly a foreign stock's column.
+  const linear = valuation === 'delta' && o.fx !== undefined;
   return [
-    o.underlying,
+    linear ? o.fx!.converted : o.underlying,
     VALUATION_CODES[valuation],
     t.type === 'call' ? ABI.OPTION_CALL : ABI.OPTION_PUT,
     (t.model ?? 'black_scholes') === 'black76' ? ABI.MODEL_BLACK76 : ABI.MODEL_BLACK_SCHOLES,
@@ -30,12 +39,14 @@ function fields(o: PricedOption, valuation: ValuationMode): number[] {
     t.rate ?? 0,
     t.dividend_yield ?? 0,
     o.tau,
+    o.fx === undefined || linear ? ABI.OPTION_NO_FX : o.fx.unit,
   ];
 }
 
 /** Price, Δ, Γ, vega, θ per unit of each option now (OP_OPTION_GREEKS). */
 export async function optionGreeks(exec: EngineExecutor, options: PricedOption[], signal?: AbortSignal): Promise<number[][]> {
-  const input = Float64Array.from([options.length, ...options.flatMap((o) => fields(o, 'full'))]);
+  // Per unit in its own currency, now: no conversion (the engine checks no fx unit against assets here).
+  const input = Float64Array.from([options.length, ...options.flatMap((o) => fields({ ...o, fx: undefined }, 'full'))]);
   const out = checkStatus((await exec.run(ABI.OP_OPTION_GREEKS, input, signal)).output);
   return options.map((_, i) => Array.from(out.subarray(2 + 5 * i, 7 + 5 * i)));
 }

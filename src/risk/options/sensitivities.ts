@@ -36,8 +36,8 @@ export const isLinear = (s: SensitivityEntry, valuation: ValuationMode) => valua
  * δ·x + ½γ·x² (VALUATION_GIVEN) at exposure 1.
  */
 export function sensitivityFields(s: PricedSensitivity, valuation: ValuationMode): number[] {
-  if (isLinear(s.entry, valuation)) return [s.underlying, ABI.VALUATION_DELTA, ABI.OPTION_CALL, ABI.MODEL_BLACK_SCHOLES, 1, 1, 1, 0, 0, 0];
-  return [s.underlying, ABI.VALUATION_GIVEN, 0, 0, s.entry.delta, s.entry.gamma ?? 0, 0, 0, 0, 0];
+  if (isLinear(s.entry, valuation)) return [s.underlying, ABI.VALUATION_DELTA, ABI.OPTION_CALL, ABI.MODEL_BLACK_SCHOLES, 1, 1, 1, 0, 0, 0, ABI.OPTION_NO_FX];
+  return [s.underlying, ABI.VALUATION_GIVEN, 0, 0, s.entry.delta, s.entry.gamma ?? 0, 0, 0, 0, 0, ABI.OPTION_NO_FX];
 }
 
 /** The exposure its column is priced at. */

@@ -48,9 +48,12 @@ pub const OP_OPTION_UNITS: u32 = 14;
 pub const OP_OPTION_GREEKS: u32 = 15;
 
 /// Option layouts: OP_OPTION_UNITS header [assets, horizon, options] after the units; per option
-/// [underlying, valuation, type, model, spot, strike, σ, r, q, τ].
+/// [underlying, valuation, type, model, spot, strike, σ, r, q, τ, fx unit] (fx unit: the column
+/// of e^{F} − 1 converting the option's currency into the reporting one, or OPTION_NO_FX).
 pub const OPTION_HEADER_LEN: usize = 3;
-pub const OPTION_FIELDS: usize = 10;
+pub const OPTION_FIELDS: usize = 11;
+/// An option priced in the reporting currency: no FX unit column.
+pub const OPTION_NO_FX: usize = 4_294_967_295;
 pub const OPTION_CALL: usize = 0;
 pub const OPTION_PUT: usize = 1;
 pub const MODEL_BLACK_SCHOLES: usize = 0;
@@ -58,7 +61,7 @@ pub const MODEL_BLACK76: usize = 1;
 pub const VALUATION_FULL: usize = 0;
 pub const VALUATION_DELTA_GAMMA: usize = 1;
 pub const VALUATION_DELTA: usize = 2;
-/// A sensitivity given by the caller (api.md §15): [underlying, VALUATION_GIVEN, 0, 0, δ, γ, 0, 0, 0, 0].
+/// A sensitivity given by the caller (api.md §15): [underlying, VALUATION_GIVEN, 0, 0, δ, γ, 0, 0, 0, 0, OPTION_NO_FX].
 pub const VALUATION_GIVEN: usize = 3;
 
 // Method codes, the first word of a spec.
@@ -227,6 +230,7 @@ pub const TABLE: &[(&str, f64)] = table![
     MAX_BOOTSTRAP_STEPS,
     OPTION_HEADER_LEN,
     OPTION_FIELDS,
+    OPTION_NO_FX,
     OPTION_CALL,
     OPTION_PUT,
     MODEL_BLACK_SCHOLES,

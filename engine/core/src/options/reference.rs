@@ -199,6 +199,7 @@ fn column(u: f64, valuation: Valuation, o: &OptionColumn, days: usize) -> f64 {
 fn option_columns_revalue_each_scenario() {
     let o = OptionColumn {
         underlying: 1,
+        fx: None,
         valuation: Valuation::Full,
         contract: HULL,
         spot: 42.0,
@@ -228,6 +229,7 @@ fn option_columns_revalue_each_scenario() {
 fn option_columns_refuse_bad_terms() {
     let o = OptionColumn {
         underlying: 0,
+        fx: None,
         valuation: Valuation::Full,
         contract: HULL,
         spot: 42.0,
@@ -236,6 +238,9 @@ fn option_columns_refuse_bad_terms() {
     let units = vec![0.0; BLOCK];
     let bad = [
         OptionColumn { underlying: 1, ..o },
+        // The fx unit out of range, or the underlying itself.
+        OptionColumn { fx: Some(1), ..o },
+        OptionColumn { fx: Some(0), ..o },
         OptionColumn { spot: 0.0, ..o },
         OptionColumn { tau: f64::NAN, ..o },
         OptionColumn {
@@ -264,4 +269,44 @@ fn option_columns_refuse_bad_terms() {
         assert!(option_units(&units, 1, 1, &[b]).is_err(), "{b:?}");
     }
     assert!(option_units(&units[1..], 1, 1, &[o]).is_err());
+}
+
+#[test]
+fn foreign_option_columns_convert_at_the_fx_unit() {
+    let o = OptionColumn {
+        underlying: 1,
+        fx: Some(0),
+        valuation: Valuation::Full,
+        contract: HULL,
+        spot: 42.0,
+        tau: 0.5,
+    };
+    for (u, f) in [(-0.3, 0.02), (0.0, -0.05), (0.02, 0.0), (0.5, 0.1)] {
+        // Column 0 the fx unit f, column 1 the underlying's u.
+        let block: Vec<f64> = (0..2 * BLOCK)
+            .map(|i| if i < BLOCK { f } else { u })
+            .collect();
+        let at = |valuation| {
+            let out = option_units(&block, 2, 5, &[OptionColumn { valuation, ..o }]).unwrap();
+            out[2 * BLOCK + 3]
+        };
+        let now = reference(HULL, 42.0, 0.5);
+        let later = reference(HULL, 42.0 * (1.0 + u), 0.5 - 5.0 / 252.0);
+        let full = (1.0 + f) * later - now;
+        assert!((at(Valuation::Full) - full).abs() < 1e-12, "{u} {f}");
+        let delta = (1.0 + f) * (1.0 + u) - 1.0;
+        assert_eq!(at(Valuation::Delta).to_bits(), delta.to_bits());
+        let g = Setup::new(HULL, 0.5).greeks(42.0);
+        let step = g.delta * 42.0 * u + 0.5 * g.gamma * 42.0 * 42.0 * u * u + g.theta * 5.0 / 252.0;
+        let dg = (1.0 + f) * (now + step) - now;
+        assert!((at(Valuation::DeltaGamma) - dg).abs() < 1e-12);
+        // f = 0: the reporting currency's column to the bit.
+        if f == 0.0 {
+            let plain = OptionColumn { fx: None, ..o };
+            assert_eq!(
+                at(Valuation::Full).to_bits(),
+                column(u, Valuation::Full, &plain, 5).to_bits()
+            );
+        }
+    }
 }

@@ -3,6 +3,9 @@
 //! revaluation or a Taylor step), or, for `delta`, the underlying's unit itself; a book then prices
 //! an option as a linear position in its column (exposure quantity × multiplier, or for `delta` the
 //! money delta), so OP_SIMULATE_KEPT and the usual finalize give every figure, components included.
+//! An option on a foreign underlying (api.md §14–15) names a second column, its conversion's unit
+//! f = e^{F} − 1: its value in its own currency is converted at (1 + f), so the column holds
+//! (1 + f)·V(S(1 + u), τ_h) − V(S, τ), priced at exposure size × the last rate.
 
 use super::pricer::{Contract, Kind, Model, Setup};
 use crate::error::{ensure, Result};
@@ -29,10 +32,12 @@ pub enum Valuation {
 pub const MAX_SENSITIVITY: f64 = 1e15;
 
 /// One option position's column: its underlying (an asset index), valuation, terms, spot S₀ and τ
-/// now. A book may hold the same option in two columns (full and delta: the nonlinearity).
+/// now; with `fx`, the column of its conversion's unit e^{F} − 1 (an option on a foreign
+/// underlying). A book may hold the same option in two columns (full and delta: the nonlinearity).
 #[derive(Clone, Copy, Debug)]
 pub struct OptionColumn {
     pub underlying: usize,
+    pub fx: Option<usize>,
     pub valuation: Valuation,
     pub contract: Contract,
     pub spot: f64,
@@ -45,6 +50,7 @@ impl OptionColumn {
     pub fn given(underlying: usize, delta: f64, gamma: f64) -> OptionColumn {
         OptionColumn {
             underlying,
+            fx: None,
             valuation: Valuation::Given { delta, gamma },
             contract: Contract {
                 kind: Kind::Call,
@@ -63,7 +69,15 @@ impl OptionColumn {
     pub fn validate(&self, assets: usize) -> Result<()> {
         let c = &self.contract;
         ensure(self.underlying < assets, "option underlying out of range")?;
+        if let Some(fx) = self.fx {
+            ensure(fx < assets, "option fx unit out of range")?;
+            ensure(
+                fx != self.underlying,
+                "option fx unit must differ from its underlying",
+            )?;
+        }
         if let Valuation::Given { delta, gamma } = self.valuation {
+            ensure(self.fx.is_none(), "a given sensitivity takes no fx unit")?;
             let bounded = |v: f64| v.is_finite() && v.abs() <= MAX_SENSITIVITY;
             return ensure(
                 bounded(delta) && bounded(gamma),
@@ -132,7 +146,13 @@ pub fn option_units(
             let u = &block[o.underlying * BLOCK..][..BLOCK];
             let at = out.len();
             out.resize(at + BLOCK, 0.0);
-            column(&mut out[at..], u, o.spot, now, later, dt, o.valuation);
+            match o.fx {
+                None => column(&mut out[at..], u, o.spot, now, later, dt, o.valuation),
+                Some(k) => {
+                    let f = &block[k * BLOCK..][..BLOCK];
+                    converted(&mut out[at..], u, f, o.spot, now, later, dt, o.valuation)
+                }
+            }
         }
     }
     Ok(out)
@@ -166,6 +186,49 @@ fn column(
             let half = 0.5 * gamma;
             for (o, x) in out.iter_mut().zip(u) {
                 *o = delta * x + half * (x * x);
+            }
+        }
+    }
+}
+
+/// One block of a foreign option's column: its value in its currency at the horizon converted at
+/// (1 + f), less its value now, (1 + f)·V_h − V — each valuation's V_h (delta: V(1 + u)).
+#[allow(clippy::too_many_arguments)]
+fn converted(
+    out: &mut [f64],
+    u: &[f64],
+    f: &[f64],
+    spot: f64,
+    now: &Setup,
+    later: &Setup,
+    dt: f64,
+    valuation: Valuation,
+) {
+    let base = now.price(spot);
+    match valuation {
+        // Never here (refused at validation): a given sensitivity is in the reporting currency.
+        Valuation::Given { .. } => column(out, u, spot, now, later, dt, valuation),
+        // Δ·S·((1 + f)(1 + u) − 1): the unit of a foreign stock, R + F.
+        Valuation::Delta => {
+            for ((o, x), y) in out.iter_mut().zip(u).zip(f) {
+                *o = (1.0 + y) * (1.0 + x) - 1.0;
+            }
+        }
+        Valuation::Full => {
+            // The price at the horizon (less 0: the bits of the price), then converted.
+            later.revalue(spot, 0.0, u, out);
+            for (o, y) in out.iter_mut().zip(f) {
+                *o = (1.0 + y) * *o - base;
+            }
+        }
+        Valuation::DeltaGamma => {
+            let g = now.greeks(spot);
+            let delta = g.delta * spot;
+            let gamma = 0.5 * g.gamma * spot * spot;
+            let carry = g.theta * dt;
+            for ((o, x), y) in out.iter_mut().zip(u).zip(f) {
+                let step = delta * x + gamma * (x * x) + carry;
+                *o = (1.0 + y) * (base + step) - base;
             }
         }
     }

@@ -6,16 +6,17 @@ use risk_engine_core::abi::constants::*;
 use risk_engine_core::abi::{call, call_led};
 use risk_engine_core::spec::{Method, Mode, SpecFields};
 
-/// [underlying, valuation, type, model, spot, strike, σ, r, q, τ] of a few options on three
-/// assets, in `valuation`.
+/// [underlying, valuation, type, model, spot, strike, σ, r, q, τ, fx unit] of a few options on
+/// three assets, in `valuation`, in the reporting currency (OPTION_NO_FX).
 fn options(valuation: usize) -> Vec<f64> {
     let v = valuation as f64;
+    let x = OPTION_NO_FX as f64;
     vec![
-        0.0, v, 0.0, 0.0, 100.0, 95.0, 0.25, 0.03, 0.01, 0.5, //
-        1.0, v, 1.0, 0.0, 50.0, 55.0, 0.4, 0.02, 0.0, 0.1, //
-        2.0, v, 0.0, 1.0, 80.0, 80.0, 0.3, 0.05, 0.0, 1.5, //
-        0.0, v, 1.0, 1.0, 100.0, 120.0, 4.9, -0.01, 0.0, 0.002, //
-        1.0, v, 0.0, 0.0, 50.0, 45.0, 0.2, 0.03, 0.0, 0.0,
+        0.0, v, 0.0, 0.0, 100.0, 95.0, 0.25, 0.03, 0.01, 0.5, x, //
+        1.0, v, 1.0, 0.0, 50.0, 55.0, 0.4, 0.02, 0.0, 0.1, x, //
+        2.0, v, 0.0, 1.0, 80.0, 80.0, 0.3, 0.05, 0.0, 1.5, x, //
+        0.0, v, 1.0, 1.0, 100.0, 120.0, 4.9, -0.01, 0.0, 0.002, x, //
+        1.0, v, 0.0, 0.0, 50.0, 45.0, 0.2, 0.03, 0.0, 0.0, x,
     ]
 }
 

@@ -3,13 +3,13 @@
 //! option columns appended to the units (their tails are computed at pricing).
 //! OP_OPTION_GREEKS input: [options, per option OPTION_FIELDS]; result [0, options, per option
 //! price, Δ, Γ, vega, θ per unit]. Option fields: [underlying, valuation, type, model, spot,
-//! strike, volatility, rate, dividend yield, τ in years]; a given sensitivity (VALUATION_GIVEN)
-//! [underlying, valuation, 0, 0, δ, γ, 0, 0, 0, 0].
+//! strike, volatility, rate, dividend yield, τ in years, fx unit column or OPTION_NO_FX]; a given
+//! sensitivity (VALUATION_GIVEN) [underlying, valuation, 0, 0, δ, γ, 0, 0, 0, 0, OPTION_NO_FX].
 
 use super::kept::{decode_kept, encode_kept};
 use crate::abi::constants::{
-    MODEL_BLACK76, MODEL_BLACK_SCHOLES, OPTION_CALL, OPTION_FIELDS, OPTION_PUT, VALUATION_DELTA,
-    VALUATION_DELTA_GAMMA, VALUATION_FULL, VALUATION_GIVEN,
+    MODEL_BLACK76, MODEL_BLACK_SCHOLES, OPTION_CALL, OPTION_FIELDS, OPTION_NO_FX, OPTION_PUT,
+    VALUATION_DELTA, VALUATION_DELTA_GAMMA, VALUATION_FULL, VALUATION_GIVEN,
 };
 use crate::abi::reader::Reader;
 use crate::error::{EngineError, Result};
@@ -41,9 +41,11 @@ fn decode_option(r: &mut Reader) -> Result<OptionColumn> {
         MODEL_BLACK76 => Model::Black76,
         _ => return Err(EngineError::invalid("option model code")),
     };
-    let v = r.take(OPTION_FIELDS - 4)?;
+    let v = r.take(OPTION_FIELDS - 5)?;
+    let fx = fx_unit(r)?;
     Ok(OptionColumn {
         underlying,
+        fx,
         valuation,
         contract: Contract {
             kind,
@@ -61,8 +63,17 @@ fn decode_option(r: &mut Reader) -> Result<OptionColumn> {
 /// A given sensitivity: δ and γ in the spot and strike slots, the other words unread. Its terms are
 /// a placeholder the column never prices (`Valuation::Given`).
 fn decode_given(r: &mut Reader, underlying: usize) -> Result<OptionColumn> {
-    let v = r.take(OPTION_FIELDS - 2)?;
-    Ok(OptionColumn::given(underlying, v[2], v[3]))
+    let v = r.take(OPTION_FIELDS - 3)?;
+    let mut given = OptionColumn::given(underlying, v[2], v[3]);
+    // Validation refuses a sensitivity with an fx unit.
+    given.fx = fx_unit(r)?;
+    Ok(given)
+}
+
+/// The fx unit word: a column, or OPTION_NO_FX for an option in the reporting currency.
+fn fx_unit(r: &mut Reader) -> Result<Option<usize>> {
+    let k = code(r, "fx unit")?;
+    Ok(if k == OPTION_NO_FX { None } else { Some(k) })
 }
 
 fn decode_options(r: &mut Reader, count: usize) -> Result<Vec<OptionColumn>> {
@@ -93,8 +104,10 @@ pub fn option_greeks_encoded(input: &[f64]) -> Result<Vec<f64>> {
     r.end()?;
     let mut out = vec![0.0, m as f64];
     for o in &options {
-        // The underlying index is not read here: any asset count ≥ its index + 1 will do.
-        o.validate(o.underlying + 1)?;
+        // Neither the underlying index nor the fx unit is read here (the price is per unit in the
+        // option's own currency): any asset count ≥ its index + 1 will do.
+        let own = OptionColumn { fx: None, ..*o };
+        own.validate(o.underlying + 1)?;
         let g = Setup::new(o.contract, o.tau).greeks(o.spot);
         out.extend_from_slice(&[g.price, g.delta, g.gamma, g.vega, g.theta]);
     }
