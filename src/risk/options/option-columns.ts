@@ -43,12 +43,60 @@ function fields(o: PricedOption, valuation: ValuationMode): number[] {
   ];
 }
 
+/** Where an option's spot and volatility sit among its words (`fields`). */
+const SPOT_WORD = 4;
+const VOLATILITY_WORD = 6;
+/** OP_OPTION_GREEKS answers two header words, then price, Δ, Γ, vega and θ per option. */
+const GREEKS = 5;
+
+/** OP_OPTION_GREEKS over `count` options, the words of option i written by `write` at `at`. */
+async function runGreeks(
+  exec: EngineExecutor,
+  count: number,
+  write: (input: Float64Array, at: number, i: number) => void,
+  signal?: AbortSignal,
+): Promise<Float64Array> {
+  const input = new Float64Array(1 + ABI.OPTION_FIELDS * count);
+  input[0] = count;
+  for (let i = 0; i < count; i++) write(input, 1 + ABI.OPTION_FIELDS * i, i);
+  return checkStatus((await exec.run(ABI.OP_OPTION_GREEKS, input, signal)).output);
+}
+
+/** Per unit in its own currency, now: no conversion (the engine checks no fx unit against assets here). */
+const greeksWords = (o: PricedOption) => fields({ ...o, fx: undefined }, 'full');
+
 /** Price, Δ, Γ, vega, θ per unit of each option now (OP_OPTION_GREEKS). */
-export async function optionGreeks(exec: EngineExecutor, options: PricedOption[], signal?: AbortSignal): Promise<number[][]> {
-  // Per unit in its own currency, now: no conversion (the engine checks no fx unit against assets here).
-  const input = Float64Array.from([options.length, ...options.flatMap((o) => fields({ ...o, fx: undefined }, 'full'))]);
-  const out = checkStatus((await exec.run(ABI.OP_OPTION_GREEKS, input, signal)).output);
-  return options.map((_, i) => Array.from(out.subarray(2 + 5 * i, 7 + 5 * i)));
+export async function optionGreeks(exec: EngineExecutor, options: PricedOption[], signal?: AbortSignal): Promise<Float64Array[]> {
+  const out = await runGreeks(exec, options.length, (input, at, i) => input.set(greeksWords(options[i]!), at), signal);
+  return options.map((_, i) => out.subarray(2 + GREEKS * i, 2 + GREEKS * (i + 1)));
+}
+
+/**
+ * Prices per unit of options moved: repricing j is option `which[j]` at `spot[j]` with volatility
+ * `volatility[j]`, its other terms as now (OP_OPTION_GREEKS, at most ABI.MAX_OPTIONS a call). The
+ * words are written straight into each call's input: a stress search asks millions of these.
+ */
+export async function repricedValues(
+  exec: EngineExecutor,
+  options: PricedOption[],
+  which: Int32Array,
+  spot: Float64Array,
+  volatility: Float64Array,
+  signal?: AbortSignal,
+): Promise<Float64Array> {
+  const words = options.map(greeksWords);
+  const values = new Float64Array(which.length);
+  for (let from = 0; from < which.length; from += ABI.MAX_OPTIONS) {
+    const count = Math.min(ABI.MAX_OPTIONS, which.length - from);
+    const write = (input: Float64Array, at: number, i: number) => {
+      input.set(words[which[from + i]!]!, at);
+      input[at + SPOT_WORD] = spot[from + i]!;
+      input[at + VOLATILITY_WORD] = volatility[from + i]!;
+    };
+    const out = await runGreeks(exec, count, write, signal);
+    for (let i = 0; i < count; i++) values[from + i] = out[2 + GREEKS * i]!;
+  }
+  return values;
 }
 
 /**

@@ -2,7 +2,7 @@ import { OPTION_BOUNDS } from '../../contract/option-schemas.js';
 import { type StressScenarioInput } from '../../contract/stress-schemas.js';
 import { ABI } from '../../engine/abi.js';
 import { type EngineExecutor } from '../../engine/ops.js';
-import { optionGreeks, type PricedOption } from '../options/option-columns.js';
+import { repricedValues, type PricedOption } from '../options/option-columns.js';
 import { optionLabel, refuseAt, type StatedOption } from '../options/option-positions.js';
 import { OPTION_REPRICING_UNITS } from '../work-cost.js';
 import { type PriceHistory } from '../price-history.js';
@@ -58,31 +58,31 @@ export interface Repricing {
 }
 
 /**
- * Values per unit of each repricing by the engine's pricer (OP_OPTION_GREEKS, at most MAX_OPTIONS a
- * call), τ unchanged: a scenario is an instantaneous move of today's book. An underlying at 0
- * (a −100 % shock) takes the pricer's limit there: a call 0, a put K·e^{−rτ}.
+ * Values per unit of each repricing by the engine's pricer, τ unchanged: a scenario is an
+ * instantaneous move of today's book. An underlying at 0 (a −100 % shock) takes the pricer's limit
+ * there: a call 0, a put K·e^{−rτ}.
  */
-export async function reprice(exec: EngineExecutor, options: StressedOption[], asked: Repricing[], signal?: AbortSignal): Promise<number[]> {
-  const values = new Array<number>(asked.length).fill(0);
-  const live: { at: number; o: PricedOption }[] = [];
+export async function reprice(exec: EngineExecutor, options: StressedOption[], asked: Repricing[], signal?: AbortSignal): Promise<Float64Array> {
+  const values = new Float64Array(asked.length);
+  const [slot, which, spot, volatility] = [
+    new Int32Array(asked.length),
+    new Int32Array(asked.length),
+    new Float64Array(asked.length),
+    new Float64Array(asked.length),
+  ];
+  let live = 0;
   asked.forEach(({ k, r, shift }, at) => {
     const { priced } = options[k]!;
     const terms = priced.stated.entry.option;
-    const spot = priced.spot * (1 + r);
-    if (spot > 0) {
-      const option = { ...terms, volatility: terms.volatility + shift };
-      live.push({ at, o: { ...priced, spot, stated: { ...priced.stated, entry: { ...priced.stated.entry, option } } } });
+    const moved = priced.spot * (1 + r);
+    if (moved > 0) {
+      [slot[live], which[live], spot[live], volatility[live]] = [at, k, moved, terms.volatility + shift];
+      live++;
     } else values[at] = terms.type === 'put' ? terms.strike * Math.exp(-(terms.rate ?? 0) * priced.tau) : 0;
   });
-  for (let from = 0; from < live.length; from += ABI.MAX_OPTIONS) {
-    const chunk = live.slice(from, from + ABI.MAX_OPTIONS);
-    const greeks = await optionGreeks(
-      exec,
-      chunk.map((c) => c.o),
-      signal,
-    );
-    chunk.forEach((c, j) => (values[c.at] = greeks[j]![0]!));
-  }
+  const priced = options.map((o) => o.priced);
+  const repriced = await repricedValues(exec, priced, which.subarray(0, live), spot.subarray(0, live), volatility.subarray(0, live), signal);
+  for (let i = 0; i < live; i++) values[slot[i]!] = repriced[i]!;
   return values;
 }
 
@@ -90,7 +90,7 @@ export async function reprice(exec: EngineExecutor, options: StressedOption[], a
 export function withOptions(
   outcome: StressOutcome,
   options: StressedOption[],
-  valuesAfter: number[],
+  valuesAfter: ArrayLike<number>,
   capital: number,
   stockItems: StressItem[],
 ): StressOutcome {
