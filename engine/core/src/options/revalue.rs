@@ -7,6 +7,7 @@
 use super::pricer::{Contract, Kind, Model, Setup};
 use crate::error::{ensure, Result};
 use crate::limits::{check_option_scenarios, check_options};
+use crate::math::ln;
 use crate::spec::BLOCK;
 
 /// Trading days per year of the horizon: τ moves by T/252 (api.md §15).
@@ -124,24 +125,40 @@ pub fn option_units(
             (Setup::new(o.contract, o.tau), Setup::new(o.contract, later))
         })
         .collect();
+    // ln(1 + u) of each underlying a full revaluation reads, once per block for all its options.
+    let mut logged = vec![false; assets];
+    for o in options {
+        logged[o.underlying] |= o.valuation == Valuation::Full;
+    }
+    let mut logs = vec![0.0; per_block];
     let width = (assets + options.len()) * BLOCK;
     let mut out = Vec::with_capacity(blocks * width);
     for block in units.chunks_exact(per_block) {
         out.extend_from_slice(block);
+        let pairs = logs.chunks_exact_mut(BLOCK).zip(block.chunks_exact(BLOCK));
+        for ((l, u), _) in pairs.zip(&logged).filter(|(_, &yes)| yes) {
+            for (l, x) in l.iter_mut().zip(u) {
+                *l = ln(1.0 + x);
+            }
+        }
         for (o, (now, later)) in options.iter().zip(&setups) {
-            let u = &block[o.underlying * BLOCK..][..BLOCK];
-            let at = out.len();
-            out.resize(at + BLOCK, 0.0);
-            column(&mut out[at..], u, o.spot, now, later, dt, o.valuation);
+            let at = o.underlying * BLOCK;
+            let (u, l) = (&block[at..][..BLOCK], &logs[at..][..BLOCK]);
+            let start = out.len();
+            out.resize(start + BLOCK, 0.0);
+            column(&mut out[start..], u, l, o.spot, now, later, dt, o.valuation);
         }
     }
     Ok(out)
 }
 
-/// One block of an option's column from its underlying's units `u`.
+/// One block of an option's column from its underlying's units `u` (and, for a full
+/// revaluation, their logs ln(1 + u)).
+#[allow(clippy::too_many_arguments)] // one block's inputs, each read once
 fn column(
     out: &mut [f64],
     u: &[f64],
+    logs: &[f64],
     spot: f64,
     now: &Setup,
     later: &Setup,
@@ -151,7 +168,7 @@ fn column(
     match valuation {
         Valuation::Delta => out.copy_from_slice(u),
         Valuation::Full => {
-            later.revalue(spot, now.price(spot), u, out);
+            later.revalue(spot, now.price(spot), u, logs, out);
         }
         Valuation::DeltaGamma => {
             let g = now.greeks(spot);
