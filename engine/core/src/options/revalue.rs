@@ -105,6 +105,21 @@ pub fn option_units(
     horizon_days: usize,
     options: &[OptionColumn],
 ) -> Result<Vec<f64>> {
+    let mut out = Vec::new();
+    option_units_into(&mut out, 0, units, assets, horizon_days, options)?;
+    Ok(out)
+}
+
+/// `option_units` appended to `out`, with room reserved for `extra` words more (what the caller
+/// appends next), so an answer of 10⁸ words is written once and never moved.
+pub fn option_units_into(
+    out: &mut Vec<f64>,
+    extra: usize,
+    units: &[f64],
+    assets: usize,
+    horizon_days: usize,
+    options: &[OptionColumn],
+) -> Result<()> {
     ensure(assets >= 1, "at least one asset")?;
     check_options(options.len())?;
     let per_block = assets * BLOCK;
@@ -132,7 +147,7 @@ pub fn option_units(
     }
     let mut logs = vec![0.0; per_block];
     let width = (assets + options.len()) * BLOCK;
-    let mut out = Vec::with_capacity(blocks * width);
+    out.reserve(blocks * width + extra);
     for block in units.chunks_exact(per_block) {
         out.extend_from_slice(block);
         let pairs = logs.chunks_exact_mut(BLOCK).zip(block.chunks_exact(BLOCK));
@@ -149,7 +164,7 @@ pub fn option_units(
             column(&mut out[start..], u, l, o.spot, now, later, dt, o.valuation);
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// One block of an option's column from its underlying's units `u` (and, for a full
