@@ -67,6 +67,15 @@ pub fn exp(x: f64) -> f64 {
     scale * (1.0 + expm1_reduced(r))
 }
 
+/// e^{hi + lo} for |lo| at most an ulp or so of hi (an argument held as an unevaluated sum, e.g. an
+/// exact square): lo joins the reduced argument, so e^x is evaluated once and its accuracy is
+/// that of `exp`, not spoilt by the rounding of hi + lo (an error of |hi|·2⁻⁵³ in the exponent).
+#[inline(always)]
+pub fn exp_sum(hi: f64, lo: f64) -> f64 {
+    let (r, scale) = reduce(hi);
+    scale * (1.0 + expm1_reduced(r + lo))
+}
+
 /// e^x − 1, accurate near zero (where the P&L of a small return lives).
 #[inline(always)]
 pub fn expm1(x: f64) -> f64 {

@@ -5,7 +5,7 @@
 
 #![allow(clippy::excessive_precision)] // published coefficients kept verbatim
 
-use crate::math::exp;
+use crate::math::exp_sum;
 
 const A: [f64; 5] = [
     3.161_123_743_870_565_5,
@@ -60,82 +60,100 @@ const SQRPI: f64 = 0.564_189_583_547_756_3; // 1/√π
 /// Above this erfc(x) is below the smallest normal double (Cody's XBIG).
 const XBIG: f64 = 26.543;
 
-/// 2^52: adding and subtracting it rounds a double in [0, 2^52) to an integer.
-const TWO52: f64 = 4_503_599_627_370_496.0;
+/// 2^27 + 1: Dekker's splitter, cutting a double into two halves whose products are exact.
+const SPLITTER: f64 = 134_217_729.0;
 
-/// ⌊v⌋ for 0 ≤ v < 2^52, exactly `v.trunc()` there, with + and − alone: `trunc` is a library call
-/// on baseline x86-64 (no SSE4.1), which would keep the pricer's loops scalar.
-#[inline(always)]
-fn floor_small(v: f64) -> f64 {
-    let nearest = (v + TWO52) - TWO52;
-    if nearest > v {
-        nearest - 1.0
-    } else {
-        nearest
-    }
-}
-
-/// e^{−y²} without the rounding of y²: y split into a multiple of 1/16 and the rest (y ≥ 0; the
-/// split is exact below 2^48, far beyond where erfc is not 0).
+/// e^{−y²} without the rounding of y² (which would cost a relative error of y²·2⁻⁵³, 8e-14 near
+/// XBIG): y² is formed exactly as hi + lo by Dekker's product (no fused multiply-add, so the same
+/// bits everywhere) and e^{−hi−lo} taken in one `exp_sum`. Cody splits y at a multiple of 1/16
+/// instead, which costs a second e^x; this is as accurate and half the work. Finite for y below
+/// 2^995; the caller selects 0 from XBIG on, where a NaN here (y = ∞) is discarded.
 #[inline(always)]
 fn exp_minus_square(y: f64) -> f64 {
-    let ysq = floor_small(y * 16.0) / 16.0;
-    let del = (y - ysq) * (y + ysq);
-    exp(-ysq * ysq) * exp(-del)
+    let c = SPLITTER * y;
+    let high = c - (c - y);
+    let low = y - high;
+    let square = y * y;
+    let rest = ((high * high - square) + 2.0 * high * low) + low * low;
+    exp_sum(-square, -rest)
 }
 
-/// erfc(x) for |x| ≤ 0.46875: 1 − x·P(y²)/Q(y²), y = |x|.
-#[inline(always)]
-fn erfc_near(x: f64, y: f64) -> f64 {
-    let ysq = if y > 1.11e-16 { y * y } else { 0.0 };
-    let mut num = A[4] * ysq;
-    let mut den = ysq;
-    for i in 0..3 {
-        num = (num + A[i]) * ysq;
-        den = (den + B[i]) * ysq;
-    }
-    1.0 - x * (num + A[3]) / (den + B[3])
+/// Cody's three rational functions as one, R(t) = (f·N(t))/D(t) with N and D of degree 8 (Horner
+/// from `top`, seven `steps`, then `last`), each region's coefficients in its own lane of a
+/// triple (near |x| ≤ 0.46875 in t = x², middle ≤ 4 in t = y, far in t = 1/y²). The shorter
+/// regions lead with zero coefficients, which keep their partial sums exactly 0 until their own
+/// leading term: (0 + a)·t = a·t. So the merged form gives each region's own bits, and a lane
+/// evaluates one polynomial pair and one division where the three regions cost three and five.
+struct Rational {
+    top: [f64; 3],
+    steps: [[f64; 3]; 7],
+    last: [f64; 3],
 }
 
-/// erfc(y) for 0.46875 < y ≤ 4, from `tail` = e^{−y²}.
-#[inline(always)]
-fn erfc_middle(y: f64, tail: f64) -> f64 {
-    let mut num = C[8] * y;
-    let mut den = y;
-    for i in 0..7 {
-        num = (num + C[i]) * y;
-        den = (den + D[i]) * y;
-    }
-    (num + C[7]) / (den + D[7]) * tail
-}
+const NUMERATOR: Rational = Rational {
+    top: [0.0, C[8], 0.0],
+    steps: [
+        [0.0, C[0], 0.0],
+        [0.0, C[1], 0.0],
+        [0.0, C[2], P[5]],
+        [A[4], C[3], P[0]],
+        [A[0], C[4], P[1]],
+        [A[1], C[5], P[2]],
+        [A[2], C[6], P[3]],
+    ],
+    last: [A[3], C[7], P[4]],
+};
 
-/// erfc(y) for 4 < y < XBIG, from `tail` = e^{−y²}.
-#[inline(always)]
-fn erfc_far(y: f64, tail: f64) -> f64 {
-    let inverse_square = 1.0 / (y * y);
-    let mut num = P[5] * inverse_square;
-    let mut den = inverse_square;
-    for i in 0..4 {
-        num = (num + P[i]) * inverse_square;
-        den = (den + Q[i]) * inverse_square;
-    }
-    (SQRPI - inverse_square * (num + P[4]) / (den + Q[4])) / y * tail
-}
+const DENOMINATOR: Rational = Rational {
+    top: [0.0, 1.0, 0.0],
+    steps: [
+        [0.0, D[0], 0.0],
+        [0.0, D[1], 0.0],
+        [0.0, D[2], 1.0],
+        [1.0, D[3], Q[0]],
+        [B[0], D[4], Q[1]],
+        [B[1], D[5], Q[2]],
+        [B[2], D[6], Q[3]],
+    ],
+    last: [B[3], D[7], Q[4]],
+};
 
-/// erfc(x), relative error about 1e-15 for x ≥ 0. Branch-free: each of Cody's three regions is
-/// evaluated and the right one selected, so a loop of it vectorises (the pricer's columns).
+/// erfc(x), relative error about 1e-15 for x ≥ 0. Branch-free: the region is chosen per lane by
+/// selects on |x| (of coefficients, not of results), so a loop of it vectorises (the pricer's
+/// columns) and each lane evaluates one rational function and one e^x.
 #[inline(always)]
 pub fn erfc(x: f64) -> f64 {
     let y = x.abs();
-    let near = erfc_near(x, y);
+    let near = y <= 0.46875;
+    let middle = y <= 4.0;
+    let pick = |k: [f64; 3]| {
+        if near {
+            k[0]
+        } else if middle {
+            k[1]
+        } else {
+            k[2]
+        }
+    };
+    let ysq = if y > 1.11e-16 { y * y } else { 0.0 };
+    // One reciprocal for the far region's 1/y² and 1/y (Cody divides twice).
+    let inverse = 1.0 / y;
+    let t = pick([ysq, y, inverse * inverse]);
+    let mut num = pick(NUMERATOR.top) * t;
+    let mut den = pick(DENOMINATOR.top) * t;
+    for i in 0..7 {
+        num = (num + pick(NUMERATOR.steps[i])) * t;
+        den = (den + pick(DENOMINATOR.steps[i])) * t;
+    }
+    // near: x·N/D; middle: N/D; far: t·N/D — each region's own order of operations.
+    let q = (pick([x, 1.0, t]) * (num + pick(NUMERATOR.last))) / (den + pick(DENOMINATOR.last));
     let tail = exp_minus_square(y);
-    let middle = erfc_middle(y, tail);
-    let far = erfc_far(y, tail);
+    let far = (SQRPI - q) * inverse * tail;
     let far = if y >= XBIG { 0.0 } else { far };
-    let r = if y <= 4.0 { middle } else { far };
+    let r = if middle { q * tail } else { far };
     let r = if x < 0.0 { 2.0 - r } else { r };
-    if y <= 0.46875 {
-        near
+    if near {
+        1.0 - q
     } else {
         r
     }
@@ -153,26 +171,76 @@ mod tests {
     use super::*;
     use crate::math::normal_cdf;
 
-    /// e^{−y²} split with `trunc`, as it was.
-    fn exp_minus_square_trunc(y: f64) -> f64 {
+    /// Cody's e^{−y²}: y split at a multiple of 1/16, two e^x, with the platform's exp.
+    fn exp_minus_square_cody(y: f64) -> f64 {
         let ysq = (y * 16.0).trunc() / 16.0;
         let del = (y - ysq) * (y + ysq);
-        exp(-ysq * ysq) * exp(-del)
+        (-ysq * ysq).exp() * (-del).exp()
+    }
+
+    #[test]
+    fn exact_square_tail_matches_codys_split() {
+        let mut y = 0.0;
+        while y < XBIG {
+            let (a, b) = (exp_minus_square(y), exp_minus_square_cody(y));
+            assert!((a - b).abs() <= 2e-15 * b, "e^-y² at {y}: {a:e} vs {b:e}");
+            y += 0.000_976_562_5 * 1.37;
+        }
+        assert_eq!(exp_minus_square(0.0), 1.0);
+    }
+
+    /// erfc(x) for |x| ≤ 0.46875: 1 − x·P(y²)/Q(y²), y = |x|.
+    #[inline(always)]
+    fn erfc_near(x: f64, y: f64) -> f64 {
+        let ysq = if y > 1.11e-16 { y * y } else { 0.0 };
+        let mut num = A[4] * ysq;
+        let mut den = ysq;
+        for i in 0..3 {
+            num = (num + A[i]) * ysq;
+            den = (den + B[i]) * ysq;
+        }
+        1.0 - x * (num + A[3]) / (den + B[3])
+    }
+
+    /// erfc(y) for 0.46875 < y ≤ 4, from `tail` = e^{−y²}.
+    #[inline(always)]
+    fn erfc_middle(y: f64, tail: f64) -> f64 {
+        let mut num = C[8] * y;
+        let mut den = y;
+        for i in 0..7 {
+            num = (num + C[i]) * y;
+            den = (den + D[i]) * y;
+        }
+        (num + C[7]) / (den + D[7]) * tail
+    }
+
+    /// erfc(y) for 4 < y < XBIG, from `tail` = e^{−y²}.
+    #[inline(always)]
+    fn erfc_far(y: f64, tail: f64) -> f64 {
+        let inverse = 1.0 / y;
+        let inverse_square = inverse * inverse;
+        let mut num = P[5] * inverse_square;
+        let mut den = inverse_square;
+        for i in 0..4 {
+            num = (num + P[i]) * inverse_square;
+            den = (den + Q[i]) * inverse_square;
+        }
+        (SQRPI - inverse_square * (num + P[4]) / (den + Q[4])) * inverse * tail
     }
 
     /// The branching form, as it was before `erfc` became branch-free: each region only where it
-    /// applies, e^{−y²} split with `trunc`.
+    /// applies (the tail e^{−y²} shared).
     fn erfc_branching(x: f64) -> f64 {
         let y = x.abs();
         if y <= 0.46875 {
             return erfc_near(x, y);
         }
         let r = if y <= 4.0 {
-            erfc_middle(y, exp_minus_square_trunc(y))
+            erfc_middle(y, exp_minus_square(y))
         } else if y >= XBIG {
             0.0
         } else {
-            erfc_far(y, exp_minus_square_trunc(y))
+            erfc_far(y, exp_minus_square(y))
         };
         if x < 0.0 {
             2.0 - r

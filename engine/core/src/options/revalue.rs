@@ -10,6 +10,7 @@
 use super::pricer::{Contract, Kind, Model, Setup};
 use crate::error::{ensure, Result};
 use crate::limits::{check_option_scenarios, check_options};
+use crate::math::ln;
 use crate::spec::BLOCK;
 
 /// Trading days per year of the horizon: τ moves by T/252 (api.md §15).
@@ -118,6 +119,21 @@ pub fn option_units(
     horizon_days: usize,
     options: &[OptionColumn],
 ) -> Result<Vec<f64>> {
+    let mut out = Vec::new();
+    option_units_into(&mut out, 0, units, assets, horizon_days, options)?;
+    Ok(out)
+}
+
+/// `option_units` appended to `out`, with room reserved for `extra` words more (what the caller
+/// appends next), so an answer of 10⁸ words is written once and never moved.
+pub fn option_units_into(
+    out: &mut Vec<f64>,
+    extra: usize,
+    units: &[f64],
+    assets: usize,
+    horizon_days: usize,
+    options: &[OptionColumn],
+) -> Result<()> {
     ensure(assets >= 1, "at least one asset")?;
     check_options(options.len())?;
     let per_block = assets * BLOCK;
@@ -138,30 +154,47 @@ pub fn option_units(
             (Setup::new(o.contract, o.tau), Setup::new(o.contract, later))
         })
         .collect();
+    // ln(1 + u) of each underlying a full revaluation reads, once per block for all its options.
+    let mut logged = vec![false; assets];
+    for o in options {
+        logged[o.underlying] |= o.valuation == Valuation::Full;
+    }
+    let mut logs = vec![0.0; per_block];
     let width = (assets + options.len()) * BLOCK;
-    let mut out = Vec::with_capacity(blocks * width);
+    out.reserve(blocks * width + extra);
     for block in units.chunks_exact(per_block) {
         out.extend_from_slice(block);
+        let pairs = logs.chunks_exact_mut(BLOCK).zip(block.chunks_exact(BLOCK));
+        for ((l, u), _) in pairs.zip(&logged).filter(|(_, &yes)| yes) {
+            for (l, x) in l.iter_mut().zip(u) {
+                *l = ln(1.0 + x);
+            }
+        }
         for (o, (now, later)) in options.iter().zip(&setups) {
-            let u = &block[o.underlying * BLOCK..][..BLOCK];
-            let at = out.len();
-            out.resize(at + BLOCK, 0.0);
+            let at = o.underlying * BLOCK;
+            let (u, l) = (&block[at..][..BLOCK], &logs[at..][..BLOCK]);
+            let start = out.len();
+            out.resize(start + BLOCK, 0.0);
             match o.fx {
-                None => column(&mut out[at..], u, o.spot, now, later, dt, o.valuation),
+                None => column(&mut out[start..], u, l, o.spot, now, later, dt, o.valuation),
                 Some(k) => {
                     let f = &block[k * BLOCK..][..BLOCK];
-                    converted(&mut out[at..], u, f, o.spot, now, later, dt, o.valuation)
+                    let cell = &mut out[start..];
+                    converted(cell, u, l, f, o.spot, now, later, dt, o.valuation)
                 }
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
-/// One block of an option's column from its underlying's units `u`.
+/// One block of an option's column from its underlying's units `u` (and, for a full
+/// revaluation, their logs ln(1 + u)).
+#[allow(clippy::too_many_arguments)] // one block's inputs, each read once
 fn column(
     out: &mut [f64],
     u: &[f64],
+    logs: &[f64],
     spot: f64,
     now: &Setup,
     later: &Setup,
@@ -171,7 +204,7 @@ fn column(
     match valuation {
         Valuation::Delta => out.copy_from_slice(u),
         Valuation::Full => {
-            later.revalue(spot, now.price(spot), u, out);
+            later.revalue(spot, now.price(spot), u, logs, out);
         }
         Valuation::DeltaGamma => {
             let g = now.greeks(spot);
@@ -197,6 +230,7 @@ fn column(
 fn converted(
     out: &mut [f64],
     u: &[f64],
+    logs: &[f64],
     f: &[f64],
     spot: f64,
     now: &Setup,
@@ -207,7 +241,7 @@ fn converted(
     let base = now.price(spot);
     match valuation {
         // Never here (refused at validation): a given sensitivity is in the reporting currency.
-        Valuation::Given { .. } => column(out, u, spot, now, later, dt, valuation),
+        Valuation::Given { .. } => column(out, u, logs, spot, now, later, dt, valuation),
         // Δ·S·((1 + f)(1 + u) − 1): the unit of a foreign stock, R + F.
         Valuation::Delta => {
             for ((o, x), y) in out.iter_mut().zip(u).zip(f) {
@@ -216,7 +250,7 @@ fn converted(
         }
         Valuation::Full => {
             // The price at the horizon (less 0: the bits of the price), then converted.
-            later.revalue(spot, 0.0, u, out);
+            later.revalue(spot, 0.0, u, logs, out);
             for (o, y) in out.iter_mut().zip(f) {
                 *o = (1.0 + y) * *o - base;
             }

@@ -10,17 +10,29 @@ use crate::select::{from_order_key, order_key};
 use crate::simulate::UnitTails;
 
 pub fn encode_kept(units: &[f64], tails: &UnitTails) -> Vec<f64> {
-    let n = tails.smallest.len();
-    let k = tails.smallest.first().map_or(0, Vec::len);
-    let mut out = Vec::with_capacity(3 + units.len() + 2 * n * k);
+    let mut out = Vec::with_capacity(1 + units.len() + tails_length(tails));
     out.push(units.len() as f64);
     out.extend_from_slice(units);
+    encode_tails(&mut out, tails);
+    out
+}
+
+/// The words `encode_tails` appends: [n, k, smallest(n·k), largest(n·k)].
+pub fn tails_length(tails: &UnitTails) -> usize {
+    let n = tails.smallest.len();
+    let k = tails.smallest.first().map_or(0, Vec::len);
+    2 + 2 * n * k
+}
+
+/// The kept layout's end, after [count, units(count)]: for a caller that wrote the units in place.
+pub fn encode_tails(out: &mut Vec<f64>, tails: &UnitTails) {
+    let n = tails.smallest.len();
+    let k = tails.smallest.first().map_or(0, Vec::len);
     out.push(n as f64);
     out.push(k as f64);
     for tail in tails.smallest.iter().chain(&tails.largest) {
         out.extend(tail.iter().map(|&key| from_order_key(key)));
     }
-    out
 }
 
 /// The units and both lanes of tails; `simulate_kept` checks them against its spec and range.

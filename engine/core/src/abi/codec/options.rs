@@ -6,7 +6,7 @@
 //! strike, volatility, rate, dividend yield, τ in years, fx unit column or OPTION_NO_FX]; a given
 //! sensitivity (VALUATION_GIVEN) [underlying, valuation, 0, 0, δ, γ, 0, 0, 0, 0, OPTION_NO_FX].
 
-use super::kept::{decode_kept, encode_kept};
+use super::kept::{decode_kept, encode_tails, tails_length};
 use crate::abi::constants::{
     MODEL_BLACK76, MODEL_BLACK_SCHOLES, OPTION_CALL, OPTION_FIELDS, OPTION_NO_FX, OPTION_PUT,
     VALUATION_DELTA, VALUATION_DELTA_GAMMA, VALUATION_FULL, VALUATION_GIVEN,
@@ -15,7 +15,7 @@ use crate::abi::reader::Reader;
 use crate::error::{EngineError, Result};
 use crate::limits::check_options;
 use crate::options::pricer::{Contract, Kind, Model, Setup};
-use crate::options::revalue::{option_units, OptionColumn, Valuation};
+use crate::options::revalue::{option_units_into, OptionColumn, Valuation};
 
 fn code(r: &mut Reader, what: &str) -> Result<usize> {
     r.count()
@@ -90,9 +90,19 @@ pub fn option_units_parts(kept: &[f64], input: &[f64]) -> Result<Vec<f64>> {
     let m = r.count()?;
     let options = decode_options(&mut r, m)?;
     r.end()?;
-    let out = option_units(units, assets, horizon, &options)?;
-    let mut encoded = vec![0.0];
-    encoded.extend(encode_kept(&out, &tails));
+    // [status, count, units…, tails]: the units written in place, as the answer can be 10⁸ words
+    // (copying it twice took as long as pricing it).
+    let mut encoded = vec![0.0, 0.0];
+    option_units_into(
+        &mut encoded,
+        tails_length(&tails),
+        units,
+        assets,
+        horizon,
+        &options,
+    )?;
+    encoded[1] = (encoded.len() - 2) as f64;
+    encode_tails(&mut encoded, &tails);
     Ok(encoded)
 }
 
