@@ -110,4 +110,7 @@ export const ABI = {
   MAX_OPTIONS: 1000,
   /** Options × scenarios one calculation revalues. */
   MAX_OPTION_SCENARIOS: 100_000_000,
+  /** An option's volatility per year, MIN_VOLATILITY to MAX_VOLATILITY (the contract's OPTION_BOUNDS). */
+  MIN_VOLATILITY: 1e-6,
+  MAX_VOLATILITY: 5,
 } as const;

@@ -2,6 +2,7 @@
 // in Rust. Each build reports its constants (OP_ABI); the binding refuses an engine that differs.
 import t from 'tap';
 import { ABI } from '../../src/engine/abi.js';
+import { OPTION_BOUNDS } from '../../src/contract/option-schemas.js';
 import { AbiMismatchError, readAbi, reportedConstants } from '../../src/engine/abi-check.js';
 import { NativeEngine } from '../../src/engine/native-engine.js';
 import { type Engine } from '../../src/engine/ops.js';
@@ -49,4 +50,10 @@ t.test('a drifted engine is refused, naming what differs', async (t) => {
   t.throws(() => readAbi(doctored((m) => m.set('OP_SOMETHING_NEW', 8))), /OP_SOMETHING_NEW: unknown to the binding/);
   const silent: Engine = { build: 'old', version: '0', call: () => Float64Array.of(1, 0, 0) };
   t.throws(() => readAbi(silent), /does not answer OP_ABI/, 'an engine from before OP_ABI');
+});
+
+t.test('the contract’s option bounds are the engine’s', async (t) => {
+  // The contract is a leaf and cannot read ABI: the two copies are held equal here.
+  t.equal(OPTION_BOUNDS.minVolatility, ABI.MIN_VOLATILITY, 'least volatility');
+  t.equal(OPTION_BOUNDS.maxVolatility, ABI.MAX_VOLATILITY, 'most volatility');
 });

@@ -13,6 +13,10 @@ pub const MAX_PRICED_SCENARIOS: usize = 100_000_000;
 pub const MAX_OPTIONS: usize = 1000;
 /// Options × scenarios one calculation revalues (each a kept value: 8 bytes).
 pub const MAX_OPTION_SCENARIOS: usize = 100_000_000;
+/// An option's volatility σ per year: MIN_VOLATILITY..=MAX_VOLATILITY. Below the least, σ√τ of a
+/// one-day option leaves the normal doubles (5e-324 over a day is 0, and d₁ = ln(S/K)/0).
+pub const MIN_VOLATILITY: f64 = 1e-6;
+pub const MAX_VOLATILITY: f64 = 5.0;
 /// Horizon in days: MIN_HORIZON..=MAX_HORIZON.
 pub const MIN_HORIZON: usize = 1;
 pub const MAX_HORIZON: usize = 1000;

@@ -125,6 +125,8 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("VALUATION_GIVEN", VALUATION_GIVEN as f64),
         ("MAX_OPTIONS", MAX_OPTIONS as f64),
         ("MAX_OPTION_SCENARIOS", MAX_OPTION_SCENARIOS as f64),
+        ("MIN_VOLATILITY", MIN_VOLATILITY),
+        ("MAX_VOLATILITY", MAX_VOLATILITY),
         ("VERSION_MAJOR", f64::from(VERSION_MAJOR)),
         ("VERSION_MINOR", f64::from(VERSION_MINOR)),
         ("VERSION_PATCH", f64::from(VERSION_PATCH)),

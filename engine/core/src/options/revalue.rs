@@ -9,7 +9,7 @@
 
 use super::pricer::{Contract, Kind, Model, Setup};
 use crate::error::{ensure, Result};
-use crate::limits::{check_option_scenarios, check_options};
+use crate::limits::{check_option_scenarios, check_options, MAX_VOLATILITY, MIN_VOLATILITY};
 use crate::math::ln;
 use crate::spec::BLOCK;
 
@@ -94,8 +94,8 @@ impl OptionColumn {
             "strike must be positive",
         )?;
         ensure(
-            c.volatility > 0.0 && c.volatility <= 5.0,
-            "volatility must be in (0, 5]",
+            (MIN_VOLATILITY..=MAX_VOLATILITY).contains(&c.volatility),
+            "volatility must be in [1e-6, 5]",
         )?;
         ensure(
             c.rate.is_finite() && c.rate.abs() <= 1.0,
@@ -296,5 +296,44 @@ mod tests {
             assert!(option_units(&units, 2, 10, &[given(0.0, bad)]).is_err());
         }
         assert!(option_units(&units, 1, 10, &[given(1.0, 1.0)]).is_err());
+    }
+
+    #[test]
+    fn volatility_is_taken_from_its_least_to_its_most_and_prices_finitely() {
+        let units: Vec<f64> = (0..BLOCK).map(|i| (i as f64 - 128.0) / 500.0).collect();
+        let option = |volatility: f64| OptionColumn {
+            underlying: 0,
+            fx: None,
+            valuation: Valuation::Full,
+            contract: Contract {
+                kind: Kind::Call,
+                model: Model::BlackScholes,
+                strike: 100.0,
+                volatility,
+                rate: 0.03,
+                dividend: 0.0,
+            },
+            spot: 100.0,
+            tau: 2.0 / 365.0,
+        };
+        for good in [MIN_VOLATILITY, 0.2, MAX_VOLATILITY] {
+            let out = option_units(&units, 1, 1, &[option(good)]).unwrap();
+            assert!(out.iter().all(|x| x.is_finite()), "σ {good}");
+        }
+        let below = MIN_VOLATILITY - MIN_VOLATILITY * f64::EPSILON;
+        for bad in [
+            f64::MIN_POSITIVE * f64::EPSILON,
+            1e-7,
+            below,
+            0.0,
+            -0.1,
+            5.000_000_001,
+            f64::NAN,
+        ] {
+            assert!(
+                option_units(&units, 1, 1, &[option(bad)]).is_err(),
+                "σ {bad}"
+            );
+        }
     }
 }
