@@ -14,7 +14,8 @@ import { benchBatch } from './lib/batch-bench.js';
 import { benchBacktest, DEADLINE_MS } from './lib/backtest-bench.js';
 import { benchLatency } from './lib/latency-bench.js';
 import { benchTailLevels } from './lib/tail-bench.js';
-import { ensureNumpy, wasmOverNumpyPerNormal } from './lib/numpy.js';
+import { ensureNumpy, ensureScipy, wasmOverNumpyPerNormal } from './lib/numpy.js';
+import { benchOptionRevaluation } from './lib/options-bench.js';
 import { backingServersInstalled } from '../test/helpers/backing-servers.js';
 import { benchReplicaOverhead } from './lib/replica-bench.js';
 import { prepare, workloads } from './lib/workloads.js';
@@ -174,6 +175,17 @@ async function main(): Promise<void> {
       `historical 1 d over ${f.returns} returns × ${f.assets} assets, WASM simd: plain ${f.plain_ms.toFixed(1)} ms, filtered ${f.filtered_ms.toFixed(1)} ms`,
     );
     return { plain_over_filtered_history: f.plain_over_filtered };
+  });
+
+  // Full revaluation of 1,000 options on 100 underlyings against NumPy/SciPy (issue 31 targets ≥ 3
+  // at 100,000 scenarios; 20,480 here keep the check short), the P&L sums first checked equal.
+  await step(['numpy_over_options_revaluation'], async () => {
+    if (!ensureScipy()) return { numpy_over_options_revaluation: new Missing('SciPy') };
+    const o = benchOptionRevaluation(es.native, 1000, 100, 20_480, 3);
+    console.log(
+      `options: ${o.options} on ${o.underlyings} underlyings × ${o.scenarios} scenarios (${o.build}): engine ${o.engine_ns_per_option_scenario.toFixed(1)} ns, NumPy/SciPy ${o.numpy_ns_per_option_scenario.toFixed(1)} ns per option-scenario`,
+    );
+    return { numpy_over_options_revaluation: o.numpy_over_engine };
   });
 
   // Live risk, 100 positions × 100,000 scenarios (issue 33 targets ≥ 10× at p50).

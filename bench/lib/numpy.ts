@@ -25,6 +25,16 @@ export function ensureNumpy(): boolean {
   return has();
 }
 
+/** Whether `python3` has SciPy (the options baseline's ndtr) besides NumPy; tries pip, then Debian's python3-scipy, once. */
+export function ensureScipy(): boolean {
+  const has = () => spawnSync('python3', ['-c', 'import scipy.special'], { stdio: 'ignore' }).status === 0;
+  if (!ensureNumpy()) return false;
+  if (has()) return true;
+  spawnSync('python3', ['-m', 'pip', 'install', '--quiet', 'scipy'], { stdio: 'ignore' });
+  if (!has()) spawnSync('bash', ['-c', 'apt-get install -y -qq python3-scipy'], { stdio: 'ignore' });
+  return has();
+}
+
 export function runNumpy(p: PreparedWorkload, repeats: number, normals = 0): NumpyResult {
   const n = p.symbols.length;
   const L = Array.from({ length: n }, (_, i) => Array.from(triangularFactor(p).subarray(i * n, (i + 1) * n)));
