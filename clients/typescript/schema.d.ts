@@ -410,7 +410,7 @@ export interface components {
                 /** @description The option’s terms: European, on a dataset symbol. */
                 option: {
                     /**
-                     * @description The dataset symbol the option is written on.
+                     * @description The dataset symbol the option is written on; one quoted in another currency is priced in it and converted into `currency` at each scenario’s FX rate (api.md §14).
                      * @example AAPL
                      */
                     underlying: string;
@@ -466,7 +466,7 @@ export interface components {
                 multiplier?: number;
             })[];
             /**
-             * @description Bring your own Greeks (api.md §15): instruments priced elsewhere, added to the book’s P&L on every Monte Carlo or historical scenario as δ·x + ½·γ·x² (with valuation "delta": δ·x); parametric_normal takes gamma 0 only. Each is a row of contributions. Taken as options are (no portfolio, what_if, rebalanced, multi-currency).
+             * @description Bring your own Greeks (api.md §15): instruments priced elsewhere, added to the book’s P&L on every Monte Carlo or historical scenario as δ·x + ½·γ·x² (with valuation "delta": δ·x); parametric_normal takes gamma 0 only. Each is a row of contributions. Taken as options are (no portfolio, what_if, rebalanced); over a multi-currency dataset only on symbols quoted in `currency`.
              * @example [
              *       {
              *         "symbol": "AAPL",
@@ -759,9 +759,9 @@ export interface components {
                     option?: number;
                     /** @description Sensitivities only: its index in `sensitivities`. */
                     sensitivity?: number;
-                    /** @description Options only: quantity × multiplier × the option’s price now. */
+                    /** @description Options only: quantity × multiplier × the option’s price now (× the last FX rate into `currency` for a foreign underlying). */
                     price?: number;
-                    /** @description Options and sensitivities: money delta, quantity × multiplier × Δ × S (P&L per unit relative move of S), or δ as given. */
+                    /** @description Options and sensitivities: money delta, quantity × multiplier × Δ × S (× the last FX rate for a foreign underlying; P&L per unit relative move of S), or δ as given. */
                     delta?: number;
                     /** @description Options and sensitivities: money gamma, quantity × multiplier × Γ × S² (½·gamma·x² for a relative move x), or γ as given. */
                     gamma?: number;
@@ -1328,9 +1328,9 @@ export interface components {
                         option?: number;
                         /** @description Sensitivities only: its index in `sensitivities`. */
                         sensitivity?: number;
-                        /** @description Options only: quantity × multiplier × the option’s price now. */
+                        /** @description Options only: quantity × multiplier × the option’s price now (× the last FX rate into `currency` for a foreign underlying). */
                         price?: number;
-                        /** @description Options and sensitivities: money delta, quantity × multiplier × Δ × S (P&L per unit relative move of S), or δ as given. */
+                        /** @description Options and sensitivities: money delta, quantity × multiplier × Δ × S (× the last FX rate for a foreign underlying; P&L per unit relative move of S), or δ as given. */
                         delta?: number;
                         /** @description Options and sensitivities: money gamma, quantity × multiplier × Γ × S² (½·gamma·x² for a relative move x), or γ as given. */
                         gamma?: number;
@@ -1438,7 +1438,7 @@ export interface components {
                 /** @description The option’s terms: European, on a dataset symbol. */
                 option: {
                     /**
-                     * @description The dataset symbol the option is written on.
+                     * @description The dataset symbol the option is written on; one quoted in another currency is priced in it and converted into `currency` at each scenario’s FX rate (api.md §14).
                      * @example AAPL
                      */
                     underlying: string;
@@ -1752,7 +1752,7 @@ export interface components {
                 /** @description The option’s terms: European, on a dataset symbol. */
                 option: {
                     /**
-                     * @description The dataset symbol the option is written on.
+                     * @description The dataset symbol the option is written on; one quoted in another currency is priced in it and converted into `currency` at each scenario’s FX rate (api.md §14).
                      * @example AAPL
                      */
                     underlying: string;
