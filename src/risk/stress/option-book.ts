@@ -5,7 +5,7 @@ import { priceOptionBook } from '../options/option-capital.js';
 import { type CalculatorDeps } from '../calculate.js';
 import { optionGreeks, type PricedOption } from '../options/option-columns.js';
 import { type StatedOption } from '../options/option-positions.js';
-import { reprice, withOptions, type Repricing, type StressedOption } from './option-stress.js';
+import { reprice, withOptions, type StressedOption } from './option-stress.js';
 import { type StressOutcome } from './scenarios.js';
 
 /** The book over `symbols` at `prices`: as ever without options, else by `priceOptionBook`. */
@@ -60,13 +60,13 @@ export async function withOptionsRepriced(
   signal: AbortSignal,
 ): Promise<Result[]> {
   if (options.length === 0) return outcomes.map((o) => ({ ...o, items: inListedOrder(o.items, book.listed) }));
-  const asked: Repricing[] = outcomes.flatMap((o, i) =>
-    o.covered ? options.map((opt, k) => ({ k, r: o.items[opt.column]!.return, shift: scenarios[i]!.vol_shift ?? 0 })) : [],
-  );
-  const values = await reprice(deps.executor, options, asked, signal);
+  // The covered scenarios, each a move of every option.
+  const covered = outcomes.flatMap((o, i) => (o.covered ? [i] : []));
+  const returnOf = (m: number, k: number) => outcomes[covered[m]!]!.items[options[k]!.column]!.return;
+  const values = await reprice(deps.executor, options, covered.length, returnOf, (m) => scenarios[covered[m]!]!.vol_shift ?? 0, signal);
   let at = 0;
   return outcomes.map((o) => {
-    const after = o.covered ? values.slice(at, (at += options.length)) : [];
+    const after = o.covered ? values.subarray(at, (at += options.length)) : [];
     return withOptions(o, options, after, book.capital, inListedOrder(o.items, book.listed));
   });
 }

@@ -50,36 +50,40 @@ export function checkOptionStress(scenarios: StressScenarioInput[], options: Sta
   });
 }
 
-/** One repricing: option k at its underlying moved by the simple return r, volatility shifted. */
-export interface Repricing {
-  k: number;
-  r: number;
-  shift: number;
-}
-
 /**
- * Values per unit of each repricing by the engine's pricer, τ unchanged: a scenario is an
- * instantaneous move of today's book. An underlying at 0 (a −100 % shock) takes the pricer's limit
- * there: a call 0, a put K·e^{−rτ}.
+ * Values per unit of every option in each of `moves` moves, move-major (move m, option k at
+ * m·options + k), by the engine's pricer: option k at its underlying moved by the simple return
+ * `returnOf(m, k)`, volatility + `shiftOf(m)`, τ unchanged (a scenario is an instantaneous move of
+ * today's book). An underlying at 0 (a −100 % shock) takes the pricer's limit there: a call 0, a
+ * put K·e^{−rτ}.
  */
-export async function reprice(exec: EngineExecutor, options: StressedOption[], asked: Repricing[], signal?: AbortSignal): Promise<Float64Array> {
-  const values = new Float64Array(asked.length);
-  const [slot, which, spot, volatility] = [
-    new Int32Array(asked.length),
-    new Int32Array(asked.length),
-    new Float64Array(asked.length),
-    new Float64Array(asked.length),
-  ];
+export async function reprice(
+  exec: EngineExecutor,
+  options: StressedOption[],
+  moves: number,
+  returnOf: (move: number, k: number) => number,
+  shiftOf: (move: number) => number,
+  signal?: AbortSignal,
+): Promise<Float64Array> {
+  const count = moves * options.length;
+  const values = new Float64Array(count);
+  const [slot, which, spot, volatility] = [new Int32Array(count), new Int32Array(count), new Float64Array(count), new Float64Array(count)];
   let live = 0;
-  asked.forEach(({ k, r, shift }, at) => {
-    const { priced } = options[k]!;
-    const terms = priced.stated.entry.option;
-    const moved = priced.spot * (1 + r);
-    if (moved > 0) {
-      [slot[live], which[live], spot[live], volatility[live]] = [at, k, moved, terms.volatility + shift];
-      live++;
-    } else values[at] = terms.type === 'put' ? terms.strike * Math.exp(-(terms.rate ?? 0) * priced.tau) : 0;
-  });
+  for (let m = 0; m < moves; m++) {
+    const shift = shiftOf(m);
+    options.forEach(({ priced }, k) => {
+      const at = m * options.length + k;
+      const terms = priced.stated.entry.option;
+      const moved = priced.spot * (1 + returnOf(m, k));
+      if (moved > 0) {
+        slot[live] = at;
+        which[live] = k;
+        spot[live] = moved;
+        volatility[live] = terms.volatility + shift;
+        live++;
+      } else values[at] = terms.type === 'put' ? terms.strike * Math.exp(-(terms.rate ?? 0) * priced.tau) : 0;
+    });
+  }
   const priced = options.map((o) => o.priced);
   const repriced = await repricedValues(exec, priced, which.subarray(0, live), spot.subarray(0, live), volatility.subarray(0, live), signal);
   for (let i = 0; i < live; i++) values[slot[i]!] = repriced[i]!;
@@ -120,13 +124,11 @@ export async function worstStartWithOptions(
 ): Promise<number | null> {
   const starts = h.prices.length - horizon;
   if (starts <= 0) return null;
-  const asked: Repricing[] = [];
-  for (let s = 0; s < starts; s++) {
-    const p0 = h.prices[s]!;
-    const p1 = h.prices[s + horizon]!;
-    options.forEach((o, k) => asked.push({ k, r: p1[o.column]! / p0[o.column]! - 1, shift }));
-  }
-  const values = await reprice(exec, options, asked, signal);
+  const windowReturn = (s: number, k: number) => {
+    const column = options[k]!.column;
+    return h.prices[s + horizon]![column]! / h.prices[s]![column]! - 1;
+  };
+  const values = await reprice(exec, options, starts, windowReturn, () => shift, signal);
   let worst: number | null = null;
   let worstPnl = Infinity;
   for (let s = 0; s < starts; s++) {
