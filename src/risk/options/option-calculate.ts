@@ -96,8 +96,9 @@ export async function calculateWithOptions(
       // Each option and sensitivity row, in the order stated: its column among the option-like ones.
       const rowColumns = [...canonicalIndices(options, (o) => [o.index]), ...canonicalIndices(sens, (g) => [g.index]).map((j) => options.length + j)];
       const greeks = priced.length > 0 ? await optionGreeks(deps.executor, priced, s.signal) : [];
-      // Units held, in the reporting currency: × the last rate of a foreign option (its values are in its own).
-      const size = options.map((o, i) => o.entry.quantity * (o.entry.multiplier ?? 1) * (priced[i]!.fx?.rate ?? 1));
+      // Into the reporting currency: a foreign option's values are in its own, at the last rate.
+      const rate = priced.map((p) => p.fx?.rate ?? 1);
+      const size = options.map((o, i) => o.entry.quantity * (o.entry.multiplier ?? 1) * rate[i]!);
       const deltaMoney = greeks.map((g, i) => size[i]! * g[1]! * priced[i]!.spot);
       // The stock part and the capital: the options and sensitivities count at their money delta.
       const stock = priceOptionBook(
@@ -146,8 +147,7 @@ export async function calculateWithOptions(
           ],
           engine: engineOf(exposures),
         };
-        // Per unit in the reporting currency.
-        const unitPrices = greeks.map((g, i) => g[0]! * (priced[i]!.fx?.rate ?? 1));
+        const unitPrices = greeks.map((g, i) => g[0]! * rate[i]!);
         const wideCalc = {
           ...calc,
           symbols: [...model.symbols, ...labels, ...labels],
