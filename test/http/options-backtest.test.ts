@@ -1,13 +1,15 @@
 // Backtests of option books (API contract §9, §15) through the real server, against an independent
 // rolling recomputation here (Black–Scholes with Φ from erfc): the realised P&L revalues each option
 // at the next date, V(S_t, τ_t) − V(S_{t−1}, τ_{t−1}) with τ from each date to the expiry; the
-// historical forecast re-prices the option on each of the window's returns at τ − 1/252; the
+// historical forecast re-prices the option on each of the window's returns at τ − 1/252 (filtered
+// history: on the window's EWMA-filtered returns); the
 // parametric forecast is the delta-normal VaR of the money deltas at t − 1; refusals at their fields.
 import t from 'tap';
 import { call, csvForm, refusals } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
 import { iso, walk, wideCsv } from '../helpers/price-series.js';
 import { blackScholes, blackScholesDelta, type OptionType } from '../helpers/black-scholes.js';
+import { referenceEwmaFilter } from '../helpers/variance-filter-reference.js';
 
 /** z at 0.99, docs/oracles.md. */
 const Z99 = 2.326347874040841;
@@ -83,6 +85,45 @@ t.test('backtests of option books', async (t) => {
     });
     t.equal(bad, 0, `${WINDOW} forecasts and P&Ls as recomputed`);
     t.equal(r.body.meta.backtest.exceptions, series.filter((x: { pnl: number; var: number }) => x.pnl < -x.var).length);
+  });
+
+  t.test('historical_filtered, EWMA, full revaluation: every forecast recomputed from the filtered window', async (t) => {
+    const positions = [{ symbol: 'MSFT', quantity: 50 }, option('put', -10)];
+    const lambda = 0.97;
+    const r = await post(body({ method: 'historical_filtered', method_options: { filter: { model: 'ewma', lambda } }, positions }));
+    t.equal(r.status, 200, r.text.slice(0, 300));
+    const series = r.body.meta.backtest.series;
+    t.equal(series.length, WINDOW);
+    const filtered = (prices: number[], t0: number) => {
+      const returns = Float64Array.from({ length: EST }, (_, j) => Math.log(prices[t0 - EST + j]! / prices[t0 - EST + j - 1]!));
+      return referenceEwmaFilter(returns, 1, lambda).returns;
+    };
+    let [bad, apart] = [0, 0];
+    series.forEach((row: { date: string; var: number; pnl: number }, i: number) => {
+      const t0 = DAYS - WINDOW + i;
+      const [fa, fm] = [filtered(aapl, t0), filtered(msft, t0)];
+      const s0 = aapl[t0 - 1]!;
+      const v0 = price('put', t0 - 1).price;
+      const pnls = Array.from(
+        { length: EST },
+        (_, j) => eMsft * Math.expm1(fm[j]!) - 1000 * (bs('put', s0 * Math.exp(fa[j]!), K, R, VOL, tauAt(t0 - 1) - 1 / 252).price - v0),
+      ).sort((a, b) => a - b);
+      const forecast = -pnls[Math.ceil(0.01 * EST) - 1]!;
+      // The plain window's forecast, to show the filter took effect.
+      const plain = Array.from(
+        { length: EST },
+        (_, j) =>
+          eMsft * Math.expm1(Math.log(msft[t0 - EST + j]! / msft[t0 - EST + j - 1]!)) -
+          1000 * (bs('put', (aapl[t0 - EST + j]! / aapl[t0 - EST + j - 1]!) * s0, K, R, VOL, tauAt(t0 - 1) - 1 / 252).price - v0),
+      ).sort((a, b) => a - b);
+      if (!close(plain[Math.ceil(0.01 * EST) - 1]!, -forecast, 1e-6)) apart++;
+      if (row.date !== iso(t0) || !close(row.var, forecast, 1e-8) || !close(row.pnl, realised('put', -1000, t0), 1e-9)) {
+        bad++;
+        t.fail(`${row.date}: VaR ${row.var} vs ${forecast}, P&L ${row.pnl}`);
+      }
+    });
+    t.equal(bad, 0, `${WINDOW} filtered forecasts and P&Ls as recomputed`);
+    t.ok(apart > WINDOW / 2, `the filtered forecasts differ from plain history's (${apart} of ${WINDOW})`);
   });
 
   t.test('parametric, delta: the delta-normal VaR of the money deltas at t − 1', async (t) => {

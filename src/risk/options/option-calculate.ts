@@ -18,25 +18,21 @@ import { replayFor } from '../model-replay.js';
 import { checkSensitivities, sensitivityExposure, sensitivityLabel, type PricedSensitivity } from './sensitivities.js';
 import { optionFxPlan, pricedOptions } from './option-fx.js';
 
-/** The methods an option book takes in a backtest; calculate adds historical_filtered. */
-const OPTION_METHODS = ['monte_carlo_normal', 'monte_carlo_student_t', 'historical', 'parametric_normal'];
+/** The methods an option book takes, in calculate and in backtests. */
+const OPTION_METHODS = ['monte_carlo_normal', 'monte_carlo_student_t', 'historical', 'parametric_normal', 'historical_filtered'];
 
 /**
  * What the options path does not take (api.md §15), each refused at its field (calculate's and
  * backtest's). Cornish–Fisher expands the moments of a linear book's window P&L, which an option
- * does not have: it is refused, as in backtests is filtered history.
+ * does not have: it is refused.
  */
-export function checkSupported(
-  req: Pick<StockRequest, 'method' | 'portfolio_mode' | 'method_options'> & { what_if?: unknown },
-  hasOptions = true,
-  methods: string[] = OPTION_METHODS,
-): void {
+export function checkSupported(req: Pick<StockRequest, 'method' | 'portfolio_mode' | 'method_options'> & { what_if?: unknown }, hasOptions = true): void {
   const o = req.method_options ?? {};
   // Sensitivities alone need no valuation there: a non-zero gamma is refused at its field instead.
   if (req.method === 'parametric_normal' && hasOptions && (o.valuation ?? 'full') !== 'delta') {
     throw refuseAt(['body', 'method_options', 'valuation'], 'parametric methods value options at their delta only: set valuation "delta"');
   }
-  if (!methods.includes(req.method)) throw refuseAt(['body', 'method'], `options take ${methods.join(', ')} (parametric_normal at delta)`);
+  if (!OPTION_METHODS.includes(req.method)) throw refuseAt(['body', 'method'], `options take ${OPTION_METHODS.join(', ')} (parametric_normal at delta)`);
   if (req.portfolio_mode === 'rebalanced') throw refuseAt(['body', 'portfolio_mode'], 'a book with options is held, not rebalanced');
   if (req.what_if) throw refuseAt(['body', 'what_if'], 'what_if is not taken with options');
   if (o.variance_reduction === 'importance_sampling')
@@ -60,7 +56,7 @@ export async function calculateWithOptions(
   deps: CalculatorDeps,
   clientSignal?: AbortSignal,
 ): Promise<CalculateResponseBody> {
-  checkSupported(req, statedOptions.length > 0, [...OPTION_METHODS, 'historical_filtered']);
+  checkSupported(req, statedOptions.length > 0);
   checkSensitivities(req.method, req.sensitivities ?? []);
   // Columns in a canonical order, whatever the listing; rows listed as stated (api.md §13).
   const options = canonicalOptions(statedOptions);
