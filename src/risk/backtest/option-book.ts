@@ -8,12 +8,14 @@ import { priceOptionBook } from '../options/option-capital.js';
 import { optionGreeks } from '../options/option-columns.js';
 import { refuseAt, timesToExpiry, type StatedOption } from '../options/option-positions.js';
 import { type PriceHistory } from '../price-history.js';
-import { checkBacktestExpiries, tauAt, type BacktestOptions } from './option-forecasts.js';
+import { checkBacktestExpiries, pricedAt, type BacktestOptions } from './option-forecasts.js';
+import { type OptionFxColumns } from './option-fx-history.js';
 
 /**
  * A backtested book with options (api.md §9, §15): calculate's refusals, the engine's bounds (each
  * day prices the options at two dates, and revalues each on every scenario), and the capital of
- * today's book — the stock exposures and the options' money deltas at the history's last row.
+ * today's book — the stock exposures and the options' money deltas at the history's last row (in
+ * the reporting currency: a foreign underlying's at its rate there, §14).
  */
 export async function backtestOptionsOf(
   req: BacktestRequest,
@@ -21,6 +23,7 @@ export async function backtestOptionsOf(
   stated: StatedOption[],
   stock: BookRequest,
   symbols: string[],
+  fx: Map<string, OptionFxColumns>,
   history: PriceHistory,
   firstRow: number,
   exec: EngineExecutor,
@@ -31,18 +34,19 @@ export async function backtestOptionsOf(
   if (stated.length * (req.simulations ?? 0) > ABI.MAX_OPTION_SCENARIOS) {
     throw refuseAt(['body', 'simulations'], `options × simulations must be at most ${ABI.MAX_OPTION_SCENARIOS}`);
   }
-  if (raw.currencies !== undefined) throw refuseAt(['body', 'positions'], 'options are taken over single-currency datasets only');
   const last = history.prices.length - 1;
   timesToExpiry(stated, raw.dates[raw.dates.length - 1]!);
   const column = new Map(symbols.map((s, i) => [s, i]));
-  const columns = stated.map((o) => column.get(o.entry.option.underlying)!);
+  const conversions = stated.map((o) => fx.get(o.entry.option.underlying) ?? null);
+  const columns = stated.map((o, k) => conversions[k]?.local ?? column.get(o.entry.option.underlying)!);
   const sizes = stated.map((o) => o.entry.quantity * (o.entry.multiplier ?? 1));
   const prices = history.prices[last]!;
-  const now = stated.map((o, k) => ({ stated: o, underlying: columns[k]!, spot: prices[columns[k]!]!, tau: tauAt(o, history.dates[last]!) }));
+  const options: BacktestOptions = { stated, columns, conversions, sizes, valuation: req.method_options?.valuation ?? 'full', capital: 0 };
+  const now = pricedAt(options, history, last);
   const greeks = await optionGreeks(exec, now, signal);
-  const deltaMoney = now.map((o, k) => sizes[k]! * greeks[k]![1]! * o.spot);
+  const deltaMoney = now.map((o, k) => sizes[k]! * greeks[k]![1]! * o.spot * (o.fx?.rate ?? 1));
   const book = priceOptionBook(stock, symbols, prices, req.portfolio_value, deltaMoney);
-  const options: BacktestOptions = { stated, columns, sizes, valuation: req.method_options?.valuation ?? 'full', capital: book.capital };
+  options.capital = book.capital;
   checkBacktestExpiries(options, history, firstRow - 1);
   return { book, options };
 }

@@ -9,6 +9,7 @@ import { duplicatedEstimation, optionGreeks, paddedEstimation, withOptionColumns
 import { MAX_EXPIRY_YEARS, yearsToExpiry, type StatedOption } from '../options/option-positions.js';
 import { OPTION_REPRICING_UNITS } from '../work-cost.js';
 import { type PriceHistory } from '../price-history.js';
+import { type OptionFxColumns } from './option-fx-history.js';
 
 /** Work of a backtest's option revaluations: per forecast, each option on each scenario (none for parametric). */
 export function optionBacktestUnits(forecasts: number, options: number, scenarios: number): number {
@@ -19,6 +20,8 @@ export function optionBacktestUnits(forecasts: number, options: number, scenario
 export interface BacktestOptions {
   stated: StatedOption[];
   columns: number[];
+  /** Each option's conversion columns when its underlying is foreign (api.md §14), else null. */
+  conversions: (OptionFxColumns | null)[];
   /** quantity × multiplier of each. */
   sizes: number[];
   valuation: ValuationMode;
@@ -30,9 +33,17 @@ export function tauAt(o: StatedOption, date: string): number {
   return yearsToExpiry(o.entry.option.expiry, date);
 }
 
-/** The options as held at `row`: spot the underlying's price there, τ from that date. */
-function pricedAt(opts: BacktestOptions, h: PriceHistory, row: number): PricedOption[] {
-  return opts.stated.map((stated, k) => ({ stated, underlying: opts.columns[k]!, spot: h.prices[row]![opts.columns[k]!]!, tau: tauAt(stated, h.dates[row]!) }));
+/**
+ * The options as held at `row`: spot the underlying's (local) price there, τ from that date; a
+ * foreign underlying's conversion at that date's rate.
+ */
+export function pricedAt(opts: BacktestOptions, h: PriceHistory, row: number): PricedOption[] {
+  const prices = h.prices[row]!;
+  return opts.stated.map((stated, k) => {
+    const c = opts.conversions[k];
+    const priced = { stated, underlying: opts.columns[k]!, spot: prices[opts.columns[k]!]!, tau: tauAt(stated, h.dates[row]!) };
+    return c ? { ...priced, fx: { unit: c.unit, converted: c.converted, rate: prices[c.unit]! } } : priced;
+  });
 }
 
 /** Every forecast row's options within the pricer's reach: τ at the first row used at most 100 years. */
@@ -68,10 +79,13 @@ export interface OptionDay {
  */
 export async function optionForecast(opts: BacktestOptions, h: PriceHistory, t: number, d: OptionDay): Promise<{ var: number; es: number; pnl: number }> {
   const before = pricedAt(opts, h, t - 1);
-  const greeks = await optionGreeks(d.exec, [...before, ...pricedAt(opts, h, t)], d.signal);
+  const after = pricedAt(opts, h, t);
+  const greeks = await optionGreeks(d.exec, [...before, ...after], d.signal);
   const m = before.length;
   const n = d.exposures.length;
-  const deltaMoney = before.map((o, k) => opts.sizes[k]! * greeks[k]![1]! * o.spot);
+  // In the reporting currency: a foreign option's value per unit times its rate (api.md §14).
+  const rate = (o: PricedOption) => o.fx?.rate ?? 1;
+  const deltaMoney = before.map((o, k) => opts.sizes[k]! * greeks[k]![1]! * o.spot * rate(o));
   const bookOf = (columns: number[]): EngineBook => ({
     capital: opts.capital,
     weights: Float64Array.from([...d.exposures, ...columns], (x) => x / opts.capital),
@@ -79,18 +93,19 @@ export async function optionForecast(opts: BacktestOptions, h: PriceHistory, t: 
   const policy = { maxBatches: 1, deadline: d.deadline };
   let figures;
   if (d.model.method === 'parametric_normal') {
-    // Delta only: each option column moves as its underlying (option-calculate.ts).
+    // Delta only: each option column moves as its underlying, a foreign one with its FX (option-calculate.ts).
     const input = { ...d.model, books: [bookOf(deltaMoney)] };
-    figures = (await runModel(d.exec, input, duplicatedEstimation(d.est, opts.columns), policy, d.signal, d.timing)).books[0]!;
+    const sources = before.map((o) => o.fx?.converted ?? o.underlying);
+    figures = (await runModel(d.exec, input, duplicatedEstimation(d.est, sources), policy, d.signal, d.timing)).books[0]!;
   } else {
     const kept = await keepScenarios(d.exec, d.model, d.est, policy, d.signal);
     // One column per option, as asked: a backtest prices no delta twin.
     const columns = await withOptionColumns(d.exec, kept, n, 1, opts.valuation, before, d.signal, false);
-    const input = { ...d.model, books: [bookOf(opts.valuation === 'delta' ? deltaMoney : opts.sizes)] };
+    const input = { ...d.model, books: [bookOf(opts.valuation === 'delta' ? deltaMoney : before.map((o, k) => opts.sizes[k]! * rate(o)))] };
     figures = (await runKept(d.exec, input, paddedEstimation(d.est, m), columns, policy, d.signal, d.timing)).books[0]!;
   }
   let pnl = 0;
   for (let i = 0; i < n; i++) pnl += d.exposures[i]! * (h.prices[t]![i]! / h.prices[t - 1]![i]! - 1);
-  for (let k = 0; k < m; k++) pnl += opts.sizes[k]! * (greeks[m + k]![0]! - greeks[k]![0]!);
+  for (let k = 0; k < m; k++) pnl += opts.sizes[k]! * (greeks[m + k]![0]! * rate(after[k]!) - greeks[k]![0]! * rate(before[k]!));
   return { var: figures.valueAtRisk, es: figures.expectedShortfall, pnl };
 }
