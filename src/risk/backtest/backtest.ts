@@ -12,10 +12,9 @@ import { requestShape, workBytes, workUnits } from '../work-cost.js';
 import { completeHistory } from '../price-history.js';
 import { checkBacktestRequest } from '../request-checks.js';
 import { cashAsPositions, refsOf } from '../fx/cash.js';
-import { inReportingCurrency } from '../fx/converted-dataset.js';
 import { optionBookRefs, splitOptions } from '../options/option-positions.js';
 import { backtestOptionsOf } from './option-book.js';
-import { optionBacktestSeries } from './option-fx-history.js';
+import { withForeignUnderlyings } from '../options/foreign-underlyings.js';
 import { optionBacktestUnits } from './option-forecasts.js';
 
 /**
@@ -34,10 +33,7 @@ export async function backtest(req: BacktestRequest, owner: string, deps: Calcul
   // Multi-currency: its series (and cash) priced in the reporting currency date by date (api.md §14).
   // Options on foreign underlyings also read their local prices and their currencies' rates.
   const own = canonicalSymbols(raw, [symbolsOf(stated), underlyings]);
-  const { dataset, symbols, fx } =
-    stated0.length > 0
-      ? optionBacktestSeries(raw, req.dataset_id, own, cash, underlyings, req.currency)
-      : { ...inReportingCurrency(raw, req.dataset_id, own, cash, req.currency), fx: undefined };
+  const { dataset, symbols, foreign } = withForeignUnderlyings(raw, req.dataset_id, own, cash, underlyings, req.currency);
   const history = completeHistory(dataset, symbols);
   const rows = forecastRows(history, options.window, options.estimation_window);
   const seed = resolveOptions(req).seed;
@@ -51,7 +47,7 @@ export async function backtest(req: BacktestRequest, owner: string, deps: Calcul
     async (session) => {
       const deps2 = { executor: deps.executor, concurrency: 2 * Math.max(1, deps.maxBatches) };
       const withOptions =
-        stated0.length > 0 ? await backtestOptionsOf(req, raw, stated0, stated, symbols, fx!, history, rows[0]!, deps.executor, session.signal) : undefined;
+        stated0.length > 0 ? await backtestOptionsOf(req, raw, stated0, stated, symbols, foreign, history, rows[0]!, deps.executor, session.signal) : undefined;
       const book = withOptions?.book ?? priceBook(stated, symbols, history.prices[history.prices.length - 1]!, req.portfolio_value, ['body']);
       const series = await forecasts(
         req,

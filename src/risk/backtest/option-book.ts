@@ -9,7 +9,7 @@ import { optionGreeks } from '../options/option-columns.js';
 import { refuseAt, timesToExpiry, type StatedOption } from '../options/option-positions.js';
 import { type PriceHistory } from '../price-history.js';
 import { checkBacktestExpiries, pricedAt, type BacktestOptions } from './option-forecasts.js';
-import { type OptionFxColumns } from './option-fx-history.js';
+import { type ForeignUnderlying } from '../options/foreign-underlyings.js';
 
 /**
  * A backtested book with options (api.md §9, §15): calculate's refusals, the engine's bounds (each
@@ -23,7 +23,7 @@ export async function backtestOptionsOf(
   stated: StatedOption[],
   stock: BookRequest,
   symbols: string[],
-  fx: Map<string, OptionFxColumns>,
+  foreign: Map<string, ForeignUnderlying>,
   history: PriceHistory,
   firstRow: number,
   exec: EngineExecutor,
@@ -37,7 +37,10 @@ export async function backtestOptionsOf(
   const last = history.prices.length - 1;
   timesToExpiry(stated, raw.dates[raw.dates.length - 1]!);
   const column = new Map(symbols.map((s, i) => [s, i]));
-  const conversions = stated.map((o) => fx.get(o.entry.option.underlying) ?? null);
+  const conversions = stated.map((o) => {
+    const f = foreign.get(o.entry.option.underlying);
+    return f ? { local: column.get(f.local)!, unit: column.get(f.unit)!, converted: column.get(f.converted)! } : null;
+  });
   const columns = stated.map((o, k) => conversions[k]?.local ?? column.get(o.entry.option.underlying)!);
   const sizes = stated.map((o) => o.entry.quantity * (o.entry.multiplier ?? 1));
   const prices = history.prices[last]!;

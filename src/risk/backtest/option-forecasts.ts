@@ -9,7 +9,6 @@ import { duplicatedEstimation, optionGreeks, paddedEstimation, withOptionColumns
 import { MAX_EXPIRY_YEARS, yearsToExpiry, type StatedOption } from '../options/option-positions.js';
 import { OPTION_REPRICING_UNITS } from '../work-cost.js';
 import { type PriceHistory } from '../price-history.js';
-import { type OptionFxColumns } from './option-fx-history.js';
 
 /** Work of a backtest's option revaluations: per forecast, each option on each scenario (none for parametric). */
 export function optionBacktestUnits(forecasts: number, options: number, scenarios: number): number {
@@ -20,8 +19,8 @@ export function optionBacktestUnits(forecasts: number, options: number, scenario
 export interface BacktestOptions {
   stated: StatedOption[];
   columns: number[];
-  /** Each option's conversion columns when its underlying is foreign (api.md §14), else null. */
-  conversions: (OptionFxColumns | null)[];
+  /** A foreign underlying's columns (api.md §14): local price, its currency's rate, converted; else null. */
+  conversions: ({ local: number; unit: number; converted: number } | null)[];
   /** quantity × multiplier of each. */
   sizes: number[];
   valuation: ValuationMode;
