@@ -234,12 +234,5 @@ t.test('stress with options', async (t) => {
       1,
       'symbol',
     ]);
-    const form = csvForm(wideCsv({ AAPL: aapl, MSFT: msft, EURUSD: walk(DAYS, 11).map((p) => p / 100) }));
-    form.set('currencies', JSON.stringify({ MSFT: 'EUR' }));
-    form.set('base_currency', 'USD');
-    const multiUp = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: form });
-    t.equal(multiUp.status, 200, multiUp.text.slice(0, 300));
-    const multi = multiUp.body.dataset_id as string;
-    await refused(body({ dataset_id: multi, positions, scenarios: shock() }), 422, 'VALIDATION_ERROR', ['body', 'positions']);
   });
 });

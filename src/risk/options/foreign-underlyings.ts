@@ -48,3 +48,8 @@ export function withForeignUnderlyings(raw: Dataset, datasetId: string, symbols:
     foreign: new Map(foreign.map((s, k) => [s, { local: locals[k]!, unit: CASH_PREFIX + currencies[k]!, converted: s }])),
   };
 }
+
+/** A shock scenario's moves of the local price columns: each foreign underlying's own shock, if given. */
+export function localShocks(shocks: Record<string, number>, foreign: Map<string, ForeignUnderlying>): Record<string, number> {
+  return Object.fromEntries([...foreign].filter(([symbol]) => Object.hasOwn(shocks, symbol)).map(([symbol, f]) => [f.local, shocks[symbol]!]));
+}

@@ -8,14 +8,22 @@ import { OPTION_REPRICING_UNITS } from '../work-cost.js';
 import { type PriceHistory } from '../price-history.js';
 import { type StressItem, type StressOutcome } from './scenarios.js';
 
-/** An option of a stressed book: as priced now, its size (quantity × multiplier) and value per unit now. */
+/**
+ * An option of a stressed book: as priced now, its size (quantity × multiplier, × the rate into the
+ * reporting currency when its underlying is foreign) and value per unit now (local currency).
+ */
 export interface StressedOption {
   priced: PricedOption;
-  /** Its underlying's index among the book's own symbols. */
+  /** Its underlying's (local price's) index among the book's own symbols. */
   column: number;
+  /** A foreign underlying's: the index of its currency's cash column (the rate), else −1. */
+  fx: number;
   size: number;
   valueNow: number;
 }
+
+/** A foreign option's value after a move: converted at the rate's move too, X·(1 + f)·V (api.md §14). */
+export const converted = (value: number, fxReturn: number) => value * (1 + fxReturn);
 
 /** Most option repricings of a request's worst-window searches (each window × each option). */
 export const MAX_STRESS_REPRICINGS = 2_000_000;
@@ -111,7 +119,8 @@ export function withOptions(
 
 /**
  * The start row of the worst `horizon`-day window of a book with options in `h`: each window's
- * stock P&L plus its options fully repriced (volatility + `shift`); null when the data spans fewer days.
+ * stock P&L plus its options fully repriced (volatility + `shift`, converted at the window's rate
+ * move when foreign); null when the data spans fewer days.
  */
 export async function worstStartWithOptions(
   exec: EngineExecutor,
@@ -136,7 +145,11 @@ export async function worstStartWithOptions(
     const p1 = h.prices[s + horizon]!;
     let pnl = 0;
     for (let i = 0; i < exposures.length; i++) pnl += exposures[i]! * (p1[i]! / p0[i]! - 1);
-    options.forEach((o, k) => (pnl += o.size * (values[s * options.length + k]! - o.valueNow)));
+    options.forEach((o, k) => {
+      const v = values[s * options.length + k]!;
+      const after = o.fx < 0 ? v : converted(v, h.prices[s + horizon]![o.fx]! / h.prices[s]![o.fx]! - 1);
+      pnl += o.size * (after - o.valueNow);
+    });
     if (pnl < worstPnl) {
       worstPnl = pnl;
       worst = s;

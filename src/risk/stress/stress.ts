@@ -10,7 +10,8 @@ import { completeHistory, type PriceHistory } from '../price-history.js';
 import { planStress, solveStress, stressBytes, stressUnits } from './engine-solve.js';
 import { runScenario } from './scenarios.js';
 import { cashAsPositions, refsOf } from '../fx/cash.js';
-import { inReportingCurrency, instrumentShocks } from '../fx/converted-dataset.js';
+import { instrumentShocks } from '../fx/converted-dataset.js';
+import { localShocks, withForeignUnderlyings } from '../options/foreign-underlyings.js';
 import { optionBookRefs, splitOptions, timesToExpiry } from '../options/option-positions.js';
 import { type StressOutcome } from './scenarios.js';
 import { checkOptionStress, optionStressUnits, worstStartWithOptions } from './option-stress.js';
@@ -47,9 +48,6 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
   const underlyings = options.map((o) => o.entry.option.underlying);
   const refs: SymbolRef[] = [...(options.length > 0 ? optionBookRefs(req.positions!) : refsOf(stated, ['body'])), ...shockRefs(stock)];
   const raw = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
-  if (options.length > 0 && (raw.currencies !== undefined || cash.length > 0)) {
-    throw validationError([{ loc: ['body', 'positions'], msg: 'options are taken over single-currency datasets only', type: 'value_error' }]);
-  }
   checkOptionStress(req.scenarios, options, raw.dates.length);
   const taus = options.length > 0 ? timesToExpiry(options, raw.dates[raw.dates.length - 1]!) : [];
   // The book's symbols and its options' underlyings, then the conditional scenarios' others, each set in the dataset's order (api.md §13).
@@ -57,11 +55,11 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
   const ownSet = new Set(ownRaw);
   const conditionalSymbols = req.scenarios.flatMap((s) => (s.type === 'conditional' ? Object.keys(s.shocks) : []));
   const others = canonicalSymbols(raw, [conditionalSymbols.filter((s) => !ownSet.has(s))]);
-  // Multi-currency: every series (and cash) priced in the reporting currency date by date (api.md §14).
-  const converted = inReportingCurrency(raw, req.dataset_id, [...ownRaw, ...others], cash, req.currency);
+  // Multi-currency: every series (and cash) priced in the reporting currency date by date (api.md §14);
+  // a foreign underlying's local price and its currency's rate too, which its options are revalued on.
+  const converted = withForeignUnderlyings(raw, req.dataset_id, [...ownRaw, ...others], cash, underlyings, req.currency);
   const dataset = converted.dataset;
-  const cashColumns = cash.length > 0 ? converted.symbols.slice(ownRaw.length + others.length) : [];
-  const own = [...ownRaw, ...cashColumns];
+  const own = [...ownRaw, ...converted.symbols.slice(ownRaw.length + others.length)];
   const symbols = [...own, ...others];
   // With options the worst windows are searched with the options repriced (option-stress.ts), not by the engine's linear search.
   const plan = planStress(options.length > 0 ? req.scenarios.filter((s) => s.type !== 'historical_worst') : req.scenarios);
@@ -79,7 +77,7 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
         confidence_level: 0.99,
       };
       const model = await prepareModel(modelRequest, dataset, symbols, deps, signal);
-      const stressed = await stressedOptions(deps, options, taus, symbols, model.prices, signal);
+      const stressed = await stressedOptions(deps, options, taus, symbols, model.prices, converted.foreign, signal);
       const book = priceStressBook(stated, symbols, model.prices, req.portfolio_value, stressed);
       const exposures = book.exposures.subarray(0, own.length);
       const ownBook = { symbols: own, book: { ...book, exposures } };
@@ -99,7 +97,10 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
       const outcomes: StressOutcome[] = [];
       for (const scenario of req.scenarios) {
         // Multi-currency: a shock on an FX column moves every instrument converted through it.
-        const priced = converted.plan && scenario.type === 'shock' ? { ...scenario, shocks: instrumentShocks(scenario.shocks, converted.plan) } : scenario;
+        const priced =
+          converted.plan && scenario.type === 'shock'
+            ? { ...scenario, shocks: { ...instrumentShocks(scenario.shocks, converted.plan), ...localShocks(scenario.shocks, converted.foreign) } }
+            : scenario;
         const start =
           stressed.options.length > 0 && scenario.type === 'historical_worst'
             ? await worstStartWithOptions(deps.executor, history(), exposures, stressed.options, scenario.horizon, scenario.vol_shift ?? 0, signal)
