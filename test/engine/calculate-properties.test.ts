@@ -12,7 +12,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { calculateRequests, multiCurrencyRequests } from '../helpers/calculation-domain.js';
-import { optionBookRequests } from '../helpers/option-domain.js';
+import { multiCurrencyOptionBookRequests, optionBookRequests } from '../helpers/option-domain.js';
 import { invalidRequests, type InvalidCase } from '../helpers/invalid-requests.js';
 import { listingFree, relisted } from '../helpers/listing-variants.js';
 import { baseRequest, edgeRequests } from '../helpers/edge-requests.js';
@@ -44,6 +44,8 @@ const fx = await addMultiCurrencyDataset(store, FX_ASSETS, 1_100);
 const FX_RUNS = Math.max(40, Math.floor(RUNS / 4));
 /** Option books (api.md §15): fewer, each repricing its options on every scenario of four builds. */
 const OPTION_RUNS = Math.max(40, Math.floor(RUNS / 10));
+/** Option books over the multi-currency dataset: foreign underlyings, cash, four reporting currencies. */
+const FX_OPTION_RUNS = Math.max(20, Math.floor(RUNS / 20));
 const builds = fourBuilds(store);
 const [reference, ...others] = builds as [Build, ...Build[]];
 const tally = {
@@ -230,6 +232,29 @@ t.test(`${OPTION_RUNS} option books (options and sensitivities beside stocks, ev
   t.comment(`${drawn} option books, ${ok} answered, by method/valuation ${JSON.stringify(Object.fromEntries(methods))}, refused ${JSON.stringify(Object.fromEntries(refused))}`);
   t.equal(drawn, OPTION_RUNS, 'every case ran, each also relisted');
   t.ok(ok >= 0.9 * drawn, `at least 90 % of the option books answered (${ok} of ${drawn})`);
+  t.ok(tally.answered >= ANSWERED_SHARE * tally.cases, `at least ${ANSWERED_SHARE * 100} % of all valid requests answered (${tally.answered} of ${tally.cases})`);
+});
+
+t.test(`${FX_OPTION_RUNS} option books over the multi-currency dataset (foreign underlyings, cash): the same properties on the four builds`, async (t) => {
+  const [cases, answered] = [tally.cases, tally.answered];
+  const refusedBefore = new Map(tally.refused);
+  const currencies = new Map<string, number>();
+  await fc.assert(
+    fc.asyncProperty(
+      multiCurrencyOptionBookRequests(fx.id, fx.symbols, fx.lastDate, FX_ASSETS, BUDGET),
+      fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+      async (request, listing) => {
+        count(currencies, `${request.currency}/${request.method}`);
+        await property(request, listing);
+      },
+    ),
+    { numRuns: FX_OPTION_RUNS, seed: SEED, endOnFailure: false },
+  );
+  const [drawn, ok] = [tally.cases - cases, tally.answered - answered];
+  const refused = [...tally.refused].map(([k, v]) => [k, v - (refusedBefore.get(k) ?? 0)]).filter(([, v]) => Number(v) > 0);
+  t.comment(`${drawn} multi-currency option books, ${ok} answered, by currency/method ${JSON.stringify(Object.fromEntries(currencies))}, refused ${JSON.stringify(Object.fromEntries(refused))}`);
+  t.equal(drawn, FX_OPTION_RUNS, 'every case ran, each also relisted');
+  t.ok(ok >= 0.9 * drawn, `at least 90 % of them answered (${ok} of ${drawn})`);
   t.ok(tally.answered >= ANSWERED_SHARE * tally.cases, `at least ${ANSWERED_SHARE * 100} % of all valid requests answered (${tally.answered} of ${tally.cases})`);
 });
 

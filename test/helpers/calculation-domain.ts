@@ -237,16 +237,19 @@ export function calculateRequests(datasetId: string, symbols: string[], maxAsset
     });
 }
 
+/** The currencies of the multi-currency test dataset (test/helpers/four-builds.ts): its base and its pairs'. */
+export const REPORTING_CURRENCIES = ['USD', 'EUR', 'GBP', 'JPY'];
+
 /**
  * Requests on a multi-currency dataset (api.md §14): every drawn request reported in USD, EUR, GBP
  * or JPY, and a positions book with up to three cash holdings (any of the four currencies, the
  * reporting one included) beside its stocks.
  */
 export function multiCurrencyRequests(datasetId: string, symbols: string[], maxAssets: number, budget: number): fc.Arbitrary<CalculateRequest> {
-  const cash = fc.array(fc.tuple(fc.constantFrom('USD', 'EUR', 'GBP', 'JPY'), fc.oneof(double(-1e7, 1e7), fc.constantFrom(0, 1, -1, 2 ** 31, 2 ** 32))), {
+  const cash = fc.array(fc.tuple(fc.constantFrom(...REPORTING_CURRENCIES), fc.oneof(double(-1e7, 1e7), fc.constantFrom(0, 1, -1, 2 ** 31, 2 ** 32))), {
     maxLength: 3,
   });
-  return fc.tuple(calculateRequests(datasetId, symbols, maxAssets, budget), fc.constantFrom('USD', 'EUR', 'GBP', 'JPY'), cash).map(([r, currency, held]) => ({
+  return fc.tuple(calculateRequests(datasetId, symbols, maxAssets, budget), fc.constantFrom(...REPORTING_CURRENCIES), cash).map(([r, currency, held]) => ({
     ...r,
     currency,
     ...(r.positions ? { positions: [...r.positions, ...held.map(([code, amount]) => ({ cash: code, amount }))] } : {}),

@@ -62,7 +62,11 @@ export async function storeSyntheticDataset(
  * rest USD), with FX walks EURUSD, GBPUSD and USDJPY, so that conversions between
  * the four currencies go direct, inverse and through a cross (USD), and every one exists.
  */
-export async function addMultiCurrencyDataset(store: FileDatasetStore, symbols: number, dates: number): Promise<{ id: string; symbols: string[] }> {
+export async function addMultiCurrencyDataset(
+  store: FileDatasetStore,
+  symbols: number,
+  dates: number,
+): Promise<{ id: string; symbols: string[]; lastDate: string }> {
   const plain = await readCsv(Readable.from([Buffer.from(syntheticWideCsv(symbols, dates))]), { maxSymbols: 5000 });
   const rand = mulberry32(31);
   const pairs: [string, number, number][] = [
@@ -87,7 +91,7 @@ export async function addMultiCurrencyDataset(store: FileDatasetStore, symbols: 
     { currencies: JSON.stringify(currencies), base_currency: 'USD' },
   );
   const saved = await store.save(OWNER, dataset);
-  return { id: saved.id, symbols: plain.symbols };
+  return { id: saved.id, symbols: plain.symbols, lastDate: plain.dates[plain.dates.length - 1]! };
 }
 
 export interface Build {

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { MAX_SENSITIVITY, OPTION_BOUNDS, type OptionEntry, type SensitivityEntry, type ValuationMode } from '../../src/contract/option-schemas.js';
 import { type CalculateRequest } from '../../src/contract/schemas.js';
 import { MAX_EXPIRY_YEARS } from '../../src/risk/options/option-positions.js';
-import { calculateRequests, DOMAIN } from './calculation-domain.js';
+import { calculateRequests, DOMAIN, REPORTING_CURRENCIES } from './calculation-domain.js';
 import { without } from './without.js';
 
 /** The methods that price options (cornish_fisher expands a linear P&L; parametric at delta). */
@@ -104,4 +104,26 @@ export function optionBookRequests(datasetId: string, symbols: string[], lastDat
         ...(r.simulations !== undefined ? { simulations: Math.min(r.simulations, MOST_SIMULATIONS) } : {}),
       };
     });
+}
+
+/**
+ * Option books over a multi-currency dataset (api.md §14–15): the same draws in a drawn reporting
+ * currency, with up to two cash positions beside them; options on foreign underlyings convert at
+ * the scenario's rate. No sensitivities: on a symbol not quoted in the reporting currency they are
+ * refused at their field (options-fx.test.ts), which is not what this property draws.
+ */
+export function multiCurrencyOptionBookRequests(
+  datasetId: string,
+  symbols: string[],
+  lastDate: string,
+  maxAssets: number,
+  budget: number,
+): fc.Arbitrary<CalculateRequest> {
+  const code = fc.constantFrom(...REPORTING_CURRENCIES);
+  const cash = fc.array(fc.tuple(code, fc.oneof(double(-1e7, 1e7), fc.constantFrom(0, 1, -1, 2 ** 31, 2 ** 32))), { maxLength: 2 });
+  return fc.tuple(optionBookRequests(datasetId, symbols, lastDate, maxAssets, budget), code, cash).map(([r, currency, held]) => ({
+    ...without(r, 'sensitivities'),
+    currency,
+    positions: [...r.positions!, ...held.map(([c, amount]) => ({ cash: c, amount }))],
+  }));
 }
