@@ -5,17 +5,16 @@
 // realised (X_t·V(S_t, τ_t) − X_{t−1}·V(S_{t−1}, τ_{t−1})); at its delta it is a foreign stock of
 // Δ·S·X; an option in the reporting currency answers as over the single-currency dataset, to the bit.
 import t from 'tap';
-import { call, csvForm } from '../helpers/http.js';
+import { call } from '../helpers/http.js';
+import { euroMarket, uploadEuroMarket } from '../helpers/euro-underlying.js';
 import { startTestService } from '../helpers/service.js';
-import { iso, walk, wideCsv } from '../helpers/price-series.js';
+import { sameSeries } from '../helpers/backtest-series.js';
+import { iso } from '../helpers/price-series.js';
 import { blackScholes, blackScholesDelta } from '../helpers/black-scholes.js';
 
 const Z99 = 2.326347874040841;
 const DAYS = 360;
-const rounded = (xs: number[]) => xs.map((p) => Number(p.toPrecision(12)));
-const aapl = rounded(walk(DAYS, 31));
-const sap = rounded(walk(DAYS, 13));
-const eurusd = rounded(walk(DAYS, 5).map((p) => p / 90));
+const { aapl, sap, eurusd } = euroMarket(DAYS);
 const EXPIRY_DAY = DAYS - 1 + 120;
 const tauAt = (row: number) => (EXPIRY_DAY - row) / 365;
 const K = Math.round(sap[DAYS - 1]!);
@@ -27,22 +26,15 @@ const sapOption = (type: 'call' | 'put', quantity: number) => ({
   multiplier: 100,
 });
 const value = (type: 'call' | 'put', s: number, tau: number) => blackScholes(type, s, K, R, VOL, tau);
-const close = (got: number, want: number, rel: number) => Math.abs(got - want) <= rel * Math.max(1, Math.abs(want));
 const logReturn = (xs: number[], d: number) => Math.log(xs[d]! / xs[d - 1]!);
 
 t.test('backtests of option books over a multi-currency dataset', async (t) => {
   const s = await startTestService({ RATE_LIMIT_BACKTEST_PER_MIN: '1000', RATE_LIMIT_UPLOAD_PER_MIN: '1000' });
   t.teardown(() => s.stop());
-  const form = csvForm(wideCsv({ AAPL: aapl, SAP: sap, EURUSD: eurusd }));
-  form.set('currencies', JSON.stringify({ SAP: 'EUR' }));
-  form.set('base_currency', 'USD');
-  const multi = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: form });
-  t.equal(multi.status, 200, multi.text.slice(0, 300));
-  const plain = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: csvForm(wideCsv({ AAPL: aapl, SAP: sap })) });
-  t.equal(plain.status, 200, plain.text.slice(0, 300));
+  const { multi, plain } = await uploadEuroMarket(s.base, s.key, { aapl, sap, eurusd });
   const post = (json: Record<string, unknown>) => call(s.base, 'POST', BACKTEST, { key: s.key, json });
   const body = (over: Record<string, unknown>) => ({
-    dataset_id: multi.body.dataset_id,
+    dataset_id: multi,
     currency: 'USD',
     confidence_level: 0.99,
     time_horizon: 1,
@@ -62,27 +54,27 @@ t.test('backtests of option books over a multi-currency dataset', async (t) => {
     t.equal(r.status, 200, r.text.slice(0, 300));
     const series = r.body.meta.backtest.series;
     t.equal(series.length, WINDOW);
-    let bad = 0;
-    series.forEach((row: { date: string; var: number; pnl: number }, i: number) => {
-      const t0 = DAYS - WINDOW + i;
-      const [s0, x0] = [sap[t0 - 1]!, eurusd[t0 - 1]!];
-      const v0 = value('put', s0, tauAt(t0 - 1));
-      const pnls: number[] = [];
-      for (let d = t0 - EST; d < t0; d++) {
-        const moved = value('put', s0 * Math.exp(logReturn(sap, d)), tauAt(t0 - 1) - 1 / 252);
-        pnls.push(
-          eAapl * Math.expm1(logReturn(aapl, d)) + size * x0 * (Math.exp(logReturn(eurusd, d)) * moved - v0) + eCash * Math.expm1(logReturn(eurusd, d)),
-        );
-      }
-      pnls.sort((a, b) => a - b);
-      const forecast = -pnls[Math.ceil(0.01 * EST) - 1]!;
-      const pnl = realised('put', t0) + eCash * (eurusd[t0]! / eurusd[t0 - 1]! - 1);
-      if (row.date !== iso(t0) || !close(row.var, forecast, 1e-8) || !close(row.pnl, pnl, 1e-9)) {
-        bad++;
-        t.fail(`${row.date}: VaR ${row.var} vs ${forecast}, P&L ${row.pnl} vs ${pnl}`);
-      }
-    });
-    t.equal(bad, 0, `${WINDOW} forecasts and P&Ls as recomputed`);
+    sameSeries(
+      t,
+      series,
+      (i) => {
+        const t0 = DAYS - WINDOW + i;
+        const [s0, x0] = [sap[t0 - 1]!, eurusd[t0 - 1]!];
+        const v0 = value('put', s0, tauAt(t0 - 1));
+        const pnls: number[] = [];
+        for (let d = t0 - EST; d < t0; d++) {
+          const moved = value('put', s0 * Math.exp(logReturn(sap, d)), tauAt(t0 - 1) - 1 / 252);
+          pnls.push(
+            eAapl * Math.expm1(logReturn(aapl, d)) + size * x0 * (Math.exp(logReturn(eurusd, d)) * moved - v0) + eCash * Math.expm1(logReturn(eurusd, d)),
+          );
+        }
+        pnls.sort((a, b) => a - b);
+        const forecast = -pnls[Math.ceil(0.01 * EST) - 1]!;
+        const pnl = realised('put', t0) + eCash * (eurusd[t0]! / eurusd[t0 - 1]! - 1);
+        return { date: iso(t0), var: forecast, pnl: pnl };
+      },
+      `${WINDOW} forecasts and P&Ls as recomputed`,
+    );
     t.equal(r.body.meta.backtest.exceptions, series.filter((x: { pnl: number; var: number }) => x.pnl < -x.var).length);
   });
 
@@ -92,24 +84,24 @@ t.test('backtests of option books over a multi-currency dataset', async (t) => {
     );
     t.equal(r.status, 200, r.text.slice(0, 300));
     const converted = sap.map((p, d) => p * eurusd[d]!);
-    let bad = 0;
-    r.body.meta.backtest.series.forEach((row: { var: number; pnl: number; date: string }, i: number) => {
-      const t0 = DAYS - WINDOW + i;
-      const e = [eAapl, size * blackScholesDelta('call', sap[t0 - 1]!, K, R, VOL, tauAt(t0 - 1)) * sap[t0 - 1]! * eurusd[t0 - 1]!];
-      const rets: number[][] = [];
-      for (let d = t0 - EST; d < t0; d++) rets.push([logReturn(aapl, d), logReturn(converted, d)]);
-      const mu = [0, 1].map((j) => rets.reduce((a, x) => a + x[j]!, 0) / EST);
-      let variance = 0;
-      for (let a = 0; a < 2; a++) {
-        for (let b = 0; b < 2; b++) variance += e[a]! * e[b]! * (rets.reduce((acc, x) => acc + (x[a]! - mu[a]!) * (x[b]! - mu[b]!), 0) / (EST - 1));
-      }
-      const forecast = Z99 * Math.sqrt(variance) - (e[0]! * mu[0]! + e[1]! * mu[1]!);
-      if (!close(row.var, forecast, 1e-8) || !close(row.pnl, realised('call', t0), 1e-9)) {
-        bad++;
-        t.fail(`${row.date}: VaR ${row.var} vs ${forecast}, P&L ${row.pnl} vs ${realised('call', t0)}`);
-      }
-    });
-    t.equal(bad, 0, 'every forecast and P&L as recomputed');
+    sameSeries(
+      t,
+      r.body.meta.backtest.series,
+      (i) => {
+        const t0 = DAYS - WINDOW + i;
+        const e = [eAapl, size * blackScholesDelta('call', sap[t0 - 1]!, K, R, VOL, tauAt(t0 - 1)) * sap[t0 - 1]! * eurusd[t0 - 1]!];
+        const rets: number[][] = [];
+        for (let d = t0 - EST; d < t0; d++) rets.push([logReturn(aapl, d), logReturn(converted, d)]);
+        const mu = [0, 1].map((j) => rets.reduce((a, x) => a + x[j]!, 0) / EST);
+        let variance = 0;
+        for (let a = 0; a < 2; a++) {
+          for (let b = 0; b < 2; b++) variance += e[a]! * e[b]! * (rets.reduce((acc, x) => acc + (x[a]! - mu[a]!) * (x[b]! - mu[b]!), 0) / (EST - 1));
+        }
+        const forecast = Z99 * Math.sqrt(variance) - (e[0]! * mu[0]! + e[1]! * mu[1]!);
+        return { date: iso(t0), var: forecast, pnl: realised('call', t0) };
+      },
+      'every forecast and P&L as recomputed',
+    );
   });
 
   t.test('an option in the reporting currency: the single-currency dataset’s backtest, to the bit', async (t) => {
@@ -119,7 +111,7 @@ t.test('backtests of option books over a multi-currency dataset', async (t) => {
     ];
     for (const method of ['historical', 'monte_carlo_normal']) {
       const over = { method, positions, ...(method === 'historical' ? {} : { simulations: 1000, method_options: { seed: 11 } }) };
-      const [m, p] = [await post(body(over)), await post(body({ ...over, dataset_id: plain.body.dataset_id }))];
+      const [m, p] = [await post(body(over)), await post(body({ ...over, dataset_id: plain }))];
       t.equal(m.status, 200, m.text.slice(0, 300));
       t.same(m.body.meta.backtest, p.body.meta.backtest, `${method}: the same series and statistics`);
     }

@@ -7,6 +7,7 @@
 import t from 'tap';
 import { call, csvForm, refusals } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
+import { sameSeries } from '../helpers/backtest-series.js';
 import { iso, walk, wideCsv } from '../helpers/price-series.js';
 import { blackScholes, blackScholesDelta, type OptionType } from '../helpers/black-scholes.js';
 import { referenceEwmaFilter } from '../helpers/variance-filter-reference.js';
@@ -64,26 +65,26 @@ t.test('backtests of option books', async (t) => {
     t.equal(r.status, 200, r.text.slice(0, 300));
     const series = r.body.meta.backtest.series;
     t.equal(series.length, WINDOW);
-    let bad = 0;
-    series.forEach((row: { date: string; var: number; pnl: number }, i: number) => {
-      const t0 = DAYS - WINDOW + i;
-      const s0 = aapl[t0 - 1]!;
-      const v0 = price('put', t0 - 1).price;
-      const pnls: number[] = [];
-      for (let d = t0 - EST; d < t0; d++) {
-        const ra = Math.log(aapl[d]! / aapl[d - 1]!);
-        const rm = Math.log(msft[d]! / msft[d - 1]!);
-        pnls.push(eMsft * Math.expm1(rm) - 1000 * (bs('put', s0 * Math.exp(ra), K, R, VOL, tauAt(t0 - 1) - 1 / 252).price - v0));
-      }
-      pnls.sort((a, b) => a - b);
-      const forecast = -pnls[Math.ceil(0.01 * EST) - 1]!;
-      const pnl = realised('put', -1000, t0);
-      if (row.date !== iso(t0) || !close(row.var, forecast, 1e-8) || !close(row.pnl, pnl, 1e-9)) {
-        bad++;
-        t.fail(`${row.date}: VaR ${row.var} vs ${forecast}, P&L ${row.pnl} vs ${pnl}`);
-      }
-    });
-    t.equal(bad, 0, `${WINDOW} forecasts and P&Ls as recomputed`);
+    sameSeries(
+      t,
+      series,
+      (i) => {
+        const t0 = DAYS - WINDOW + i;
+        const s0 = aapl[t0 - 1]!;
+        const v0 = price('put', t0 - 1).price;
+        const pnls: number[] = [];
+        for (let d = t0 - EST; d < t0; d++) {
+          const ra = Math.log(aapl[d]! / aapl[d - 1]!);
+          const rm = Math.log(msft[d]! / msft[d - 1]!);
+          pnls.push(eMsft * Math.expm1(rm) - 1000 * (bs('put', s0 * Math.exp(ra), K, R, VOL, tauAt(t0 - 1) - 1 / 252).price - v0));
+        }
+        pnls.sort((a, b) => a - b);
+        const forecast = -pnls[Math.ceil(0.01 * EST) - 1]!;
+        const pnl = realised('put', -1000, t0);
+        return { date: iso(t0), var: forecast, pnl: pnl };
+      },
+      `${WINDOW} forecasts and P&Ls as recomputed`,
+    );
     t.equal(r.body.meta.backtest.exceptions, series.filter((x: { pnl: number; var: number }) => x.pnl < -x.var).length);
   });
 
@@ -98,31 +99,32 @@ t.test('backtests of option books', async (t) => {
       const returns = Float64Array.from({ length: EST }, (_, j) => Math.log(prices[t0 - EST + j]! / prices[t0 - EST + j - 1]!));
       return referenceEwmaFilter(returns, 1, lambda).returns;
     };
-    let [bad, apart] = [0, 0];
-    series.forEach((row: { date: string; var: number; pnl: number }, i: number) => {
-      const t0 = DAYS - WINDOW + i;
-      const [fa, fm] = [filtered(aapl, t0), filtered(msft, t0)];
-      const s0 = aapl[t0 - 1]!;
-      const v0 = price('put', t0 - 1).price;
-      const pnls = Array.from(
-        { length: EST },
-        (_, j) => eMsft * Math.expm1(fm[j]!) - 1000 * (bs('put', s0 * Math.exp(fa[j]!), K, R, VOL, tauAt(t0 - 1) - 1 / 252).price - v0),
-      ).sort((a, b) => a - b);
-      const forecast = -pnls[Math.ceil(0.01 * EST) - 1]!;
-      // The plain window's forecast, to show the filter took effect.
-      const plain = Array.from(
-        { length: EST },
-        (_, j) =>
-          eMsft * Math.expm1(Math.log(msft[t0 - EST + j]! / msft[t0 - EST + j - 1]!)) -
-          1000 * (bs('put', (aapl[t0 - EST + j]! / aapl[t0 - EST + j - 1]!) * s0, K, R, VOL, tauAt(t0 - 1) - 1 / 252).price - v0),
-      ).sort((a, b) => a - b);
-      if (!close(plain[Math.ceil(0.01 * EST) - 1]!, -forecast, 1e-6)) apart++;
-      if (row.date !== iso(t0) || !close(row.var, forecast, 1e-8) || !close(row.pnl, realised('put', -1000, t0), 1e-9)) {
-        bad++;
-        t.fail(`${row.date}: VaR ${row.var} vs ${forecast}, P&L ${row.pnl}`);
-      }
-    });
-    t.equal(bad, 0, `${WINDOW} filtered forecasts and P&Ls as recomputed`);
+    let apart = 0;
+    sameSeries(
+      t,
+      series,
+      (i) => {
+        const t0 = DAYS - WINDOW + i;
+        const [fa, fm] = [filtered(aapl, t0), filtered(msft, t0)];
+        const s0 = aapl[t0 - 1]!;
+        const v0 = price('put', t0 - 1).price;
+        const pnls = Array.from(
+          { length: EST },
+          (_, j) => eMsft * Math.expm1(fm[j]!) - 1000 * (bs('put', s0 * Math.exp(fa[j]!), K, R, VOL, tauAt(t0 - 1) - 1 / 252).price - v0),
+        ).sort((a, b) => a - b);
+        const forecast = -pnls[Math.ceil(0.01 * EST) - 1]!;
+        // The plain window's forecast, to show the filter took effect.
+        const plain = Array.from(
+          { length: EST },
+          (_, j) =>
+            eMsft * Math.expm1(Math.log(msft[t0 - EST + j]! / msft[t0 - EST + j - 1]!)) -
+            1000 * (bs('put', (aapl[t0 - EST + j]! / aapl[t0 - EST + j - 1]!) * s0, K, R, VOL, tauAt(t0 - 1) - 1 / 252).price - v0),
+        ).sort((a, b) => a - b);
+        if (!close(plain[Math.ceil(0.01 * EST) - 1]!, -forecast, 1e-6)) apart++;
+        return { date: iso(t0), var: forecast, pnl: realised('put', -1000, t0) };
+      },
+      `${WINDOW} filtered forecasts and P&Ls as recomputed`,
+    );
     t.ok(apart > WINDOW / 2, `the filtered forecasts differ from plain history's (${apart} of ${WINDOW})`);
   });
 
@@ -130,25 +132,25 @@ t.test('backtests of option books', async (t) => {
     const positions = [{ symbol: 'MSFT', quantity: 50 }, option('call', 10)];
     const r = await post(body({ method: 'parametric_normal', method_options: { valuation: 'delta' }, positions }));
     t.equal(r.status, 200, r.text.slice(0, 300));
-    let bad = 0;
-    r.body.meta.backtest.series.forEach((row: { var: number; pnl: number; date: string }, i: number) => {
-      const t0 = DAYS - WINDOW + i;
-      const e = [1000 * price('call', t0 - 1).delta * aapl[t0 - 1]!, eMsft];
-      const rets: number[][] = [];
-      for (let d = t0 - EST; d < t0; d++) rets.push([Math.log(aapl[d]! / aapl[d - 1]!), Math.log(msft[d]! / msft[d - 1]!)]);
-      const mu = [0, 1].map((j) => rets.reduce((a, x) => a + x[j]!, 0) / EST);
-      let variance = 0;
-      for (let a = 0; a < 2; a++) {
-        for (let b = 0; b < 2; b++) variance += e[a]! * e[b]! * (rets.reduce((acc, x) => acc + (x[a]! - mu[a]!) * (x[b]! - mu[b]!), 0) / (EST - 1));
-      }
-      const forecast = Z99 * Math.sqrt(variance) - (e[0]! * mu[0]! + e[1]! * mu[1]!);
-      const pnl = realised('call', 1000, t0);
-      if (!close(row.var, forecast, 1e-8) || !close(row.pnl, pnl, 1e-9)) {
-        bad++;
-        t.fail(`${row.date}: VaR ${row.var} vs ${forecast}, P&L ${row.pnl} vs ${pnl}`);
-      }
-    });
-    t.equal(bad, 0, 'every forecast and P&L as recomputed');
+    sameSeries(
+      t,
+      r.body.meta.backtest.series,
+      (i) => {
+        const t0 = DAYS - WINDOW + i;
+        const e = [1000 * price('call', t0 - 1).delta * aapl[t0 - 1]!, eMsft];
+        const rets: number[][] = [];
+        for (let d = t0 - EST; d < t0; d++) rets.push([Math.log(aapl[d]! / aapl[d - 1]!), Math.log(msft[d]! / msft[d - 1]!)]);
+        const mu = [0, 1].map((j) => rets.reduce((a, x) => a + x[j]!, 0) / EST);
+        let variance = 0;
+        for (let a = 0; a < 2; a++) {
+          for (let b = 0; b < 2; b++) variance += e[a]! * e[b]! * (rets.reduce((acc, x) => acc + (x[a]! - mu[a]!) * (x[b]! - mu[b]!), 0) / (EST - 1));
+        }
+        const forecast = Z99 * Math.sqrt(variance) - (e[0]! * mu[0]! + e[1]! * mu[1]!);
+        const pnl = realised('call', 1000, t0);
+        return { date: iso(t0), var: forecast, pnl: pnl };
+      },
+      'every forecast and P&L as recomputed',
+    );
   });
 
   t.test('Monte Carlo: seeded, repeats bit for bit, a long call’s VaR and ES positive', async (t) => {

@@ -4,16 +4,14 @@
 // − X·V(S); shocks on the underlying, on the FX pair and on both; a dated window; the worst window
 // against a brute-force search; an option in the reporting currency as over the single-currency dataset.
 import t from 'tap';
-import { call, csvForm } from '../helpers/http.js';
+import { call } from '../helpers/http.js';
+import { euroMarket, uploadEuroMarket } from '../helpers/euro-underlying.js';
 import { startTestService } from '../helpers/service.js';
-import { iso, walk, wideCsv } from '../helpers/price-series.js';
+import { iso } from '../helpers/price-series.js';
 import { blackScholes as bs } from '../helpers/black-scholes.js';
 
 const DAYS = 400;
-const rounded = (xs: number[]) => xs.map((p) => Number(p.toPrecision(12)));
-const aapl = rounded(walk(DAYS, 31));
-const sap = rounded(walk(DAYS, 13));
-const eurusd = rounded(walk(DAYS, 5).map((p) => p / 90));
+const { aapl, sap, eurusd } = euroMarket(DAYS);
 const EXPIRY = iso(DAYS - 1 + 91);
 const TAU = 91 / 365;
 const [S0, X0] = [sap[DAYS - 1]!, eurusd[DAYS - 1]!];
@@ -30,14 +28,9 @@ const close = (got: number, want: number, rel = 1e-9) => Math.abs(got - want) <=
 t.test('stress of option books over a multi-currency dataset', async (t) => {
   const s = await startTestService({ RATE_LIMIT_STRESS_PER_MIN: '1000', RATE_LIMIT_UPLOAD_PER_MIN: '1000' });
   t.teardown(() => s.stop());
-  const form = csvForm(wideCsv({ AAPL: aapl, SAP: sap, EURUSD: eurusd }));
-  form.set('currencies', JSON.stringify({ SAP: 'EUR' }));
-  form.set('base_currency', 'USD');
-  const multi = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: form });
-  t.equal(multi.status, 200, multi.text.slice(0, 300));
-  const plain = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: csvForm(wideCsv({ AAPL: aapl, SAP: sap })) });
+  const { multi, plain } = await uploadEuroMarket(s.base, s.key, { aapl, sap, eurusd });
   const post = (json: Record<string, unknown>) => call(s.base, 'POST', STRESS, { key: s.key, json });
-  const body = (over: Record<string, unknown>) => ({ dataset_id: multi.body.dataset_id, currency: 'USD', ...over });
+  const body = (over: Record<string, unknown>) => ({ dataset_id: multi, currency: 'USD', ...over });
   const v0 = bs('put', S0, K, R, VOL, TAU);
 
   t.test('shocks on the underlying, the pair and both: X·(1 + f)·V(S·(1 + u)) − X·V(S), with vol_shift', async (t) => {
@@ -110,7 +103,7 @@ t.test('stress of option books over a multi-currency dataset', async (t) => {
         { ...call3, option: { ...call3.option, underlying: symbol } },
       ];
       const m = await post(body({ currency, positions, scenarios }));
-      const single = await post(body({ dataset_id: plain.body.dataset_id, currency, positions, scenarios }));
+      const single = await post(body({ dataset_id: plain, currency, positions, scenarios }));
       t.equal(m.status, 200, m.text.slice(0, 300));
       t.equal(single.status, 200, single.text.slice(0, 300));
       t.same(strip(m.body), strip(single.body), `a ${currency} book over the multi-currency dataset`);
