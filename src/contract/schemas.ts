@@ -236,9 +236,13 @@ export const BatchBook = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 64, description: 'Unique within the batch.', examples: ['desk-a'] }),
     portfolio: Type.Optional(Portfolio),
-    positions: Type.Optional(Positions),
+    positions: Type.Optional(BookPositions),
   },
-  { additionalProperties: false, description: 'Exactly one of portfolio and positions.' },
+  {
+    additionalProperties: false,
+    description:
+      'Exactly one of portfolio and positions. Positions may hold European options (api.md §15): the batch then takes what calculate takes with options (no rebalanced, parametric at valuation "delta"), and each book’s figures, its option rows’ price and Greeks and its `valuation` are those of a calculate of that book alone over the batch’s set of symbols, bit for bit.',
+  },
 );
 
 /** The batch request: the calculate fields with `books` in place of one book. */

@@ -20,6 +20,7 @@ import { calculationOf, modelInputOf, type CalculatorDeps } from './calculation-
 export { calculationOf, modelInputOf, type CalculatorDeps } from './calculation-setup.js';
 import { optionBookRefs, splitOptions } from './options/option-positions.js';
 import { calculateWithOptions } from './options/option-calculate.js';
+import { batchWithOptions } from './options/option-batch.js';
 import { sensitivityRefs } from './options/sensitivities.js';
 
 /**
@@ -124,7 +125,9 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
 /** Up to 200 books on one scenario set over the set of their symbols (the dataset's order, api.md §13). */
 export async function calculateBatch(req: BatchRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<BatchResponseBody> {
   checkBatchRequest(req);
-  const stated = req.books.map((book) => cashAsPositions(book));
+  if (req.books.some((b) => b.positions?.some((p) => 'option' in p))) return batchWithOptions(req, owner, deps, clientSignal);
+  // No book holds an option here (those went above): their stock and cash positions.
+  const stated = req.books.map((book) => cashAsPositions(splitOptions(book).req));
   const refs = stated.flatMap(({ book }, b) => refsOf(book, ['body', 'books', b]));
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
   const listed = unionOf(stated.map(({ book }) => symbolsOf(book)));
