@@ -164,10 +164,11 @@ export const Positions = Type.Array(Type.Union([PositionItem, CashItem]), {
 
 export const WhatIf = Type.Object(
   {
-    trades: Type.Array(PositionItem, {
+    trades: Type.Array(Type.Union([PositionItem, OptionItem]), {
       minItems: 1,
       maxItems: MAX_BOOK_ITEMS,
-      description: 'Proposed trades (unique symbols), added to the book: the book is priced before and after on the same scenarios.',
+      description:
+        'Proposed trades (stock trades on unique symbols; European options as in positions, api.md §15), added to the book: the book is priced before and after on the same scenarios. With options in the book or the trades, the book after is its positions followed by the trades, and meta.what_if’s figures of it are those of a calculate of that book (bit for bit); the book must then be `positions`, not a portfolio of weights.',
     }),
   },
   { additionalProperties: false, description: 'Trades to price against the book: the answer adds meta.what_if (the book after them, and the differences).' },

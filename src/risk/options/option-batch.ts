@@ -55,7 +55,7 @@ export async function batchWithOptions(req: BatchRequest, owner: string, deps: C
     const at = ['body', 'books', i];
     const split = splitOptions(b);
     const options = canonicalOptions(split.options);
-    checkOptionBounds(options.length, 0, req.simulations, at);
+    checkOptionBounds(options.length, 0, req.simulations, [...at, 'positions']);
     const { book: stated, cash } = cashAsPositions(split.req);
     // Stock positions are named at their own index in `positions`, whatever options precede them.
     const refs: SymbolRef[] = b.positions ? optionBookRefs(b.positions).map((r) => ({ ...r, loc: [...at, ...r.loc.slice(1)] })) : refsOf(stated, at);
@@ -68,7 +68,7 @@ export async function batchWithOptions(req: BatchRequest, owner: string, deps: C
     books.flatMap((b) => b.refs),
   );
   const last = dataset.dates[dataset.dates.length - 1]!;
-  const taus = books.map((b) => timesToExpiry(b.options, last, b.at));
+  const taus = books.map((b) => timesToExpiry(b.options, last, [...b.at, 'positions']));
   const underlyings = books.map((b) => b.options.map((o) => o.entry.option.underlying));
   // Listed as first named, book by book: a book's stock symbols, then its underlyings.
   const listed = unionOf(books.flatMap((b, i) => [symbolsOf(b.stated), underlyings[i]!]));

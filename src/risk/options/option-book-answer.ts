@@ -72,14 +72,9 @@ export async function optionRun(
   return { req, model, fx, deps, s, replay, kept, factors };
 }
 
-/**
- * A book with European options (api.md §15) on the run's scenarios: the engine appends one column
- * per option revalued on each scenario and one at its delta (OP_OPTION_UNITS), and two books priced
- * on them (OP_SIMULATE_KEPT, what-if comparison): the options at their delta, then as asked — the
- * difference is the nonlinearity, with its error. The answer is calculate's for this book alone.
- */
-export async function answerOptionBook(run: OptionRun, book: OptionBook): Promise<CalculateResponseBody> {
-  const { req, model, deps, s, replay } = run;
+/** A book's columns on the run's model: its options priced, its capital, its exposures as asked and at delta. */
+async function layoutOf(run: OptionRun, book: OptionBook) {
+  const { req, model, deps, s } = run;
   const { options, taus, given, givenOrder, valuation, stated } = book;
   const n = model.symbols.length;
   const column = new Map(model.symbols.map((sym, i) => [sym, i]));
@@ -114,12 +109,20 @@ export async function answerOptionBook(run: OptionRun, book: OptionBook): Promis
   const exposures = Float64Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stock.exposures[i]! : i < n + m ? asked[i - n]! : 0));
   const deltaTwin = Float64Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stock.exposures[i]! : i < n + m ? 0 : atDelta[i - n - m]!));
   const engineOf = (e: Float64Array): EngineBook => ({ capital, weights: e.map((x) => x / capital) });
-  const est = replay.est;
-  const base = {
-    ...modelInputOf(req, model, [engineOf(exposures.subarray(0, n))], 'none', req.simulations ?? 0),
-    horizon: replay.horizon ?? req.time_horizon,
-  };
-  const policy = { maxBatches: deps.maxBatches, deadline: s.deadline };
+  return { n, m, priced, sens, rowColumns, greeks, rate, size, deltaMoney, stock, capital, exposures, deltaTwin, engineOf };
+}
+
+/**
+ * A book with European options (api.md §15) on the run's scenarios: the engine appends one column
+ * per option revalued on each scenario and one at its delta (OP_OPTION_UNITS), and two books priced
+ * on them (OP_SIMULATE_KEPT, what-if comparison): the options at their delta, then as asked — the
+ * difference is the nonlinearity, with its error. The answer is calculate's for this book alone.
+ */
+export async function answerOptionBook(run: OptionRun, book: OptionBook): Promise<CalculateResponseBody> {
+  const { req, model, deps, s, replay } = run;
+  const { options, given, valuation } = book;
+  const layout = await layoutOf(run, book);
+  const { n, m, priced, sens, rowColumns, greeks, rate, size, deltaMoney, stock, capital, exposures, deltaTwin, engineOf } = layout;
   const respond = (results: EngineResults): CalculateResponseBody => {
     const labels = [...options.map((o) => optionLabel(o.entry)), ...given.map(sensitivityLabel)];
     const calc = calculationOf(req, model, run.factors, deps, s, { precision: null, extras: { filter: replay.state, cornishFisher: null } });
@@ -186,13 +189,51 @@ export async function answerOptionBook(run: OptionRun, book: OptionBook): Promis
       },
     };
   };
-  const input = { ...base, books: [engineOf(deltaTwin), engineOf(exposures)], comparison: 'what_if' as const };
+  return respond(await runColumns(run, book, layout, [engineOf(deltaTwin), engineOf(exposures)]));
+}
+
+type Layout = Awaited<ReturnType<typeof layoutOf>>;
+
+/** Two books over `layout`'s columns (the book's options, as asked and at delta), compared as a what-if: book 1 against book 0. */
+async function runColumns(run: OptionRun, book: OptionBook, layout: Layout, books: EngineBook[]): Promise<EngineResults> {
+  const { req, model, deps, s, replay } = run;
+  const { n, m, priced, sens, exposures, engineOf } = layout;
+  const est = replay.est;
+  const base = {
+    ...modelInputOf(req, model, [engineOf(exposures.subarray(0, n))], 'none', req.simulations ?? 0),
+    horizon: replay.horizon ?? req.time_horizon,
+  };
+  const policy = { maxBatches: deps.maxBatches, deadline: s.deadline };
+  const input = { ...base, books, comparison: 'what_if' as const };
   const sources = [...priced.map((o) => o.fx?.converted ?? o.underlying), ...sens.map((g) => g.underlying)];
   sources.push(...sources);
   // Parametric takes delta only: each option column moves as its underlying, so the closed form prices it.
-  if (run.kept === null) return respond(await runModel(deps.executor, input, duplicatedEstimation(est, sources), policy, s.signal, s.timing));
-  if (m === 0) return respond(await runKept(deps.executor, input, est, run.kept, policy, s.signal, s.timing));
-  const columns = await withOptionColumns(deps.executor, run.kept, n, req.time_horizon, valuation, priced, s.signal, true, sens);
+  if (run.kept === null) return runModel(deps.executor, input, duplicatedEstimation(est, sources), policy, s.signal, s.timing);
+  if (m === 0) return runKept(deps.executor, input, est, run.kept, policy, s.signal, s.timing);
+  const columns = await withOptionColumns(deps.executor, run.kept, n, req.time_horizon, book.valuation, priced, s.signal, true, sens);
   const wide = paddedEstimation(est, 2 * m);
-  return respond(await runKept(deps.executor, input, wide, columns, policy, s.signal, s.timing));
+  return runKept(deps.executor, input, wide, columns, policy, s.signal, s.timing);
+}
+
+/**
+ * What-if with options (api.md §8, §15): `before` and `after` (before's positions, then the trades)
+ * on the after book's columns, as asked, on the same scenarios: the differences and their standard
+ * errors. Before puts nothing on the trades' options; every before option keeps its size at its
+ * place among the after book's (the same canonical order, api.md §13).
+ */
+export async function compareOptionBooks(run: OptionRun, before: OptionBook, after: OptionBook): Promise<EngineResults> {
+  const b = await layoutOf(run, before);
+  const a = await layoutOf(run, after);
+  const column = new Map(before.options.map((o, k) => [o.index, k]));
+  const opts = after.options.length;
+  const was = Float64Array.from({ length: a.n + 2 * a.m }, (_, i) => {
+    if (i < a.n) return b.exposures[i]!;
+    const k = i - a.n;
+    if (k >= a.m) return 0;
+    // A sensitivity: the same in both books, after the options.
+    if (k >= opts) return b.exposures[b.n + before.options.length + (k - opts)]!;
+    const j = column.get(after.options[k]!.index);
+    return j === undefined ? 0 : b.exposures[b.n + j]!;
+  });
+  return runColumns(run, after, a, [b.engineOf(was), a.engineOf(a.exposures)]);
 }

@@ -10,7 +10,8 @@ import { cashAsPositions } from '../fx/cash.js';
 import { canonicalIndices, canonicalOptions, refuseAt, timesToExpiry, type StatedOption, type StockRequest } from './option-positions.js';
 import { checkSensitivities } from './sensitivities.js';
 import { optionFxPlan } from './option-fx.js';
-import { answerOptionBook, optionRun } from './option-book-answer.js';
+import { answerOptionBook, compareOptionBooks, optionRun, type OptionBook } from './option-book-answer.js';
+import { type PositionEntry } from '../../contract/schemas.js';
 
 type Loc = (string | number)[];
 
@@ -23,7 +24,7 @@ export const OPTION_METHODS = ['monte_carlo_normal', 'monte_carlo_student_t', 'h
  * does not have: it is refused, as in backtests is filtered history.
  */
 export function checkSupported(
-  req: Pick<StockRequest, 'method' | 'portfolio_mode' | 'method_options'> & { what_if?: unknown },
+  req: Pick<StockRequest, 'method' | 'portfolio_mode' | 'method_options'>,
   hasOptions = true,
   methods: string[] = OPTION_METHODS,
 ): void {
@@ -34,20 +35,19 @@ export function checkSupported(
   }
   if (!methods.includes(req.method)) throw refuseAt(['body', 'method'], `options take ${methods.join(', ')} (parametric_normal at delta)`);
   if (req.portfolio_mode === 'rebalanced') throw refuseAt(['body', 'portfolio_mode'], 'a book with options is held, not rebalanced');
-  if (req.what_if) throw refuseAt(['body', 'what_if'], 'what_if is not taken with options');
   if (o.variance_reduction === 'importance_sampling')
     throw refuseAt(['body', 'method_options', 'variance_reduction'], 'importance sampling is not taken with options');
   if (o.target_relative_error !== undefined)
     throw refuseAt(['body', 'method_options', 'target_relative_error'], 'target_relative_error is not taken with options');
 }
 
-/** Bounds of one book's option-like columns, refused at the book's fields (`at`: ['body'] or a batch book's). */
-export function checkOptionBounds(options: number, given: number, simulations: number | undefined, at: Loc = ['body']): void {
+/** Bounds of one book's option-like columns, refused at its positions (`at`: calculate's, a batch book's or the trades). */
+export function checkOptionBounds(options: number, given: number, simulations: number | undefined, at: Loc = ['body', 'positions']): void {
   // The engine revalues each option (and sensitivity) twice, as asked and at its delta: its columns
   // are bounded by engine/core/src/limits.rs's MAX_OPTIONS, so half as many positions.
   const most = Math.floor(ABI.MAX_OPTIONS / 2);
-  if (options > most) throw refuseAt([...at, 'positions'], `at most ${most} option positions`);
-  if (options + given > most) throw refuseAt([...at, 'sensitivities'], `at most ${most} options and sensitivities together`);
+  if (options > most) throw refuseAt(at, `at most ${most} option positions`);
+  if (options + given > most) throw refuseAt(['body', 'sensitivities'], `at most ${most} options and sensitivities together`);
   if (2 * (options + given) * (simulations ?? 0) > ABI.MAX_OPTION_SCENARIOS) {
     throw refuseAt(['body', 'simulations'], `2 × (options + sensitivities) × simulations must be at most ${ABI.MAX_OPTION_SCENARIOS}`);
   }
@@ -70,22 +70,35 @@ export async function calculateWithOptions(
   deps: CalculatorDeps,
   clientSignal?: AbortSignal,
 ): Promise<CalculateResponseBody> {
-  checkSupported(req, statedOptions.length > 0, [...OPTION_METHODS, 'historical_filtered']);
-  checkSensitivities(req.method, req.sensitivities ?? []);
+  // With what_if, the book after is its positions followed by the trades (api.md §8, §13).
+  const trades = req.what_if?.trades ?? [];
+  // `req` holds the stock and cash positions only: the trades follow every stated position.
+  const offset = (req.positions?.length ?? 0) + statedOptions.length;
+  const tradeOptions: StatedOption[] = trades.flatMap((entry, index) => ('option' in entry ? [{ entry, index }] : []));
+  const tradeStock = trades.filter((t): t is PositionEntry => !('option' in t));
   // Columns in a canonical order, whatever the listing; rows listed as stated (api.md §13).
   const options = canonicalOptions(statedOptions);
+  const afterOptions = canonicalOptions([...statedOptions, ...tradeOptions.map((o) => ({ entry: o.entry, index: offset + o.index }))]);
+  checkSupported(req, afterOptions.length > 0, [...OPTION_METHODS, 'historical_filtered']);
+  checkSensitivities(req.method, req.sensitivities ?? []);
   const givenOrder = canonicalIndices(req.sensitivities ?? [], (g) => [g.symbol, g.delta, g.gamma ?? 0]);
   const given = givenOrder.map((i) => req.sensitivities![i]!);
   checkOptionBounds(options.length, given.length, req.simulations);
+  checkOptionBounds(afterOptions.length, given.length, req.simulations, ['body', 'what_if', 'trades']);
   const { book: stated, cash } = cashAsPositions(req);
-  const underlyings = options.map((o) => o.entry.option.underlying);
+  const after = cashAsPositions({ positions: [...(req.positions ?? []), ...tradeStock] }).book;
+  const underlyings = afterOptions.map((o) => o.entry.option.underlying);
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
-  const taus = timesToExpiry(options, dataset.dates[dataset.dates.length - 1]!);
-  const listed = unionOf([symbolsOf(stated)]);
+  const last = dataset.dates[dataset.dates.length - 1]!;
+  timesToExpiry(tradeOptions, last, ['body', 'what_if', 'trades']);
+  const taus = timesToExpiry(options, last);
+  const listed = unionOf([symbolsOf(stated), tradeStock.map((t) => t.symbol)]);
   const symbols = canonicalSymbols(dataset, [listed, underlyings, given.map((g) => g.symbol)]);
   // Multi-currency (api.md §14): columns are instruments; a foreign option converts at its cash column.
   const fx = optionFxPlan(dataset, symbols, cash, underlyings, given, givenOrder, req.currency);
-  const shape = requestShape(req, (fx ? fx.instruments.length : symbols.length) + 2 * (options.length + given.length), 2, dataset.dates.length);
+  const columns = (fx ? fx.instruments.length : symbols.length) + 2 * (afterOptions.length + given.length);
+  const shape = requestShape(req, columns, req.what_if ? 6 : 2, dataset.dates.length);
+  const valuation = valuationOf(req, afterOptions.length);
   return underDeadline(
     deps,
     clientSignal,
@@ -94,7 +107,25 @@ export async function calculateWithOptions(
       // meta.estimation and meta.filter list the underlyings too: their σ moves the options.
       const factors = unionOf([listed, underlyings, given.map((g) => g.symbol)]);
       const run = await optionRun(req, model, fx, factors, deps, s);
-      return answerOptionBook(run, { stated, options, taus, given, givenOrder, valuation: valuationOf(req, options.length), at: ['body'] });
+      const before: OptionBook = { stated, options, taus, given, givenOrder, valuation, at: ['body'] };
+      const priced = await answerOptionBook(run, before);
+      if (!req.what_if) return priced;
+      // A book without options (only its trades hold some) has no valuation, as its calculate alone.
+      const answer = options.length + given.length > 0 ? priced : { ...priced, meta: { ...priced.meta, valuation: undefined } };
+      // The book after, as a calculate of it prices it; the differences from both on the after book's columns.
+      const afterBook: OptionBook = { ...before, stated: after, options: afterOptions, taus: timesToExpiry(afterOptions, last) };
+      const alone = (await answerOptionBook(run, afterBook)).meta;
+      const w = (await compareOptionBooks(run, before, afterBook)).whatIf!;
+      const what_if = {
+        value_at_risk: alone.metrics.value_at_risk,
+        expected_shortfall: alone.metrics.expected_shortfall,
+        incremental_var: w.incrementalVar,
+        incremental_es: w.incrementalEs,
+        incremental_var_standard_error: w.incrementalVarStandardError,
+        incremental_es_standard_error: w.incrementalEsStandardError,
+        exposures: alone.exposures,
+      };
+      return { ...answer, meta: { ...answer.meta, what_if } };
     },
     { units: workUnits(shape), teaches: false, owner, bytes: workBytes(shape) },
   );
