@@ -1,7 +1,7 @@
 // Options in a batch (API contract §8, §15) through the real server: each book of a batch mixing
 // stocks, cash and options equals, bit for bit, a calculate of that book alone over the batch's set
 // of symbols (its figures, its option rows' price and Greeks, its meta.valuation), in full,
-// delta_gamma and delta valuation, over a single-currency and a multi-currency dataset; and each
+// delta_gamma and delta valuation (filtered history too), over a single-currency and a multi-currency dataset; and each
 // refusal at its field inside `books`.
 import t, { type Test } from 'tap';
 import { call, calculate, csvForm, type Reply } from '../helpers/http.js';
@@ -115,6 +115,8 @@ const METHODS: Body[] = [
   { method: 'historical' },
   { method: 'historical', method_options: { valuation: 'delta_gamma' } },
   { method: 'parametric_normal', method_options: { valuation: 'delta' } },
+  { method: 'historical_filtered', time_horizon: 1 },
+  { method: 'historical_filtered', simulations: 2000, method_options: { seed: 8, valuation: 'delta_gamma' } },
 ];
 
 t.test('options in a batch', async (t) => {
