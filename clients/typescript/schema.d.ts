@@ -466,7 +466,7 @@ export interface components {
                 multiplier?: number;
             })[];
             /**
-             * @description Bring your own Greeks (api.md §15): instruments priced elsewhere, added to the book’s P&L on every Monte Carlo or historical scenario as δ·x + ½·γ·x² (with valuation "delta": δ·x); parametric_normal takes gamma 0 only. Each is a row of contributions. Taken as options are (no portfolio, what_if, rebalanced); over a multi-currency dataset only on symbols quoted in `currency`.
+             * @description Bring your own Greeks (api.md §15): instruments priced elsewhere, added to the book’s P&L on every Monte Carlo or historical scenario as δ·x + ½·γ·x² (with valuation "delta": δ·x); parametric_normal takes gamma 0 only. Each is a row of contributions. Taken as options are (no portfolio, no rebalanced; with what_if the book after keeps them); over a multi-currency dataset only on symbols quoted in `currency`.
              * @example [
              *       {
              *         "symbol": "AAPL",
@@ -494,8 +494,8 @@ export interface components {
             }[];
             /** @description Trades to price against the book: the answer adds meta.what_if (the book after them, and the differences). */
             what_if?: {
-                /** @description Proposed trades (unique symbols), added to the book: the book is priced before and after on the same scenarios. */
-                trades: {
+                /** @description Proposed trades (stock trades on unique symbols; European options as in positions, api.md §15), added to the book: the book is priced before and after on the same scenarios. With options in the book or the trades, the book after is its positions followed by the trades, and meta.what_if’s figures of it are those of a calculate of that book (bit for bit); the book must then be `positions`, not a portfolio of weights. */
+                trades: ({
                     /**
                      * @description A symbol of the dataset.
                      * @example AAPL
@@ -511,7 +511,65 @@ export interface components {
                      * @example -500000
                      */
                     market_value?: number;
-                }[];
+                } | {
+                    /** @description The option’s terms: European, on a dataset symbol. */
+                    option: {
+                        /**
+                         * @description The dataset symbol the option is written on; one quoted in another currency is priced in it and converted into `currency` at each scenario’s FX rate (api.md §14).
+                         * @example AAPL
+                         */
+                        underlying: string;
+                        /**
+                         * @description Call or put (European).
+                         * @enum {string}
+                         */
+                        type: "call" | "put";
+                        /**
+                         * @description Strike, in the underlying’s price units.
+                         * @example 190
+                         */
+                        strike: number;
+                        /**
+                         * @description Expiry date, not before the dataset’s last date: τ = (expiry − last date) / 365.
+                         * @example 2026-12-18
+                         */
+                        expiry: string;
+                        /**
+                         * @description Implied volatility σ per year, kept in every scenario (sticky strike), from 1e-6 to 5.
+                         * @example 0.25
+                         */
+                        volatility: number;
+                        /**
+                         * @description Continuously compounded risk-free rate per year.
+                         * @default 0
+                         * @example 0.04
+                         */
+                        rate?: number;
+                        /**
+                         * @description Continuous dividend yield per year (black_scholes only).
+                         * @default 0
+                         * @example 0
+                         */
+                        dividend_yield?: number;
+                        /**
+                         * @description black_scholes (Merton, with dividend yield) or black76 (the underlying’s price read as a futures price).
+                         * @default black_scholes
+                         * @enum {string}
+                         */
+                        model?: "black_scholes" | "black76";
+                    };
+                    /**
+                     * @description Contracts held, negative for a short.
+                     * @example 10
+                     */
+                    quantity: number;
+                    /**
+                     * @description Units of the underlying per contract.
+                     * @default 1
+                     * @example 100
+                     */
+                    multiplier?: number;
+                })[];
             };
         };
         CalculateResponse: {
@@ -1044,7 +1102,7 @@ export interface components {
                     /** @description Share of portfolio_value; the weights sum to 1. */
                     weight: number;
                 }[];
-                /** @description Long/short positions, not all zero. A symbol may appear more than once: its quantities and its market values each add up (parts that add up exactly give the same figures); contributions list it once, where it first appears. Exactly one of portfolio and positions. */
+                /** @description Long/short positions, cash and European options. A symbol may appear more than once: its quantities and its market values each add up. Exactly one of portfolio and positions. */
                 positions?: ({
                     /**
                      * @description A symbol of the dataset.
@@ -1074,6 +1132,64 @@ export interface components {
                      * @example 250000
                      */
                     amount: number;
+                } | {
+                    /** @description The option’s terms: European, on a dataset symbol. */
+                    option: {
+                        /**
+                         * @description The dataset symbol the option is written on; one quoted in another currency is priced in it and converted into `currency` at each scenario’s FX rate (api.md §14).
+                         * @example AAPL
+                         */
+                        underlying: string;
+                        /**
+                         * @description Call or put (European).
+                         * @enum {string}
+                         */
+                        type: "call" | "put";
+                        /**
+                         * @description Strike, in the underlying’s price units.
+                         * @example 190
+                         */
+                        strike: number;
+                        /**
+                         * @description Expiry date, not before the dataset’s last date: τ = (expiry − last date) / 365.
+                         * @example 2026-12-18
+                         */
+                        expiry: string;
+                        /**
+                         * @description Implied volatility σ per year, kept in every scenario (sticky strike), from 1e-6 to 5.
+                         * @example 0.25
+                         */
+                        volatility: number;
+                        /**
+                         * @description Continuously compounded risk-free rate per year.
+                         * @default 0
+                         * @example 0.04
+                         */
+                        rate?: number;
+                        /**
+                         * @description Continuous dividend yield per year (black_scholes only).
+                         * @default 0
+                         * @example 0
+                         */
+                        dividend_yield?: number;
+                        /**
+                         * @description black_scholes (Merton, with dividend yield) or black76 (the underlying’s price read as a futures price).
+                         * @default black_scholes
+                         * @enum {string}
+                         */
+                        model?: "black_scholes" | "black76";
+                    };
+                    /**
+                     * @description Contracts held, negative for a short.
+                     * @example 10
+                     */
+                    quantity: number;
+                    /**
+                     * @description Units of the underlying per contract.
+                     * @default 1
+                     * @example 100
+                     */
+                    multiplier?: number;
                 })[];
             }[];
         };
@@ -1376,6 +1492,31 @@ export interface components {
                         excess_kurtosis: number;
                         /** @description False when z ↦ z_cf(z) is not increasing over the whole tail z ≤ Φ⁻¹(1 − c): the figures are still given, and `warnings` says so. */
                         valid: boolean;
+                    };
+                    /** @description Options only (api.md §15). */
+                    valuation?: {
+                        /**
+                         * @description How the options were valued on each scenario.
+                         * @enum {string}
+                         */
+                        mode: "full" | "delta_gamma" | "delta";
+                        /** @description Option positions in the book. */
+                        options: number;
+                        /** @description Sensitivities given (`sensitivities`), when any: at their delta in the comparison too. */
+                        sensitivities?: number;
+                        /** @description VaR in `mode` minus VaR of the same book with every option at its delta, on the same scenarios. */
+                        nonlinearity_var: number;
+                        /** @description The same for ES. */
+                        nonlinearity_es: number;
+                        /** @description Standard error of the difference (common scenarios, independent batches). */
+                        nonlinearity_var_standard_error: number;
+                        /** @description Standard error of the difference. */
+                        nonlinearity_es_standard_error: number;
+                        /**
+                         * @description Volatility, rate and dividend yield stay as stated in every scenario (sticky strike).
+                         * @enum {string}
+                         */
+                        sticky: "strike";
                     };
                 }[];
             };

@@ -111,7 +111,7 @@ export const Sensitivities = Type.Array(SensitivityItem, {
   minItems: 1,
   maxItems: MAX_SENSITIVITIES,
   description:
-    'Bring your own Greeks (api.md §15): instruments priced elsewhere, added to the book’s P&L on every Monte Carlo or historical scenario as δ·x + ½·γ·x² (with valuation "delta": δ·x); parametric_normal takes gamma 0 only. Each is a row of contributions. Taken as options are (no portfolio, what_if, rebalanced); over a multi-currency dataset only on symbols quoted in `currency`.',
+    'Bring your own Greeks (api.md §15): instruments priced elsewhere, added to the book’s P&L on every Monte Carlo or historical scenario as δ·x + ½·γ·x² (with valuation "delta": δ·x); parametric_normal takes gamma 0 only. Each is a row of contributions. Taken as options are (no portfolio, no rebalanced; with what_if the book after keeps them); over a multi-currency dataset only on symbols quoted in `currency`.',
   examples: [[{ symbol: 'AAPL', delta: 250_000, gamma: -40_000 }]],
 });
 

@@ -252,8 +252,9 @@ export const BatchBookResult = Type.Object(
     exposures: Exposures,
     distribution: Distribution,
     cornish_fisher: Type.Optional(CornishFisherMeta),
+    valuation: Type.Optional(ValuationMeta),
   },
-  { description: 'One book’s figures.' },
+  { description: 'One book’s figures; a book holding options adds `valuation`, as its calculate would.' },
 );
 
 export const BatchResponse = Type.Object({

@@ -164,10 +164,11 @@ export const Positions = Type.Array(Type.Union([PositionItem, CashItem]), {
 
 export const WhatIf = Type.Object(
   {
-    trades: Type.Array(PositionItem, {
+    trades: Type.Array(Type.Union([PositionItem, OptionItem]), {
       minItems: 1,
       maxItems: MAX_BOOK_ITEMS,
-      description: 'Proposed trades (unique symbols), added to the book: the book is priced before and after on the same scenarios.',
+      description:
+        'Proposed trades (stock trades on unique symbols; European options as in positions, api.md §15), added to the book: the book is priced before and after on the same scenarios. With options in the book or the trades, the book after is its positions followed by the trades, and meta.what_if’s figures of it are those of a calculate of that book (bit for bit); the book must then be `positions`, not a portfolio of weights.',
     }),
   },
   { additionalProperties: false, description: 'Trades to price against the book: the answer adds meta.what_if (the book after them, and the differences).' },
@@ -236,9 +237,13 @@ export const BatchBook = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 64, description: 'Unique within the batch.', examples: ['desk-a'] }),
     portfolio: Type.Optional(Portfolio),
-    positions: Type.Optional(Positions),
+    positions: Type.Optional(BookPositions),
   },
-  { additionalProperties: false, description: 'Exactly one of portfolio and positions.' },
+  {
+    additionalProperties: false,
+    description:
+      'Exactly one of portfolio and positions. Positions may hold European options (api.md §15): the batch then takes what calculate takes with options (no rebalanced, parametric at valuation "delta"), and each book’s figures, its option rows’ price and Greeks and its `valuation` are those of a calculate of that book alone over the batch’s set of symbols, bit for bit.',
+  },
 );
 
 /** The batch request: the calculate fields with `books` in place of one book. */

@@ -1,6 +1,6 @@
 import { type EngineResults } from '../engine/results-codec.js';
 import { type EngineBook } from '../engine/codec.js';
-import { type BatchRequest, type CalculateRequest } from '../contract/schemas.js';
+import { type BatchRequest, type CalculateRequest, type PositionEntry } from '../contract/schemas.js';
 import { type BatchResponseBody, type CalculateResponseBody } from '../contract/responses.js';
 import { applyTrades, canonicalSymbols, priceBook, symbolsOf, unionOf, type PricedBook } from './books.js';
 import { loadDataset, prepareModel, type ModelRequest, type PreparedModel } from './model-setup.js';
@@ -20,6 +20,7 @@ import { calculationOf, modelInputOf, type CalculatorDeps } from './calculation-
 export { calculationOf, modelInputOf, type CalculatorDeps } from './calculation-setup.js';
 import { optionBookRefs, splitOptions } from './options/option-positions.js';
 import { calculateWithOptions } from './options/option-calculate.js';
+import { batchWithOptions } from './options/option-batch.js';
 import { sensitivityRefs } from './options/sensitivities.js';
 
 /**
@@ -71,13 +72,16 @@ async function priceBooks(
 export async function calculate(req: CalculateRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<CalculateResponseBody> {
   checkRequest(req);
   const split = splitOptions(req);
-  // Given sensitivities are option-like columns (api.md §15): the options path prices them.
-  if (split.options.length > 0 || req.sensitivities) {
-    const refs = [...optionBookRefs(req.positions ?? []), ...sensitivityRefs(req.sensitivities)];
+  const statedTrades = req.what_if?.trades ?? [];
+  // Given sensitivities are option-like columns (api.md §15): the options path prices them, and a
+  // what-if with options in the book or in the trades.
+  if (split.options.length > 0 || req.sensitivities || statedTrades.some((t) => 'option' in t)) {
+    const tradeRefs = optionBookRefs(statedTrades).map((r) => ({ ...r, loc: ['body', 'what_if', 'trades', ...r.loc.slice(2)] }));
+    const refs = [...optionBookRefs(req.positions ?? []), ...tradeRefs, ...sensitivityRefs(req.sensitivities)];
     return calculateWithOptions(split.req, split.options, refs, owner, deps, clientSignal);
   }
   const { book: stated, cash } = cashAsPositions(split.req);
-  const trades = req.what_if?.trades ?? [];
+  const trades = statedTrades.filter((t): t is PositionEntry => !('option' in t));
   const refs = [...refsOf(stated, ['body']), ...trades.map((t, i) => ({ symbol: t.symbol, loc: ['body', 'what_if', 'trades', i, 'symbol'] }))];
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
   const listed = unionOf([symbolsOf(stated), trades.map((t) => t.symbol)]);
@@ -124,7 +128,9 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
 /** Up to 200 books on one scenario set over the set of their symbols (the dataset's order, api.md §13). */
 export async function calculateBatch(req: BatchRequest, owner: string, deps: CalculatorDeps, clientSignal?: AbortSignal): Promise<BatchResponseBody> {
   checkBatchRequest(req);
-  const stated = req.books.map((book) => cashAsPositions(book));
+  if (req.books.some((b) => b.positions?.some((p) => 'option' in p))) return batchWithOptions(req, owner, deps, clientSignal);
+  // No book holds an option here (those went above): their stock and cash positions.
+  const stated = req.books.map((book) => cashAsPositions(splitOptions(book).req));
   const refs = stated.flatMap(({ book }, b) => refsOf(book, ['body', 'books', b]));
   const dataset = await loadDataset(deps.datasets, req.dataset_id, owner, refs);
   const listed = unionOf(stated.map(({ book }) => symbolsOf(book)));

@@ -122,14 +122,6 @@ function checkPortfolio(items: PortfolioEntry[], at: Loc, portfolioValue: number
   }
 }
 
-/** Positions or trades: exactly one of quantity and market_value each. */
-function checkPositionItems(items: PositionEntry[], at: Loc): void {
-  items.forEach((item, i) => {
-    const given = Number(item.quantity !== undefined) + Number(item.market_value !== undefined);
-    if (given !== 1) throw invalid([...at, i], 'exactly one of quantity or market_value', given === 0 ? 'missing' : 'value_error');
-  });
-}
-
 /** What a position holds: a stock's amount, cash's amount or an option's contracts. */
 const amountOf = (p: PositionEntry | CashEntry | OptionEntry) => ('cash' in p ? p.amount : 'option' in p ? p.quantity : (p.quantity ?? p.market_value));
 
@@ -169,8 +161,18 @@ export function checkRequest(req: CalculateRequest): void {
   // A book of sensitivities alone has no positions to check.
   if (req.sensitivities === undefined || req.positions) checkBook(req, ['body'], req.portfolio_value);
   if (req.what_if) {
-    checkPositionItems(req.what_if.trades, ['body', 'what_if', 'trades']);
-    checkUnique(req.what_if.trades, ['body', 'what_if', 'trades']);
+    // Option trades are checked by the schema; stock trades each name one amount, on unique symbols.
+    const stock = req.what_if.trades.flatMap((trade, i) => ('option' in trade ? [] : [{ trade, i }]));
+    const at = ['body', 'what_if', 'trades'];
+    const seen = new Set<string>();
+    stock.forEach(({ trade, i }) => {
+      const given = Number(trade.quantity !== undefined) + Number(trade.market_value !== undefined);
+      if (given !== 1) throw invalid([...at, i], 'exactly one of quantity or market_value', given === 0 ? 'missing' : 'value_error');
+      if (seen.has(trade.symbol)) throw invalid([...at, i, 'symbol'], `duplicate symbol ${trade.symbol}`);
+      seen.add(trade.symbol);
+    });
+    const option = req.what_if.trades.findIndex((trade) => 'option' in trade);
+    if (option >= 0 && req.portfolio) throw invalid([...at, option], 'option trades go with a book of positions, not a portfolio of weights');
   }
 }
 

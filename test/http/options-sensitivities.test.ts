@@ -164,7 +164,6 @@ t.test('sensitivities', async (t) => {
     );
     await refused({ portfolio: [{ symbol: 'AAPL', weight: 1 }], ...one({}) }, ['body', 'sensitivities']);
     await refused({ portfolio_mode: 'rebalanced', ...one({}) }, ['body', 'portfolio_mode']);
-    await refused({ what_if: { trades: [{ symbol: 'AAPL', quantity: 1 }] }, ...one({}) }, ['body', 'what_if']);
     await refused({ method: 'cornish_fisher', ...one({}) }, ['body', 'method']);
     await refused({ simulations: 1_000_000, sensitivities: Array.from({ length: 60 }, () => ({ symbol: 'AAPL', delta: 1 })) }, ['body', 'simulations']);
   });

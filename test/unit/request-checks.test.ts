@@ -209,6 +209,19 @@ t.test('what-if trades follow the position rules', async (t) => {
     },
   };
   rejects(t, dup, ['body', 'what_if', 'trades', 1, 'symbol'], 'value_error', /duplicate/);
+  // Option trades (api.md §15) sit among stock trades: each stock trade is reported at its own index.
+  const call = { option: { underlying: 'A', type: 'call' as const, strike: 10, expiry: '2030-01-01', volatility: 0.2 }, quantity: 1 };
+  t.doesNotThrow(() => checkRequest({ ...book, what_if: { trades: [call, { symbol: 'B', quantity: 1 }] } }), 'an option trade beside a stock trade');
+  rejects(t, { ...book, what_if: { trades: [call, { symbol: 'B' }] } }, ['body', 'what_if', 'trades', 1], 'missing', /exactly one/);
+  const around = { ...book, what_if: { trades: [{ symbol: 'B', quantity: 1 }, call, { symbol: 'B', quantity: 2 }] } };
+  rejects(t, around, ['body', 'what_if', 'trades', 2, 'symbol'], 'value_error', /duplicate/);
+  rejects(
+    t,
+    { ...req({}), what_if: { trades: [{ symbol: 'B', quantity: 1 }, call] } },
+    ['body', 'what_if', 'trades', 1],
+    'value_error',
+    /portfolio of weights/,
+  );
 });
 
 t.test('a batch: unique ids, and each book by the same rules at its own location', async (t) => {

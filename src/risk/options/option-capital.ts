@@ -14,17 +14,19 @@ export function priceOptionBook(
   portfolioValue: number | undefined,
   deltaMoney: number[],
   zeroMessage = 'every exposure (stock, and options at their delta) is zero: give portfolio_value',
+  /** Where the book is stated: ['body'], or a batch's ['body', 'books', b]. */
+  at: (string | number)[] = ['body'],
 ): PricedBook {
   const held = (stated.positions ?? []).some((p) => (p.quantity ?? p.market_value) !== 0);
   const zeros = new Float64Array(symbols.length);
   const stock: PricedBook = held
-    ? priceBook(stated, symbols, prices, undefined, ['body'])
+    ? priceBook(stated, symbols, prices, undefined, at)
     : { own: symbols.map(() => false), listed: [], capital: 0, exposures: zeros, quantities: symbols.map(() => null), engine: { capital: 0, weights: zeros } };
   let gross = held ? stock.capital : 0;
   for (const d of deltaMoney) gross += Math.abs(d);
   const capital = portfolioValue ?? gross;
   if (!(capital > 0) || !Number.isFinite(capital)) {
-    throw validationError([{ loc: ['body', 'positions'], msg: zeroMessage, type: 'value_error' }]);
+    throw validationError([{ loc: [...at, 'positions'], msg: zeroMessage, type: 'value_error' }]);
   }
   return { ...stock, capital, engine: { capital, weights: stock.exposures.map((e) => e / capital) } };
 }

@@ -63,7 +63,7 @@ export const refuseAt = (loc: (string | number)[], msg: string) => validationErr
  * Each option's time to expiry τ = (expiry − the dataset's last date) / 365 in years; an expiry
  * that is no date or lies before that date is refused at its field.
  */
-export function timesToExpiry(options: StatedOption[], lastDate: string): number[] {
+export function timesToExpiry(options: StatedOption[], lastDate: string, at: (string | number)[] = ['body', 'positions']): number[] {
   return options.map(({ entry, index }) => {
     const days = daysBetween(lastDate, entry.option.expiry);
     if (!(days >= 0 && days <= MAX_EXPIRY_YEARS * 365)) {
@@ -72,7 +72,7 @@ export function timesToExpiry(options: StatedOption[], lastDate: string): number
         : days < 0
           ? `expiry before the dataset’s last date ${lastDate.slice(0, 10)}`
           : `expiry more than ${MAX_EXPIRY_YEARS} years after the dataset’s last date`;
-      throw validationError([{ loc: ['body', 'positions', index, 'option', 'expiry'], msg, type: 'value_error' }]);
+      throw validationError([{ loc: [...at, index, 'option', 'expiry'], msg, type: 'value_error' }]);
     }
     return days / 365;
   });

@@ -1,0 +1,239 @@
+import { type CalculateResponseBody } from '../../contract/responses.js';
+import { type SensitivityEntry, type ValuationMode } from '../../contract/option-schemas.js';
+import { type EngineBook } from '../../engine/codec.js';
+import { type EngineResults } from '../../engine/results-codec.js';
+import { priceBook, type BookRequest, type PricedBook } from '../books.js';
+import { type PreparedModel } from '../model-setup.js';
+import { type Session } from '../deadline.js';
+import { buildResponse } from '../response-builder.js';
+import { keepScenarios, runKept, type KeptScenarios } from '../kept-scenarios.js';
+import { calculationOf, modelInputOf, type CalculatorDeps } from '../calculation-setup.js';
+import { type FxPlan } from '../fx/fx-plan.js';
+import { runModel } from '../engine-run.js';
+import { replayFor } from '../model-replay.js';
+import { canonicalIndices, optionLabel, type StatedOption, type StockRequest } from './option-positions.js';
+import { duplicatedEstimation, optionGreeks, paddedEstimation, withOptionColumns, type PricedOption } from './option-columns.js';
+import { priceOptionBook } from './option-capital.js';
+import { sensitivityExposure, sensitivityLabel, type PricedSensitivity } from './sensitivities.js';
+import { pricedOptions } from './option-fx.js';
+
+type Loc = (string | number)[];
+
+/**
+ * What every book of one request with options shares (calculate's one, a batch's many, a what-if's
+ * two): the model and its scenarios, drawn and kept once, so each book is priced on the same ones.
+ */
+export interface OptionRun {
+  req: StockRequest;
+  model: PreparedModel;
+  fx: FxPlan | null;
+  deps: CalculatorDeps;
+  s: Session;
+  replay: Awaited<ReturnType<typeof replayFor>>;
+  /** The stock scenarios (Monte Carlo and historical); parametric prices in closed form: null. */
+  kept: KeptScenarios | null;
+  /** The symbols the request names, in order of first appearance (meta.estimation lists them). */
+  factors: string[];
+}
+
+/** One book with options: its stock part, its options in canonical order, its sensitivities. */
+export interface OptionBook {
+  stated: BookRequest;
+  options: StatedOption[];
+  taus: number[];
+  given: SensitivityEntry[];
+  /** Each of `given`'s index in the request's `sensitivities`. */
+  givenOrder: number[];
+  valuation: ValuationMode;
+  /** Where the book is stated: ['body'], or ['body', 'books', b] in a batch. */
+  at: Loc;
+}
+
+/** Draws and keeps the request's scenarios once (parametric: none), for every book of it. */
+export async function optionRun(
+  req: StockRequest,
+  model: PreparedModel,
+  fx: FxPlan | null,
+  factors: string[],
+  deps: CalculatorDeps,
+  s: Session,
+): Promise<OptionRun> {
+  const replay = await replayFor(req, model, deps.executor, deps.maxBatches, s);
+  let kept: KeptScenarios | null = null;
+  if (req.method !== 'parametric_normal') {
+    // The units do not depend on the book (kept-scenarios.ts): any book of the model's width draws them.
+    const n = model.symbols.length;
+    const base = {
+      ...modelInputOf(req, model, [{ capital: 1, weights: new Float64Array(n) }], 'none', req.simulations ?? 0),
+      horizon: replay.horizon ?? req.time_horizon,
+    };
+    kept = await keepScenarios(deps.executor, base, replay.est, { maxBatches: deps.maxBatches, deadline: s.deadline }, s.signal);
+  }
+  return { req, model, fx, deps, s, replay, kept, factors };
+}
+
+/** A book's columns on the run's model: its options priced, its capital, its exposures as asked and at delta. */
+async function layoutOf(run: OptionRun, book: OptionBook) {
+  const { req, model, deps, s } = run;
+  const { options, taus, given, givenOrder, valuation, stated } = book;
+  const n = model.symbols.length;
+  const column = new Map(model.symbols.map((sym, i) => [sym, i]));
+  const priced: PricedOption[] = pricedOptions(options, taus, model, run.fx);
+  const sens: PricedSensitivity[] = given.map((entry, j) => ({ entry, index: givenOrder[j]!, underlying: column.get(entry.symbol)! }));
+  // Each option and sensitivity row, in the order stated: its column among the option-like ones.
+  const rowColumns = [...canonicalIndices(options, (o) => [o.index]), ...canonicalIndices(sens, (g) => [g.index]).map((j) => options.length + j)];
+  const greeks = priced.length > 0 ? await optionGreeks(deps.executor, priced, s.signal) : [];
+  // Into the reporting currency: a foreign option's values are in its own, at the last rate.
+  const rate = priced.map((p) => p.fx?.rate ?? 1);
+  const size = options.map((o, i) => o.entry.quantity * (o.entry.multiplier ?? 1) * rate[i]!);
+  const deltaMoney = greeks.map((g, i) => size[i]! * g[1]! * priced[i]!.spot);
+  const m = options.length + given.length;
+  // The stock part and the capital: the options and sensitivities count at their money delta. A
+  // batch's book without options is priced as calculate prices it (weights of portfolio_value too).
+  const stock =
+    m === 0
+      ? priceBook(stated, model.symbols, model.prices, req.portfolio_value, book.at)
+      : priceOptionBook(
+          stated,
+          model.symbols,
+          model.prices,
+          req.portfolio_value,
+          [...deltaMoney, ...given.map((g) => g.delta)],
+          'every exposure (stock, options and sensitivities at their delta) is zero: give portfolio_value',
+          book.at,
+        );
+  const { capital } = stock;
+  // Columns: assets, the options and sensitivities as asked (size, or the money delta), then each at its delta.
+  const asked = [...(valuation === 'delta' ? deltaMoney : size), ...given.map((g) => sensitivityExposure(g, valuation))];
+  const atDelta = [...deltaMoney, ...given.map((g) => g.delta)];
+  const exposures = Float64Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stock.exposures[i]! : i < n + m ? asked[i - n]! : 0));
+  const deltaTwin = Float64Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stock.exposures[i]! : i < n + m ? 0 : atDelta[i - n - m]!));
+  const engineOf = (e: Float64Array): EngineBook => ({ capital, weights: e.map((x) => x / capital) });
+  return { n, m, priced, sens, rowColumns, greeks, rate, size, deltaMoney, stock, capital, exposures, deltaTwin, engineOf };
+}
+
+/**
+ * A book with European options (api.md §15) on the run's scenarios: the engine appends one column
+ * per option revalued on each scenario and one at its delta (OP_OPTION_UNITS), and two books priced
+ * on them (OP_SIMULATE_KEPT, what-if comparison): the options at their delta, then as asked — the
+ * difference is the nonlinearity, with its error. The answer is calculate's for this book alone.
+ */
+export async function answerOptionBook(run: OptionRun, book: OptionBook): Promise<CalculateResponseBody> {
+  const { req, model, deps, s, replay } = run;
+  const { options, given, valuation } = book;
+  const layout = await layoutOf(run, book);
+  const { n, m, priced, sens, rowColumns, greeks, rate, size, deltaMoney, stock, capital, exposures, deltaTwin, engineOf } = layout;
+  const respond = (results: EngineResults): CalculateResponseBody => {
+    const labels = [...options.map((o) => optionLabel(o.entry)), ...given.map(sensitivityLabel)];
+    const calc = calculationOf(req, model, run.factors, deps, s, { precision: null, extras: { filter: replay.state, cornishFisher: null } });
+    const own = Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stock.own[i]! : i < n + m));
+    const pricedBook: PricedBook = {
+      own,
+      listed: [...stock.listed, ...rowColumns.map((k) => n + k)],
+      capital,
+      exposures,
+      quantities: [
+        ...Array.from({ length: n }, (_, i) => stock.quantities[i]!),
+        ...options.map((o) => o.entry.quantity),
+        ...given.map(() => null),
+        ...labels.map(() => null),
+      ],
+      engine: engineOf(exposures),
+    };
+    const unitPrices = greeks.map((g, i) => g[0]! * rate[i]!);
+    const wideCalc = {
+      ...calc,
+      symbols: [...model.symbols, ...labels, ...labels],
+      // A sensitivity's column is priced per unit of its exposure: a price of 1.
+      prices: Float64Array.from([...model.prices, ...unitPrices, ...given.map(() => 1), ...unitPrices, ...given.map(() => 1)]),
+    };
+    const figures = results.books[1]!;
+    const answer = buildResponse(wideCalc, [pricedBook], { books: [figures], whatIf: null });
+    const w = results.whatIf!;
+    const contributions = answer.meta.contributions.map((c, row) => {
+      const r = row - stock.listed.length;
+      if (r < 0) return c;
+      const k = rowColumns[r]!;
+      if (k >= options.length) {
+        const j = k - options.length;
+        return { ...c, sensitivity: sens[j]!.index, delta: given[j]!.delta, gamma: given[j]!.gamma ?? 0 };
+      }
+      const g = greeks[k]!;
+      const z = size[k]!;
+      const spot = priced[k]!.spot;
+      return {
+        ...c,
+        option: options[k]!.index,
+        price: z * g[0]!,
+        delta: deltaMoney[k]!,
+        gamma: z * g[2]! * spot * spot,
+        vega: z * g[3]!,
+        theta: z * g[4]!,
+      };
+    });
+    return {
+      ...answer,
+      meta: {
+        ...answer.meta,
+        contributions,
+        valuation: {
+          mode: valuation,
+          options: options.length,
+          ...(given.length > 0 ? { sensitivities: given.length } : {}),
+          nonlinearity_var: w.incrementalVar,
+          nonlinearity_es: w.incrementalEs,
+          nonlinearity_var_standard_error: w.incrementalVarStandardError,
+          nonlinearity_es_standard_error: w.incrementalEsStandardError,
+          sticky: 'strike' as const,
+        },
+      },
+    };
+  };
+  return respond(await runColumns(run, book, layout, [engineOf(deltaTwin), engineOf(exposures)]));
+}
+
+type Layout = Awaited<ReturnType<typeof layoutOf>>;
+
+/** Two books over `layout`'s columns (the book's options, as asked and at delta), compared as a what-if: book 1 against book 0. */
+async function runColumns(run: OptionRun, book: OptionBook, layout: Layout, books: EngineBook[]): Promise<EngineResults> {
+  const { req, model, deps, s, replay } = run;
+  const { n, m, priced, sens, exposures, engineOf } = layout;
+  const est = replay.est;
+  const base = {
+    ...modelInputOf(req, model, [engineOf(exposures.subarray(0, n))], 'none', req.simulations ?? 0),
+    horizon: replay.horizon ?? req.time_horizon,
+  };
+  const policy = { maxBatches: deps.maxBatches, deadline: s.deadline };
+  const input = { ...base, books, comparison: 'what_if' as const };
+  const sources = [...priced.map((o) => o.fx?.converted ?? o.underlying), ...sens.map((g) => g.underlying)];
+  sources.push(...sources);
+  // Parametric takes delta only: each option column moves as its underlying, so the closed form prices it.
+  if (run.kept === null) return runModel(deps.executor, input, duplicatedEstimation(est, sources), policy, s.signal, s.timing);
+  if (m === 0) return runKept(deps.executor, input, est, run.kept, policy, s.signal, s.timing);
+  const columns = await withOptionColumns(deps.executor, run.kept, n, req.time_horizon, book.valuation, priced, s.signal, true, sens);
+  const wide = paddedEstimation(est, 2 * m);
+  return runKept(deps.executor, input, wide, columns, policy, s.signal, s.timing);
+}
+
+/**
+ * What-if with options (api.md §8, §15): `before` and `after` (before's positions, then the trades)
+ * on the after book's columns, as asked, on the same scenarios: the differences and their standard
+ * errors. Before puts nothing on the trades' options; every before option keeps its size at its
+ * place among the after book's (the same canonical order, api.md §13).
+ */
+export async function compareOptionBooks(run: OptionRun, before: OptionBook, after: OptionBook): Promise<EngineResults> {
+  const b = await layoutOf(run, before);
+  const a = await layoutOf(run, after);
+  const column = new Map(before.options.map((o, k) => [o.index, k]));
+  const opts = after.options.length;
+  const was = Float64Array.from({ length: a.n + 2 * a.m }, (_, i) => {
+    if (i < a.n) return b.exposures[i]!;
+    const k = i - a.n;
+    if (k >= a.m) return 0;
+    // A sensitivity: the same in both books, after the options.
+    if (k >= opts) return b.exposures[b.n + before.options.length + (k - opts)]!;
+    const j = column.get(after.options[k]!.index);
+    return j === undefined ? 0 : b.exposures[b.n + j]!;
+  });
+  return runColumns(run, after, a, [b.engineOf(was), a.engineOf(a.exposures)]);
+}
