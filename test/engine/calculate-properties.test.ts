@@ -222,7 +222,7 @@ t.test(`${OPTION_RUNS} option books (options and sensitivities beside stocks, ev
   const methods = new Map<string, number>();
   await fc.assert(
     fc.asyncProperty(optionBookRequests(id, symbols, lastDate, MAX_ASSETS, BUDGET), fc.integer({ min: 0, max: 2 ** 31 - 1 }), async (request, listing) => {
-      count(methods, `${request.method}/${request.method_options?.valuation ?? 'full'}`);
+      count(methods, `${request.method}/${request.method_options?.valuation ?? 'full'}${request.what_if ? '+what_if' : ''}`);
       await property(request, listing);
     }),
     { numRuns: OPTION_RUNS, seed: SEED, endOnFailure: false },
@@ -232,6 +232,7 @@ t.test(`${OPTION_RUNS} option books (options and sensitivities beside stocks, ev
   t.comment(`${drawn} option books, ${ok} answered, by method/valuation ${JSON.stringify(Object.fromEntries(methods))}, refused ${JSON.stringify(Object.fromEntries(refused))}`);
   t.equal(drawn, OPTION_RUNS, 'every case ran, each also relisted');
   t.ok(ok >= 0.9 * drawn, `at least 90 % of the option books answered (${ok} of ${drawn})`);
+  t.ok([...methods.keys()].some((k) => k.endsWith('+what_if')), 'some option books had a what-if');
   t.ok(tally.answered >= ANSWERED_SHARE * tally.cases, `at least ${ANSWERED_SHARE * 100} % of all valid requests answered (${tally.answered} of ${tally.cases})`);
 });
 

@@ -68,8 +68,9 @@ function sensitivity(symbols: string[]): fc.Arbitrary<SensitivityEntry> {
 
 /**
  * Calculate requests holding options: a drawn positions request in a method that takes options,
- * held (not rebalanced), without a what-if, importance sampling or a target error (each refused
- * with options), its book cut to a few stocks, with options and sensitivities beside them, and a capital.
+ * held (not rebalanced), without importance sampling or a target error (each refused with
+ * options), its book cut to a few stocks, with options and sensitivities beside them, a capital,
+ * and perhaps a what-if (its drawn stock trades, an option trade, or both).
  */
 export function optionBookRequests(datasetId: string, symbols: string[], lastDate: string, maxAssets: number, budget: number): fc.Arbitrary<CalculateRequest> {
   const held = calculateRequests(datasetId, symbols, maxAssets, budget).filter(
@@ -84,16 +85,21 @@ export function optionBookRequests(datasetId: string, symbols: string[], lastDat
       fc.option(valuation, { nil: undefined }),
       fc.boolean(),
       fc.oneof(fc.constantFrom(DOMAIN.value.min, DOMAIN.value.max, 1, 2 ** 31, 2 ** 32), double(DOMAIN.value.min, DOMAIN.value.max), double(1e3, 1e10)),
+      // A what-if: the drawn stock trades kept or not, and an option traded or not.
+      fc.boolean(),
+      fc.option(optionEntry(symbols, lastDate), { nil: undefined }),
     )
-    .map(([r, options, given, drawnValuation, keepStocks, value]) => {
+    .map(([r, options, given, drawnValuation, keepStocks, value, whatIf, optionTrade]) => {
       const method_options = without(r.method_options ?? {}, 'target_relative_error', 'variance_reduction');
       const valuationMode = r.method === 'parametric_normal' ? 'delta' : drawnValuation;
       const stocks = keepStocks ? r.positions!.slice(0, MOST_STOCKS) : [];
       // A book of nothing but zeros is refused as empty (request-checks.test.ts): one contract held.
       if (stocks.length === 0 && given.length === 0 && options.every((o) => o.quantity === 0)) options[0] = { ...options[0]!, quantity: 1 };
       const rest = without(r, 'what_if');
+      const trades = [...(whatIf ? (r.what_if?.trades ?? []) : []), ...(optionTrade ? [optionTrade] : [])];
       return {
         ...rest,
+        ...(trades.length > 0 ? { what_if: { trades } } : {}),
         // Without portfolio_value the capital is the book's gross at its deltas, which a far
         // out-of-the-money option alone leaves at 0 (refused: "give portfolio_value", options.test.ts).
         portfolio_value: r.portfolio_value ?? value,
