@@ -20,7 +20,7 @@ pub(crate) struct Selected {
 
 /// The keys of `ranks` (1-based, each ≤ the scenarios), the `k` smallest sorted and the count
 /// below rank `worst_k` (k ≤ worst_k), from `counts` (keys per bucket over `pnl`). Counts that
-/// do not match the P&L are an error.
+/// do not match the P&L, bucket by bucket, are an error.
 pub(crate) fn select_by_buckets(
     pnl: &[f64],
     counts: &[u64],
@@ -32,7 +32,7 @@ pub(crate) fn select_by_buckets(
     let mut cum = Vec::with_capacity(BUCKETS);
     let mut total = 0u64;
     for &c in counts {
-        total += c;
+        total = total.saturating_add(c);
         cum.push(total);
     }
     ensure(total == pnl.len() as u64, mismatch)?;
@@ -53,9 +53,12 @@ pub(crate) fn select_by_buckets(
         .iter()
         .map(|&b| Vec::with_capacity(counts[b] as usize))
         .collect();
+    // Every bucket is counted again: counts moved between buckets would move the ranks' places.
+    let mut seen = vec![0u64; BUCKETS];
     for &x in pnl {
         let key = order_key(x);
         let b = bucket(key);
+        seen[b] += 1;
         if b <= low_bucket {
             low.push(key);
         } else if slot[b] != NONE {
@@ -63,7 +66,8 @@ pub(crate) fn select_by_buckets(
         }
     }
     ensure(
-        low.len() as u64 == cum[low_bucket]
+        seen == counts
+            && low.len() as u64 == cum[low_bucket]
             && targets
                 .iter()
                 .zip(&found)

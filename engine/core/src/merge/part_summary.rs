@@ -167,7 +167,7 @@ pub(crate) fn merged_parts(
             let mut held = 0u64;
             for (c, &x) in counts.iter_mut().zip(&book.buckets) {
                 held = held.saturating_add(x);
-                *c += x.min(params.scenarios as u64);
+                *c = c.saturating_add(x);
             }
             ensure(
                 held == (p.end - p.first) as u64,
