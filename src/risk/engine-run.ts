@@ -31,20 +31,13 @@ export interface BatchPolicy {
   /** Fewest 256-simulation blocks per batch (default: `minBlocksFor` the model; tests lower it to force splits). */
   minBlocksPerBatch?: number;
   /**
-   * Parts the finalize is split into, each over a run of the simulate tasks' partials (default:
-   * one per task from MIN_SPLIT_FINALIZE_SCENARIOS scenarios, else one finalize; tests set it to
-   * force splits). Any number gives the same bits (the engine's tests show it).
+   * Parts the finalize is split into, each over a run of the simulate tasks' partials (default 1:
+   * one OP_FINALIZE). Any number gives the same bits (the engine's tests show it). Off by default:
+   * on W2 over two WASM workers the parts' extra round trip (7–14 ms, the partials copied to them)
+   * measured about what the merge saved (single finalize 30–32 ms; merge 27 ms after parts).
    */
   finalizeParts?: number;
 }
-
-/**
- * Scenarios from which the finalize is split over the workers: each part counts its scenarios'
- * keys per bucket and computes its batch figures, so the merge selects among a few keys instead
- * of every scenario's (W2: its selection from ~22 ms to ~4 ms). Below, one more round of tasks
- * costs more than it saves.
- */
-export const MIN_SPLIT_FINALIZE_SCENARIOS = 2 ** 17;
 
 export type Method = SimulatedMethod | 'parametric_normal';
 
@@ -263,18 +256,17 @@ export async function runModel(
   addPhase(timing, replies);
   replies.forEach((r) => checkStatus(r.output));
   const partials = replies.map((r) => r.output);
-  const parts = finalizeParts(policy, partials.length, spec.scenarios, model.importanceSampling);
+  const parts = finalizeParts(policy, partials.length, model.importanceSampling);
   const final = parts > 1 ? await splitFinalize(exec, partials, parts, signal, timing) : await exec.run(ABI.OP_FINALIZE, encodeFinalize(partials), signal);
   addPhase(timing, [final]);
   return decodeResults(final.output);
 }
 
 /** How many parts to finalize `partials` simulate tasks' partials in (1: one OP_FINALIZE). */
-function finalizeParts(policy: BatchPolicy, partials: number, scenarios: number, weighted: boolean): number {
+function finalizeParts(policy: BatchPolicy, partials: number, weighted: boolean): number {
   // Weighted scenarios are merged whole (their parts would summarize nothing).
   if (weighted) return 1;
-  if (policy.finalizeParts !== undefined) return Math.max(1, Math.min(partials, Math.floor(policy.finalizeParts)));
-  return scenarios >= MIN_SPLIT_FINALIZE_SCENARIOS ? partials : 1;
+  return Math.max(1, Math.min(partials, Math.floor(policy.finalizeParts ?? 1)));
 }
 
 /** OP_FINALIZE_PART over `parts` runs of the partials at once, then OP_FINALIZE_SPLIT (its reply returned). */
