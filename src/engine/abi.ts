@@ -32,6 +32,10 @@ export const ABI = {
   OP_OPTION_UNITS: 14,
   /** Options' price and Greeks per unit at their spot, now. */
   OP_OPTION_GREEKS: 15,
+  /** A finalize split over workers: OP_FINALIZE's input for some partials, answered with their exactly mergeable summary. */
+  OP_FINALIZE_PART: 19,
+  /** OP_FINALIZE given its parts: [parts, OP_FINALIZE_PART results…, then OP_FINALIZE's input]. */
+  OP_FINALIZE_SPLIT: 20,
   BLOCK: 256,
   /** `factor columns` of an n×n lower-triangular (Cholesky) covariance factor; else m loadings. */
   FACTOR_TRIANGULAR: 0,

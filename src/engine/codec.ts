@@ -221,6 +221,24 @@ export function encodeFinalize(partials: Float64Array[]): Float64Array {
   return out;
 }
 
+/** OP_FINALIZE_SPLIT's input: [parts, the OP_FINALIZE_PART results…, then OP_FINALIZE's input]. */
+export function encodeFinalizeSplit(summaries: Float64Array[], partials: Float64Array[]): Float64Array {
+  const lead = 1 + summaries.reduce((a, s) => a + s.length, 0);
+  const out = new Float64Array(lead + 1 + partials.reduce((a, p) => a + p.length, 0));
+  out[0] = summaries.length;
+  let at = 1;
+  for (const s of summaries) {
+    out.set(s, at);
+    at += s.length;
+  }
+  out[at++] = partials.length;
+  for (const p of partials) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 export interface ParametricRequest {
   horizon: number;
   confidence: number;

@@ -45,7 +45,7 @@ async function priceBooks(
       deps.executor,
       { ...modelInputOf(req, model, books, comparison, simulations), horizon: replay.horizon ?? req.time_horizon },
       replay.est,
-      { maxBatches: deps.maxBatches, deadline: s.deadline },
+      { maxBatches: deps.maxBatches, deadline: s.deadline, ...deps.batchSplit },
       s.signal,
       s.timing,
     );

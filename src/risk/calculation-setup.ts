@@ -6,7 +6,7 @@ import { type ModelRequest, type PreparedModel, type SetupDeps } from './model-s
 import { type Session } from './deadline.js';
 import { type WorkAdmission } from './admission.js';
 import { type Calculation, type EngineInfo } from './response-builder.js';
-import { type ModelInput } from './engine-run.js';
+import { type BatchPolicy, type ModelInput } from './engine-run.js';
 import { type Precision } from './precision.js';
 import { engineMethod, type HistoryExtras } from './history/history-methods.js';
 
@@ -20,6 +20,8 @@ export interface CalculatorDeps extends SetupDeps {
   timeoutMs: number;
   /** Admission by estimated work against the deadline (absent: every calculation is admitted). */
   admission?: WorkAdmission;
+  /** Tests only: the simulation's and the finalize's splits forced (see `BatchPolicy`). */
+  batchSplit?: Pick<BatchPolicy, 'minBlocksPerBatch' | 'finalizeParts'>;
 }
 
 /** The engine's model of a request's books on the prepared model, with `simulations` scenarios. */

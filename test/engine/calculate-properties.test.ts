@@ -7,6 +7,7 @@
 // limit, too little data) and at most 2 % of them; another seed must draw other scenarios; the
 // answer's compiled serializer must write what JSON.stringify would. Invalid requests, drawn apart,
 // each meet their exact error. A failure shrinks to a minimal request and prints it as JSON.
+// The builds also split the simulation and the finalize differently (1, 3, 2 and 7 parts).
 // `npm test` runs PROPERTY_RUNS (default 200) cases on a fixed seed; `npm run test:stress` 5,000 on
 // a fresh one (PROPERTY_SEED to replay a run).
 import t from 'tap';
@@ -16,7 +17,16 @@ import { multiCurrencyOptionBookRequests, optionBookRequests } from '../helpers/
 import { invalidRequests, type InvalidCase } from '../helpers/invalid-requests.js';
 import { listingFree, relisted } from '../helpers/listing-variants.js';
 import { baseRequest, edgeRequests } from '../helpers/edge-requests.js';
-import { addMultiCurrencyDataset, comparable, fourBuilds, outcomeOf, storeSyntheticDataset, type Build, type Outcome } from '../helpers/four-builds.js';
+import {
+  addMultiCurrencyDataset,
+  comparable,
+  finalizeSplits,
+  fourBuilds,
+  outcomeOf,
+  storeSyntheticDataset,
+  type Build,
+  type Outcome,
+} from '../helpers/four-builds.js';
 import { allFinite } from '../../src/risk/failures.js';
 import { METHODS, type CalculateRequest } from '../../src/contract/schemas.js';
 import { choicesOf } from '../../src/risk/request-checks.js';
@@ -195,6 +205,10 @@ t.test(`${RUNS} random requests and every field's edges: four builds byte-identi
         t.ok((shapes[`${method}/${mode}/${book}`] ?? 0) > 0, `${method} ${mode} ${book}: answered in some case`);
   t.ok((tally.sampling.get('low_rank') ?? 0) > 0 && (tally.sampling.get('cholesky') ?? 0) > 0, 'both sampling paths were run on the four builds');
   t.ok(tally.weighted > 0, 'importance sampling was run on the four builds');
+  // The builds split each finalize into 1, 3, 2 and 7 parts (four-builds.ts): each split ran.
+  t.comment(`finalizes by build and parts: ${JSON.stringify([...finalizeSplits].map(([b, m]) => [b, Object.fromEntries(m)]))}`);
+  for (const [build, parts] of [['wasm-simd128', 1], ['wasm-scalar', 3], ['native', 2], ['native-x86-64', 7]] as const)
+    t.ok((finalizeSplits.get(build)?.get(parts) ?? 0) > 0, `${build}: some finalize split into ${parts} part(s), byte-identical to the others`);
 });
 
 t.test(`${FX_RUNS} multi-currency requests (four reporting currencies, cash): the same properties on the four builds`, async (t) => {

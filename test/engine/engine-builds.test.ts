@@ -72,6 +72,12 @@ t.test('WASM and native agree exactly; splits and repeats do not change results'
       const split = await runModel(builds.native, m, est, { maxBatches: batches, minBlocksPerBatch: 1 });
       t.equal(bitJson(split), expected, `${label}: ${batches} batches = 1 batch`);
     }
+    // Seven partials finalized in 1 (OP_FINALIZE), 2, 3 and 7 parts (OP_FINALIZE_PART, then OP_FINALIZE_SPLIT).
+    for (const finalizeParts of [1, 2, 3, 7])
+      for (const [name, build] of [['native', builds.native], ['wasm', builds.wasm]] as const) {
+        const parted = await runModel(build, m, est, { maxBatches: 7, minBlocksPerBatch: 1, finalizeParts });
+        t.equal(bitJson(parted), expected, `${label}: ${name}, 7 batches finalized in ${finalizeParts} part(s) = 1 batch`);
+      }
     const figures = reference.books[0]!;
     const sum = figures.componentEs.reduce((a, b) => a + b, 0);
     t.ok(Math.abs(sum / figures.expectedShortfall - 1) < 1e-9, `${label}: components sum to ES`);

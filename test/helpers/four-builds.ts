@@ -9,9 +9,10 @@ import { calculate, type CalculatorDeps } from '../../src/risk/calculate.js';
 import { readCsv } from '../../src/datasets/csv-reader.js';
 import { withCurrencies } from '../../src/datasets/currencies.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
+import { ABI } from '../../src/engine/abi.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { NativeEngine } from '../../src/engine/native-engine.js';
-import { type Engine } from '../../src/engine/ops.js';
+import { type Engine, type EngineExecutor } from '../../src/engine/ops.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { type CalculateResponseBody } from '../../src/contract/responses.js';
 import { FileDatasetStore } from '../../src/datasets/dataset-store.js';
@@ -99,25 +100,47 @@ export interface Build {
   deps: CalculatorDeps;
 }
 
-/** WASM simd128, WASM scalar, native for this CPU and native x86-64, each with its own task split. */
+/**
+ * WASM simd128, WASM scalar, native for this CPU and native x86-64, each with its own task split:
+ * at most 1, 3, 2 and 7 simulate tasks (from one block each) whose partials are finalized in 1, 3,
+ * 2 and 7 parts (as many as there are partials), so the builds also compare finalize splits.
+ */
+/** Per build, the finalizes it ran by their number of parts (OP_RUN, OP_FINALIZE: 1; OP_FINALIZE_SPLIT: its first word). */
+export const finalizeSplits = new Map<string, Map<number, number>>();
+
+/** `engine` called in this thread, each finalize tallied in `finalizeSplits` under `name`. */
+function tallied(name: string, engine: Engine): EngineExecutor {
+  const direct = new DirectExecutor(engine);
+  const seen = finalizeSplits.get(name) ?? finalizeSplits.set(name, new Map()).get(name)!;
+  return {
+    run(op, input, signal, lead) {
+      const parts = op === ABI.OP_FINALIZE || op === ABI.OP_RUN ? 1 : op === ABI.OP_FINALIZE_SPLIT ? input[0]! : 0;
+      if (parts > 0) seen.set(parts, (seen.get(parts) ?? 0) + 1);
+      return direct.run(op, input, signal, lead);
+    },
+  };
+}
+
 export function fourBuilds(store: FileDatasetStore): Build[] {
   const engines: [string, Engine, number][] = [
     ['wasm-simd128', instantiateEngine(resolveEngineSource('wasm')), 1],
     ['wasm-scalar', instantiateEngine(resolveEngineSource('wasm-scalar')), 3],
     ['native', instantiateEngine(resolveEngineSource('native')), 2],
-    ['native-x86-64', NativeEngine.baseline(), 1],
+    ['native-x86-64', NativeEngine.baseline(), 7],
   ];
   return engines.map(([name, engine, maxBatches]) => ({
     name,
     deps: {
       datasets: store,
-      executor: new DirectExecutor(engine),
+      executor: tallied(name, engine),
       estimates: new EstimateCache(),
       engine: { build: engine.build, version: engine.version, threads: maxBatches },
       maxBatches,
       // Every estimation of a build with several tasks is split over them: the builds that do
       // must agree bit for bit with those that do not.
       minSplitEstimationWork: 0,
+      // Likewise every simulation over its tasks, and every finalize into as many parts.
+      batchSplit: { minBlocksPerBatch: 1, finalizeParts: maxBatches },
       timeoutMs: 3_600_000,
     },
   }));

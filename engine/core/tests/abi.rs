@@ -32,6 +32,8 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("OP_OPTION_UNITS", f64::from(OP_OPTION_UNITS)),
         ("OP_OPTION_GREEKS", f64::from(OP_OPTION_GREEKS)),
         ("OP_FILTER", f64::from(OP_FILTER)),
+        ("OP_FINALIZE_PART", f64::from(OP_FINALIZE_PART)),
+        ("OP_FINALIZE_SPLIT", f64::from(OP_FINALIZE_SPLIT)),
         ("BLOCK", BLOCK as f64),
         ("FACTOR_TRIANGULAR", FACTOR_TRIANGULAR as f64),
         (

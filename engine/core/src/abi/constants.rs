@@ -46,6 +46,11 @@ pub const OP_FILTER: u32 = 18;
 pub const OP_OPTION_UNITS: u32 = 14;
 /// Options' price and Greeks per unit at their spot, now.
 pub const OP_OPTION_GREEKS: u32 = 15;
+/// A finalize split over workers: OP_FINALIZE's input for some of the partials, answered with
+/// their exactly mergeable summary (merge::part_summary).
+pub const OP_FINALIZE_PART: u32 = 19;
+/// OP_FINALIZE given its parts: input [parts, OP_FINALIZE_PART results…, then OP_FINALIZE's input].
+pub const OP_FINALIZE_SPLIT: u32 = 20;
 
 /// Option layouts: OP_OPTION_UNITS header [assets, horizon, options] after the units; per option
 /// [underlying, valuation, type, model, spot, strike, σ, r, q, τ, fx unit] (fx unit: the column
@@ -181,6 +186,8 @@ pub const TABLE: &[(&str, f64)] = table![
     OP_OPTION_UNITS,
     OP_OPTION_GREEKS,
     OP_FILTER,
+    OP_FINALIZE_PART,
+    OP_FINALIZE_SPLIT,
     BLOCK,
     FACTOR_TRIANGULAR,
     METHOD_MONTE_CARLO_NORMAL,

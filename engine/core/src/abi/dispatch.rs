@@ -2,15 +2,17 @@
 
 use super::codec::{
     decode_bootstrap, decode_conditional, decode_covariance_part_input, decode_estimation_input,
-    decode_garch_fit, decode_kept, decode_parametric, decode_partial, decode_spec,
-    decode_worst_window, encode_bootstrap, encode_conditional, encode_covariance_part,
-    encode_error, encode_estimation, encode_garch_fit, encode_kept, encode_partial, encode_results,
-    encode_worst_window, filter_parts, option_greeks_encoded, option_units_parts,
+    decode_garch_fit, decode_kept, decode_parametric, decode_part_summary, decode_partial,
+    decode_spec, decode_worst_window, encode_bootstrap, encode_conditional, encode_covariance_part,
+    encode_error, encode_estimation, encode_garch_fit, encode_kept, encode_part_summary,
+    encode_partial, encode_results, encode_worst_window, filter_parts, option_greeks_encoded,
+    option_units_parts,
 };
 use super::constants::{
     encode_table, OP_ABI, OP_BOOTSTRAP_PATHS, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE,
-    OP_FILTER, OP_FINALIZE, OP_GARCH_FIT, OP_OPTION_GREEKS, OP_OPTION_UNITS, OP_PARAMETRIC, OP_RUN,
-    OP_SIMULATE, OP_SIMULATE_KEPT, OP_UNITS, OP_WORST_WINDOW,
+    OP_FILTER, OP_FINALIZE, OP_FINALIZE_PART, OP_FINALIZE_SPLIT, OP_GARCH_FIT, OP_OPTION_GREEKS,
+    OP_OPTION_UNITS, OP_PARAMETRIC, OP_RUN, OP_SIMULATE, OP_SIMULATE_KEPT, OP_UNITS,
+    OP_WORST_WINDOW,
 };
 use super::reader::Reader;
 use crate::error::{ensure, EngineError, Result};
@@ -19,9 +21,11 @@ use crate::estimation::estimate::estimate;
 use crate::filter::bootstrap::bootstrap_paths;
 use crate::filter::garch::fit_columns;
 use crate::kept::{kept_units, simulate_kept};
-use crate::merge::finalize::{finalize, FinalizeParams};
+use crate::merge::finalize::{finalize, finalize_split, FinalizeParams};
+use crate::merge::part_summary::summarize_part;
 use crate::parametric::parametric;
 use crate::simulate::simulate;
+use crate::simulate::Partial;
 use crate::stress::conditional::conditional;
 use crate::stress::worst_window::worst_windows;
 
@@ -64,7 +68,13 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
         OP_SIMULATE => decode_spec(input).and_then(|(spec, range, deadline)| {
             simulate(&spec, range, &deadline).map(|p| encode_partial(&spec, &p))
         }),
-        OP_FINALIZE => finalize_encoded(input),
+        OP_FINALIZE => decode_finalize(&mut Reader::new(input))
+            .and_then(|(params, mut partials)| finalize(&params, &mut partials))
+            .map(|m| encode_results(&m)),
+        OP_FINALIZE_PART => decode_finalize(&mut Reader::new(input))
+            .and_then(|(params, mut partials)| summarize_part(&params, &mut partials))
+            .map(|s| encode_part_summary(&s)),
+        OP_FINALIZE_SPLIT => finalize_split_encoded(input),
         OP_PARAMETRIC => decode_parametric(input)
             .and_then(|i| parametric(&i))
             .map(|m| encode_results(&m)),
@@ -102,16 +112,16 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
 }
 
 /// Input: [number of partials, partial…] as `OP_SIMULATE` returned them, in any order.
-fn finalize_encoded(input: &[f64]) -> Result<Vec<f64>> {
+/// OP_FINALIZE's input to its end: [count, partials…] of one calculation.
+fn decode_finalize(r: &mut Reader) -> Result<(FinalizeParams, Vec<Partial>)> {
     // Room for this many partials up front; a count beyond it grows the vector as partials decode.
     const PREALLOCATED_PARTIALS: usize = 1024;
-    let mut r = Reader::new(input);
     let count = r.count()?;
     ensure(count >= 1, "at least one partial")?;
     let mut params: Option<FinalizeParams> = None;
     let mut partials = Vec::with_capacity(count.min(PREALLOCATED_PARTIALS));
     for _ in 0..count {
-        let (h, p) = decode_partial(&mut r)?;
+        let (h, p) = decode_partial(r)?;
         ensure(
             params.as_ref().map_or(true, |first| *first == h),
             "partials of one calculation",
@@ -120,8 +130,20 @@ fn finalize_encoded(input: &[f64]) -> Result<Vec<f64>> {
         partials.push(p);
     }
     r.end()?;
-    let params = params.expect("count ≥ 1");
-    finalize(&params, &mut partials).map(|m| encode_results(&m))
+    Ok((params.expect("count ≥ 1"), partials))
+}
+
+/// OP_FINALIZE_SPLIT: the parts' summaries, then the partials as OP_FINALIZE takes them.
+fn finalize_split_encoded(input: &[f64]) -> Result<Vec<f64>> {
+    let mut r = Reader::new(input);
+    let parts = r.count()?;
+    ensure(parts >= 1, "at least one finalize part")?;
+    let mut summaries = Vec::with_capacity(parts.min(1024));
+    for _ in 0..parts {
+        summaries.push(decode_part_summary(&mut r)?);
+    }
+    let (params, mut partials) = decode_finalize(&mut r)?;
+    finalize_split(&params, &mut partials, &mut summaries).map(|m| encode_results(&m))
 }
 
 /// OP_SIMULATE_KEPT: its lead the kept scenarios (what OP_UNITS gave for the spec's range, after

@@ -1,12 +1,14 @@
 //! Exact merge of task partials into the metrics. The answer depends only on the scenarios, never on
 //! how they were split: partials are put back in scenario order and every tie is broken by index.
 
+use super::bucket_select::{batches_with, select_by_buckets, Selected};
 use super::figures::{
     batch_figures, between, finite, histogram, mean_asset_loss, rescaled, simulated_metrics,
     standard_error, summarize, var_es_of_sorted, AssetFigures, Batches, Moments, Summary,
 };
 pub use super::finalize_params::FinalizeParams;
 use super::merged_tail::{merged_tail, Prefix};
+use super::part_summary::{merged_parts, BookParts, PartSummary};
 use super::weighted;
 use crate::error::{ensure, Result};
 use crate::grid_sum::column_sums;
@@ -18,6 +20,16 @@ use crate::simulate::Partial;
 use crate::spec::{var_window, Comparison};
 
 pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Results> {
+    finalize_split(params, partials, &mut [])
+}
+
+/// `finalize` given the summaries of finalize parts over the same partials (none: the single
+/// merge): the same figures, bit for bit, with the selections and batch figures left to the parts.
+pub fn finalize_split(
+    params: &FinalizeParams,
+    partials: &mut [Partial],
+    parts: &mut [PartSummary],
+) -> Result<Results> {
     params.validate()?;
     let n = params.n_assets;
     partials.sort_by_key(|p| p.first);
@@ -54,6 +66,11 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Res
         next == params.scenarios && next > 0,
         "partials must cover every scenario",
     )?;
+    let split = if parts.is_empty() {
+        Vec::new()
+    } else {
+        merged_parts(params, parts)?
+    };
     if params.weighted {
         let (books, batches) = weighted::results(params, partials)?;
         return Ok(compared(params, books, &batches));
@@ -106,7 +123,14 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Res
                 })
                 .collect()
         };
-        let (m, figures) = book_metrics(params, partials, b, &pnl, standalone_var, &mut keys)?;
+        let (m, figures) = book_metrics(
+            params,
+            partials,
+            (b, split.get(b)),
+            &pnl,
+            standalone_var,
+            &mut keys,
+        )?;
         books.push(finite(m)?);
         if params.comparison != Comparison::None {
             batches.push(figures);
@@ -142,7 +166,7 @@ fn compared(params: &FinalizeParams, books: Vec<Metrics>, batches: &[Batches]) -
 fn book_metrics(
     params: &FinalizeParams,
     partials: &[Partial],
-    b: usize,
+    (b, split): (usize, Option<&BookParts>),
     pnl: &[f64],
     standalone_var: Vec<f64>,
     keys: &mut Vec<u64>,
@@ -150,8 +174,6 @@ fn book_metrics(
     let n_scen = pnl.len();
     let k = rank_of_level(1.0 - params.confidence, n_scen);
     let worst_k = (k + var_window(k)).min(n_scen);
-    keys.clear();
-    keys.extend(pnl.iter().map(|&x| order_key(x)));
     let percentile_ranks = PERCENTILE_LEVELS.map(|level| rank_of_level(level, n_scen));
     let mut ranks: Vec<usize> = percentile_ranks
         .iter()
@@ -160,22 +182,20 @@ fn book_metrics(
         .collect();
     ranks.sort_unstable();
     ranks.dedup();
-    multi_select(keys, &ranks);
+    let Selected { at, sorted, below } = match split {
+        Some((counts, _)) => select_by_buckets(pnl, counts, &ranks, k, worst_k)?,
+        None => select_all(pnl, &ranks, k, worst_k, keys),
+    };
+    let key_of = |rank: usize| at[ranks.binary_search(&rank).unwrap_or(0)];
     let mut percentiles = [0.0; PERCENTILES];
     for (out, rank) in percentiles.iter_mut().zip(percentile_ranks) {
-        *out = from_order_key(keys[rank - 1]);
+        *out = from_order_key(key_of(rank));
     }
-    // Every key before index worst_k − 1 is no larger than the worst_k-th: the merge ends there.
     let end = Prefix {
         count: worst_k,
-        key: keys[worst_k - 1],
-        below: keys[..worst_k - 1]
-            .iter()
-            .filter(|&&x| x < keys[worst_k - 1])
-            .count(),
+        key: key_of(worst_k),
+        below,
     };
-    // Likewise keys[..k] is the tail: VaR and ES from its keys in ascending order.
-    let sorted = smallest_sorted(&mut keys[..k], k);
     let (var, es) = var_es_of_sorted(&sorted);
     let m = var_window(k);
     let start = k.saturating_sub(m + 1);
@@ -211,7 +231,10 @@ fn book_metrics(
     } else {
         0.0
     };
-    let batches = batch_figures(pnl, params.confidence, keys);
+    let batches = match split {
+        Some((_, given)) => batches_with(pnl, params.confidence, given, keys)?,
+        None => batch_figures(pnl, params.confidence, keys),
+    };
     let moments = Moments {
         mean,
         volatility,
@@ -249,4 +272,27 @@ fn what_if(books: &[Metrics], before: &Batches, after: &Batches) -> WhatIf {
         incremental_var_standard_error: standard_error(&differences(after_var, before_var)),
         incremental_es_standard_error: standard_error(&differences(after_es, before_es)),
     }
+}
+
+/// The single merge's selection: every scenario's key, the ranks selected in place.
+fn select_all(
+    pnl: &[f64],
+    ranks: &[usize],
+    k: usize,
+    worst_k: usize,
+    keys: &mut Vec<u64>,
+) -> Selected {
+    keys.clear();
+    keys.extend(pnl.iter().map(|&x| order_key(x)));
+    multi_select(keys, ranks);
+    let at = ranks.iter().map(|&r| keys[r - 1]).collect();
+    // Every key before index worst_k − 1 is no larger than the worst_k-th: the merge ends there.
+    let boundary = keys[worst_k - 1];
+    let below = keys[..worst_k - 1]
+        .iter()
+        .filter(|&&x| x < boundary)
+        .count();
+    // Likewise keys[..k] is the tail: VaR and ES from its keys in ascending order.
+    let sorted = smallest_sorted(&mut keys[..k], k);
+    Selected { at, sorted, below }
 }

@@ -3,8 +3,10 @@
 //! `figures` (the estimators both merges share: VaR/ES, standard errors, histogram, the one
 //! `Metrics` constructor) and `finalize_params` (what the merge needs of a calculation).
 
+pub mod bucket_select;
 pub mod figures;
 pub mod finalize;
 pub mod finalize_params;
 pub mod merged_tail;
+pub mod part_summary;
 pub mod weighted;

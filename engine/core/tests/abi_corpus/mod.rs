@@ -362,5 +362,40 @@ pub fn corpus() -> Vec<(String, Vec<f64>)> {
     bootstrap_cases(&mut cases);
     options::option_cases(&mut cases);
     filter::filter_cases(&mut cases);
+    finalize_part_cases(&mut cases);
     cases
+}
+
+/// OP_FINALIZE_PART over runs of three partials and OP_FINALIZE_SPLIT of their summaries (its
+/// answer is OP_FINALIZE's: the hash repeats that line's).
+fn finalize_part_cases(cases: &mut Vec<(String, Vec<f64>)>) {
+    for (name, f) in monte_carlo_specs().into_iter().chain(historical_specs()) {
+        let blocks = blocks(&f);
+        let partials: Vec<Vec<f64>> = [
+            (0, blocks / 2),
+            (blocks / 2, blocks - 1),
+            (blocks - 1, blocks),
+        ]
+        .iter()
+        .map(|&(first, end)| call(OP_SIMULATE, &encode_fields(&f, first, end)))
+        .collect();
+        let run = |ps: &[Vec<f64>]| {
+            let mut input = vec![ps.len() as f64];
+            ps.iter().for_each(|p| input.extend_from_slice(p));
+            input
+        };
+        let (a, b) = (
+            call(OP_FINALIZE_PART, &run(&partials[..2])),
+            call(OP_FINALIZE_PART, &run(&partials[2..])),
+        );
+        cases.push((format!("finalize part {name}"), a.clone()));
+        let mut input = vec![2.0];
+        input.extend(b);
+        input.extend(a);
+        input.extend(run(&partials));
+        cases.push((
+            format!("finalize parts merged {name}"),
+            call(OP_FINALIZE_SPLIT, &input),
+        ));
+    }
 }

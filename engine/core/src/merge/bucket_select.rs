@@ -1,0 +1,127 @@
+//! The merge's order statistics from the parts' bucket counts: the buckets tell where each rank
+//! lies, so one pass over the P&L keeps only the keys of those buckets (and every key up to the
+//! component-VaR window) and selection runs on them alone. The keys found are those a selection
+//! over every scenario finds: a rank's key is a value, not a position.
+
+use super::figures::{var_es, Batches};
+use super::part_summary::{batch_bounds, bucket, BUCKETS};
+use crate::error::{ensure, Result};
+use crate::select::{multi_select, nth_smallest, order_key, rank_of_level, smallest_sorted};
+
+/// What `book_metrics` takes of a book's sorted keys.
+pub(crate) struct Selected {
+    /// The key of each rank asked for, in the same order.
+    pub(crate) at: Vec<u64>,
+    /// The `k` smallest keys, ascending.
+    pub(crate) sorted: Vec<u64>,
+    /// How many keys lie below the key of rank `worst_k`.
+    pub(crate) below: usize,
+}
+
+/// The keys of `ranks` (1-based, each ≤ the scenarios), the `k` smallest sorted and the count
+/// below rank `worst_k` (k ≤ worst_k), from `counts` (keys per bucket over `pnl`). Counts that
+/// do not match the P&L, bucket by bucket, are an error.
+pub(crate) fn select_by_buckets(
+    pnl: &[f64],
+    counts: &[u64],
+    ranks: &[usize],
+    k: usize,
+    worst_k: usize,
+) -> Result<Selected> {
+    let mismatch = "finalize parts do not match their partials";
+    let mut cum = Vec::with_capacity(BUCKETS);
+    let mut total = 0u64;
+    for &c in counts {
+        total = total.saturating_add(c);
+        cum.push(total);
+    }
+    ensure(total == pnl.len() as u64, mismatch)?;
+    let bucket_of = |r: usize| cum.partition_point(|&c| c < r as u64);
+    let low_bucket = bucket_of(worst_k);
+    const NONE: u8 = u8::MAX;
+    let mut slot = vec![NONE; BUCKETS];
+    let mut targets: Vec<usize> = Vec::new();
+    for &r in ranks {
+        let b = bucket_of(r);
+        if b > low_bucket && slot[b] == NONE {
+            slot[b] = targets.len() as u8;
+            targets.push(b);
+        }
+    }
+    let mut low = Vec::with_capacity(cum[low_bucket] as usize);
+    let mut found: Vec<Vec<u64>> = targets
+        .iter()
+        .map(|&b| Vec::with_capacity(counts[b] as usize))
+        .collect();
+    // Every bucket is counted again: counts moved between buckets would move the ranks' places.
+    let mut seen = vec![0u64; BUCKETS];
+    for &x in pnl {
+        let key = order_key(x);
+        let b = bucket(key);
+        seen[b] += 1;
+        if b <= low_bucket {
+            low.push(key);
+        } else if slot[b] != NONE {
+            found[slot[b] as usize].push(key);
+        }
+    }
+    ensure(
+        seen == counts
+            && low.len() as u64 == cum[low_bucket]
+            && targets
+                .iter()
+                .zip(&found)
+                .all(|(&b, f)| f.len() as u64 == counts[b]),
+        mismatch,
+    )?;
+    let mut in_low: Vec<usize> = ranks.iter().copied().filter(|&r| r <= low.len()).collect();
+    in_low.push(worst_k);
+    in_low.sort_unstable();
+    in_low.dedup();
+    multi_select(&mut low, &in_low);
+    let at = ranks
+        .iter()
+        .map(|&r| {
+            if r <= low.len() {
+                low[r - 1]
+            } else {
+                let b = bucket_of(r);
+                let before = if b == 0 { 0 } else { cum[b - 1] } as usize;
+                nth_smallest(&mut found[slot[b] as usize], r - before)
+            }
+        })
+        .collect();
+    let boundary = low[worst_k - 1];
+    let below = low[..worst_k - 1].iter().filter(|&&x| x < boundary).count();
+    let sorted = smallest_sorted(&mut low[..k], k);
+    Ok(Selected { at, sorted, below })
+}
+
+/// The batch VaRs and ESs: those the parts gave, the others (straddling parts) from the P&L, as
+/// `figures::batch_figures` computes each.
+pub(crate) fn batches_with(
+    pnl: &[f64],
+    confidence: f64,
+    given: &[Option<(f64, f64)>],
+    keys: &mut Vec<u64>,
+) -> Result<Batches> {
+    let bounds = batch_bounds(pnl.len());
+    ensure(
+        given.len() == bounds.len().saturating_sub(1),
+        "finalize part batches do not match",
+    )?;
+    let (mut vars, mut ess) = (Vec::new(), Vec::new());
+    for (w, g) in bounds.windows(2).zip(given) {
+        let (v, e) = match *g {
+            Some(figures) => figures,
+            None => {
+                keys.clear();
+                keys.extend(pnl[w[0]..w[1]].iter().map(|&x| order_key(x)));
+                var_es(keys, rank_of_level(1.0 - confidence, w[1] - w[0]))
+            }
+        };
+        vars.push(v);
+        ess.push(e);
+    }
+    Ok((vars, ess))
+}

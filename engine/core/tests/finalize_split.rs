@@ -1,0 +1,210 @@
+//! A finalize split into parts (OP_FINALIZE_PART over runs of partials, then OP_FINALIZE_SPLIT)
+//! gives OP_FINALIZE's answer bit for bit, for splits of 1, 2, 3 and 7 parts over drawn shapes;
+//! parts that disagree with their partials are refused.
+mod common;
+
+use common::*;
+use risk_engine_core::abi::call;
+use risk_engine_core::abi::constants::{
+    OP_FINALIZE, OP_FINALIZE_PART, OP_FINALIZE_SPLIT, OP_SIMULATE,
+};
+use risk_engine_core::spec::{Comparison, Method, Mode, SpecFields};
+
+/// A small deterministic generator (SplitMix64): the shapes are drawn, and reproducible.
+struct Draw(u64);
+
+impl Draw {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Seven partials of the spec (at drawn block cuts), encoded, in scenario order.
+fn seven_partials(f: &SpecFields, d: &mut Draw) -> Vec<Vec<f64>> {
+    let blocks = blocks(f);
+    assert!(blocks >= 7, "seven partials need seven blocks");
+    let mut cuts: Vec<usize> = Vec::new();
+    while cuts.len() < 6 {
+        let c = 1 + d.below(blocks - 1);
+        if !cuts.contains(&c) {
+            cuts.push(c);
+        }
+    }
+    cuts.sort_unstable();
+    let mut bounds = vec![0];
+    bounds.extend(cuts);
+    bounds.push(blocks);
+    bounds
+        .windows(2)
+        .map(|w| {
+            let p = call(OP_SIMULATE, &encode_spec(f, w[0], w[1]));
+            assert_eq!(p[0], 0.0, "simulate failed");
+            p
+        })
+        .collect()
+}
+
+fn finalize_input(partials: &[Vec<f64>]) -> Vec<f64> {
+    let mut input = vec![partials.len() as f64];
+    for p in partials {
+        input.extend_from_slice(p);
+    }
+    input
+}
+
+/// The partials grouped into `parts` runs, each summarized by OP_FINALIZE_PART, then merged
+/// (parts and partials handed over in reverse order: the merge must not depend on it).
+fn split_finalize(partials: &[Vec<f64>], parts: usize) -> Vec<f64> {
+    let n = partials.len();
+    let mut input = vec![parts as f64];
+    for j in (0..parts).rev() {
+        let run = &partials[j * n / parts..(j + 1) * n / parts];
+        let summary = call(OP_FINALIZE_PART, &finalize_input(run));
+        assert_eq!(summary[0], 0.0, "finalize part failed");
+        input.extend(summary);
+    }
+    let reversed: Vec<Vec<f64>> = partials.iter().rev().cloned().collect();
+    input.extend(finalize_input(&reversed));
+    call(OP_FINALIZE_SPLIT, &input)
+}
+
+fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+fn assert_splits_agree(f: &SpecFields, d: &mut Draw) {
+    let partials = seven_partials(f, d);
+    let single = call(OP_FINALIZE, &finalize_input(&partials));
+    assert_eq!(single[0], 0.0, "finalize failed");
+    for parts in [1, 2, 3, 7] {
+        let split = split_finalize(&partials, parts);
+        assert!(
+            same_bits(&single, &split),
+            "split into {parts} of {:?} {:?} c={} IS={} books={}",
+            f.method,
+            f.mode,
+            f.confidence,
+            f.importance_sampling,
+            f.books.len()
+        );
+    }
+}
+
+/// A drawn shape: method, mode, books (long, short, flat), comparison, confidence (edges
+/// included), bins, antithetic and importance sampling where the method allows it.
+fn drawn_shape(d: &mut Draw) -> SpecFields {
+    let method = [
+        Method::MonteCarloNormal,
+        Method::MonteCarloStudentT,
+        Method::Historical,
+    ][d.below(3)];
+    let mode = [Mode::BuyAndHold, Mode::Rebalanced][d.below(2)];
+    let scenarios = 1_800 + d.below(4_000);
+    let mut f = if method == Method::Historical {
+        historical_spec(mode, scenarios + 9)
+    } else {
+        let mut f = spec(method, mode, scenarios);
+        f.antithetic = d.below(2) == 0;
+        f.importance_sampling = d.below(3) == 0;
+        f
+    };
+    f.horizon = 1 + d.below(10);
+    if method == Method::Historical {
+        f.scenarios = f.returns.len() / 3 - f.horizon + 1;
+    }
+    f.confidence = [
+        0.5,
+        0.9,
+        0.95,
+        0.99,
+        0.999,
+        1.0 - 1e-9,
+        0.5 + 0.5 * d.unit(),
+    ][d.below(7)];
+    f.histogram_bins = 1 + d.below(100);
+    let weights = |d: &mut Draw| -> Vec<f64> {
+        match d.below(4) {
+            0 => vec![0.0, 0.0, 0.0],
+            1 => vec![0.5, -0.3, 0.2],
+            _ => (0..3).map(|_| d.unit() - 0.2).collect(),
+        }
+    };
+    f.books = (0..1 + d.below(3))
+        .map(|_| book(1e6 * (0.5 + d.unit()), &weights(d)))
+        .collect();
+    if f.books.len() == 2 && d.below(2) == 0 {
+        f.comparison = Comparison::WhatIf;
+    }
+    f
+}
+
+#[test]
+fn split_finalize_equals_the_single_one_over_drawn_shapes() {
+    let mut d = Draw(20_261_126);
+    for _ in 0..24 {
+        let f = drawn_shape(&mut d);
+        assert_splits_agree(&f, &mut d);
+    }
+}
+
+#[test]
+fn split_finalize_with_ties_equals_the_single_one() {
+    // Returns from three values: thousands of equal P&L at every rank and in every bucket.
+    let mut d = Draw(7);
+    let mut s = historical_spec(Mode::BuyAndHold, 6_000);
+    s.horizon = 1;
+    s.scenarios = 6_000;
+    s.returns = (0..6_000 * 3)
+        .map(|i| [-0.01, 0.0, 0.01][(i * 7 + i / 5) % 3])
+        .collect();
+    for confidence in [0.5, 0.6, 0.95, 0.99] {
+        s.confidence = confidence;
+        assert_splits_agree(&s, &mut d);
+    }
+}
+
+#[test]
+fn parts_that_disagree_with_their_partials_are_refused() {
+    let mut d = Draw(3);
+    let f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 4_000);
+    let partials = seven_partials(&f, &mut d);
+    let summary = |run: &[Vec<f64>]| call(OP_FINALIZE_PART, &finalize_input(run));
+    let merge = |summaries: &[Vec<f64>]| {
+        let mut input = vec![summaries.len() as f64];
+        for s in summaries {
+            input.extend_from_slice(s);
+        }
+        input.extend(finalize_input(&partials));
+        call(OP_FINALIZE_SPLIT, &input)
+    };
+    let (a, b) = (summary(&partials[..3]), summary(&partials[3..]));
+    assert_eq!(merge(&[a.clone(), b.clone()])[0], 0.0);
+    // A part missing, a part twice, a count moved to another bucket, a scenario range shifted.
+    let mut moved = b.clone();
+    // [0, first, end, books, m, bucket₀, count₀, …]: one key from the first bucket to the next.
+    assert!(moved[4] >= 2.0, "two buckets at least");
+    moved[6] -= 1.0;
+    moved[8] += 1.0;
+    let mut shifted = b.clone();
+    shifted[1] += 1.0;
+    for bad in [
+        vec![a.clone()],
+        vec![a.clone(), a.clone(), b.clone()],
+        vec![a.clone(), moved],
+        vec![a.clone(), shifted],
+        vec![a.clone(), vec![0.0, 1.0]],
+    ] {
+        let out = merge(&bad);
+        assert!(out[0] != 0.0, "a bad part was accepted");
+    }
+}
