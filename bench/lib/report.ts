@@ -138,7 +138,7 @@ export function writeReport(r: Results, dir: string, stamp: string): string {
       '',
       '## Dense kernels against the no-FMA peak (G multiply-adds per second, one core)',
       '',
-      '| build | peak (lanes) | covariance 500 × 2,000 | z·Lᵀ 500 assets × 16 blocks |',
+      '| build | peak (lanes) | covariance 500 × 1,000 (× 4) | z·Lᵀ 500 assets × 16 blocks |',
       '|---|---|---|---|',
       ...Object.entries(r.kernels).map(
         ([b, k]) =>
