@@ -55,6 +55,9 @@ fn tiles_give_the_plain_loops_bits() {
         (256, 130),
         (257, 131),
         (300, 300),
+        (3, 511),
+        (9, 513),
+        (17, 1030),
     ] {
         let mut returns = stream((n * 1000 + m) as u64, n * m);
         returns[0] = -0.0;
