@@ -20,6 +20,7 @@ import { backingServersInstalled } from '../test/helpers/backing-servers.js';
 import { benchReplicaOverhead } from './lib/replica-bench.js';
 import { prepare, workloads } from './lib/workloads.js';
 import { benchWideBook } from './lib/wide-book-bench.js';
+import { benchKernels, kernelEngines, kernelLine } from './lib/kernel-bench.js';
 import { benchPrecision } from './lib/precision-bench.js';
 import { benchEstimationSplit } from './lib/estimation-bench.js';
 import { benchWorkerSplit } from './lib/worker-bench.js';
@@ -105,6 +106,14 @@ async function main(): Promise<void> {
     const tail = await benchTailLevels(1_000_000, 5);
     console.log(`tail: 10 assets × 10⁶ × 1 d, c = 0.99 ${tail.ms_c99.toFixed(0)} ms, c = 0.6 ${tail.ms_c60.toFixed(0)} ms`);
     return { c99_over_c60_tail_time: tail.c99_over_c60 };
+  });
+  // The service's native build's dense kernels (covariance, z·Lᵀ) against its own no-FMA peak: the lower of the two.
+  await step(['native_dense_kernel_efficiency'], async () => {
+    const host = kernelEngines()['native-host'];
+    if (!host) return { native_dense_kernel_efficiency: new Missing('the native host build with bench-ops') };
+    const k = benchKernels(host);
+    console.log(`dense kernels, ${kernelLine('native host', k)}, medians of 7 rounds`);
+    return { native_dense_kernel_efficiency: Math.min(k.covariance_efficiency, k.correlate_efficiency) };
   });
   await step(['wasm_simd_over_numpy_per_normal'], async () => {
     if (!ensureNumpy()) return { wasm_simd_over_numpy_per_normal: new Missing('NumPy') };

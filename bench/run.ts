@@ -21,6 +21,7 @@ import { benchEstimationSplit } from './lib/estimation-bench.js';
 import { benchWorkerSplit } from './lib/worker-bench.js';
 import { benchFxFactors } from './lib/fx-bench.js';
 import { benchOptionRevaluation } from './lib/options-bench.js';
+import { benchKernels, kernelEngines, kernelLine } from './lib/kernel-bench.js';
 
 /** A build's VaR and an independent one agree within this (different random numbers). */
 const ORACLE_TOLERANCE = 0.1;
@@ -69,6 +70,12 @@ async function main(): Promise<void> {
       .map(([k, v]) => `${k} ${v.toFixed(2)}`)
       .join(', ')}`,
   );
+
+  results.kernels = {};
+  for (const [build, engine] of Object.entries(kernelEngines())) {
+    results.kernels[build] = benchKernels(engine);
+    progress(`dense kernels, ${kernelLine(build, results.kernels[build])}`);
+  }
 
   const w1 = workloads(quick)[0]!;
   const e = es['wasm-simd128'];

@@ -55,6 +55,9 @@ if command -v cargo >/dev/null && cargo --version >/dev/null 2>&1; then
   build_native build/native "${NATIVE_RUSTFLAGS--C target-cpu=native}"
   # The baseline is a benchmark build: it carries the benchmark-only operations (bench-ops).
   build_native build/native-baseline "" --features bench-ops
+  # The service's build with the benchmark-only operations: its dense kernels against its own
+  # no-FMA peak (bench/lib/kernel-bench.ts). Never loaded by the service.
+  build_native build/native-host-bench "${NATIVE_RUSTFLAGS--C target-cpu=native}" --features bench-ops
 else
   say "no cargo for the native addon; the service will use WASM"
 fi

@@ -15,3 +15,5 @@ export const SERVICE_VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package
 export const NATIVE_PATH = path.join(ROOT, 'build/native/index.node');
 /** Plain x86-64 build of the same addon: the benchmarks' like-for-like comparison with WASM. */
 export const NATIVE_BASELINE_PATH = path.join(ROOT, 'build/native-baseline/index.node');
+/** This machine's CPU build (as NATIVE_PATH) with the benchmark-only operations; never served. */
+export const NATIVE_HOST_BENCH_PATH = path.join(ROOT, 'build/native-host-bench/index.node');

@@ -11,6 +11,10 @@ export const ABI = {
   OP_RUN: 5,
   /** Benchmark builds only (cargo feature bench-ops). */
   OP_NORMALS: 6,
+  /** Benchmark builds only: the no-FMA multiply-add peak and the dense kernels (bench/lib/kernel-bench.ts). */
+  OP_BENCH_PEAK: 32,
+  OP_BENCH_COVARIANCE: 33,
+  OP_BENCH_CORRELATE: 34,
   OP_ABI: 7,
   /** Some rows of Σ, for an estimation split over workers. */
   OP_COVARIANCE_PART: 8,

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { readAbi } from './abi-check.js';
 import { type Engine, type OpCode } from './ops.js';
-import { NATIVE_BASELINE_PATH, NATIVE_PATH } from '../paths.js';
+import { NATIVE_BASELINE_PATH, NATIVE_HOST_BENCH_PATH, NATIVE_PATH } from '../paths.js';
 
 interface NativeAddon {
   engineCall(op: number, input: Float64Array): Float64Array;
@@ -18,6 +18,11 @@ export class NativeEngine implements Engine {
   /** The plain x86-64 addon (benchmarks). */
   static baseline(): NativeEngine {
     return new NativeEngine(NATIVE_BASELINE_PATH);
+  }
+
+  /** This machine's CPU build with the benchmark-only operations (benchmarks). */
+  static hostBench(): NativeEngine {
+    return new NativeEngine(NATIVE_HOST_BENCH_PATH);
   }
 
   constructor(file = NATIVE_PATH) {

@@ -24,6 +24,11 @@ pub const OP_RUN: u32 = 5;
 /// Benchmark only (cargo feature `bench-ops`): draw `count` normals of `seed`'s block streams.
 /// Without the feature the code stays reserved and answers "unknown operation".
 pub const OP_NORMALS: u32 = 6;
+/// Benchmark only (cargo feature `bench-ops`, codes from 32, clear of the product's): the
+/// no-FMA multiply-add peak and the dense kernels (see `abi::bench_kernels`). Reserved otherwise.
+pub const OP_BENCH_PEAK: u32 = 32;
+pub const OP_BENCH_COVARIANCE: u32 = 33;
+pub const OP_BENCH_CORRELATE: u32 = 34;
 /// This table: [0, count, then per constant: name length, name bytes, value].
 pub const OP_ABI: u32 = 7;
 /// Some rows of Σ for an estimation split over workers (see `estimation::covariance_part`).
@@ -175,6 +180,9 @@ pub const TABLE: &[(&str, f64)] = table![
     OP_PARAMETRIC,
     OP_RUN,
     OP_NORMALS,
+    OP_BENCH_PEAK,
+    OP_BENCH_COVARIANCE,
+    OP_BENCH_CORRELATE,
     OP_ABI,
     OP_COVARIANCE_PART,
     OP_CONDITIONAL,

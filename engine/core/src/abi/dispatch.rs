@@ -81,6 +81,12 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
         OP_RUN => run_encoded(input),
         #[cfg(feature = "bench-ops")]
         super::constants::OP_NORMALS => super::bench::normals_encoded(input),
+        #[cfg(feature = "bench-ops")]
+        super::constants::OP_BENCH_PEAK => super::bench_kernels::peak_encoded(input),
+        #[cfg(feature = "bench-ops")]
+        super::constants::OP_BENCH_COVARIANCE => super::bench_kernels::covariance_encoded(input),
+        #[cfg(feature = "bench-ops")]
+        super::constants::OP_BENCH_CORRELATE => super::bench_kernels::correlate_encoded(input),
         OP_ABI => Reader::new(input).end().map(|()| encode_table()),
         OP_COVARIANCE_PART => decode_covariance_part_input(input)
             .and_then(|(i, part, parts)| covariance_part(&i, part, parts))

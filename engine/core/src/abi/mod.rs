@@ -4,6 +4,8 @@
 
 #[cfg(feature = "bench-ops")]
 mod bench;
+#[cfg(feature = "bench-ops")]
+mod bench_kernels;
 pub mod codec;
 pub mod constants;
 pub mod dispatch;

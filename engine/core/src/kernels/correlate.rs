@@ -4,7 +4,7 @@
 //! several assets and the partial sums stay in registers. Every sum still runs over j in
 //! increasing order from `base`, exactly as `correlate` does it, so the bits are the same.
 
-use crate::spec::{Spec, BLOCK};
+use crate::spec::{Spec, BLOCK, FACTOR_TRIANGULAR};
 
 /// Assets per tile: each z load feeds this many multiply-adds. Tiling never changes a result, so
 /// each target takes what measured fastest on it (native 4; WASM, whose engines keep more
@@ -14,8 +14,11 @@ const TILE_ASSETS: usize = 4;
 #[cfg(target_arch = "wasm32")]
 const TILE_ASSETS: usize = 8;
 /// Simulations per tile: TILE_ASSETS × TILE_SIMS partial sums fit the vector registers of every
-/// build (16 × 128-bit on WASM simd128).
+/// build (16 × 128-bit on WASM simd128). 16 measured slower on AVX-512, as did 8 × 8 there.
 const TILE_SIMS: usize = 8;
+/// Rows of z per pass (ROWS_PER_PASS × BLOCK × 8 bytes, 256 KiB, stay in cache while every asset
+/// tile reads them); the partial sums go back to `out` between passes, which keeps their bits.
+const ROWS_PER_PASS: usize = 128;
 
 /// out[s] = base + Σ_j l[j] · z[j][s] over the row's nonzero part, summed in increasing j.
 #[inline(always)]
@@ -37,51 +40,115 @@ pub fn correlate_rows(
     z: &[f64],
     out: &mut [f64],
 ) {
-    let n = spec.n_assets();
-    let tiled = n - n % TILE_ASSETS;
-    for first in (0..tiled).step_by(TILE_ASSETS) {
-        let rows: [&[f64]; TILE_ASSETS] =
-            std::array::from_fn(|k| spec.factor_row(factor, first + k));
-        let bases: [f64; TILE_ASSETS] = std::array::from_fn(|k| base(first + k));
-        // Rows of a triangular factor grow by one entry each: the shortest is shared by all four.
-        let shared = rows.iter().map(|r| r.len()).min().unwrap_or(0);
-        let out_rows = &mut out[first * BLOCK..(first + TILE_ASSETS) * BLOCK];
-        for s in (0..BLOCK).step_by(TILE_SIMS) {
-            let mut acc = bases.map(|b| [b; TILE_SIMS]);
-            for j in 0..shared {
-                let zj = &z[j * BLOCK + s..j * BLOCK + s + TILE_SIMS];
-                for (a, row) in acc.iter_mut().zip(&rows) {
-                    let f = row[j];
-                    for (x, zv) in a.iter_mut().zip(zj) {
-                        *x += f * zv;
-                    }
-                }
+    correlate_factor(spec.n_assets(), spec.factor_columns(), factor, base, z, out);
+}
+
+/// Row i of an n-asset factor with `columns` columns (FACTOR_TRIANGULAR: its nonzero part).
+fn factor_row(factor: &[f64], n: usize, columns: usize, i: usize) -> &[f64] {
+    match columns {
+        FACTOR_TRIANGULAR => &factor[i * n..=i * n + i],
+        m => &factor[i * m..(i + 1) * m],
+    }
+}
+
+/// `correlate_rows` on a bare factor: n assets, `columns` as `Spec::factor_row` reads them.
+pub fn correlate_factor(
+    n: usize,
+    columns: usize,
+    factor: &[f64],
+    base: impl Fn(usize) -> f64,
+    z: &[f64],
+    out: &mut [f64],
+) {
+    correlate_tiles::<TILE_ASSETS, TILE_SIMS>(n, columns, factor, base, z, out);
+}
+
+/// `correlate_factor` with tiles of A assets × S simulations: any tile gives the same bits.
+fn correlate_tiles<const A: usize, const S: usize>(
+    n: usize,
+    columns: usize,
+    factor: &[f64],
+    base: impl Fn(usize) -> f64,
+    z: &[f64],
+    out: &mut [f64],
+) {
+    let tiled = n - n % A;
+    for (i, row) in out[..tiled * BLOCK].chunks_exact_mut(BLOCK).enumerate() {
+        row.iter_mut().for_each(|x| *x = base(i));
+    }
+    let width = (0..tiled).map(|i| factor_row(factor, n, columns, i).len());
+    let width = width.max().unwrap_or(0);
+    for pass in (0..width).step_by(ROWS_PER_PASS) {
+        let pass = pass..(pass + ROWS_PER_PASS).min(width);
+        for first in (0..tiled).step_by(A) {
+            let rows: [&[f64]; A] =
+                std::array::from_fn(|k| factor_row(factor, n, columns, first + k));
+            if rows.iter().all(|r| r.len() <= pass.start) {
+                continue; // a triangle's rows that end before this pass
             }
-            for (k, (a, row)) in acc.iter_mut().zip(&rows).enumerate() {
-                for (j, f) in (shared..row.len()).zip(&row[shared..]) {
-                    let zj = &z[j * BLOCK + s..j * BLOCK + s + TILE_SIMS];
-                    for (x, zv) in a.iter_mut().zip(zj) {
-                        *x += f * zv;
-                    }
-                }
-                out_rows[k * BLOCK + s..k * BLOCK + s + TILE_SIMS].copy_from_slice(a);
-            }
+            add_pass::<A, S>(&rows, pass.clone(), z, &mut out[first * BLOCK..]);
         }
     }
     for i in tiled..n {
         correlate(
             &mut out[i * BLOCK..(i + 1) * BLOCK],
             base(i),
-            spec.factor_row(factor, i),
+            factor_row(factor, n, columns, i),
             z,
         );
     }
 }
 
+/// Adds z's rows `pass` (where each row of the tile reaches them) to the tile's partial sums in
+/// `out` [asset][simulation], j in increasing order.
+// Its own function, not inlined: V8 moves a hot WASM function to optimised code between calls.
+#[inline(never)]
+fn add_pass<const A: usize, const S: usize>(
+    rows: &[&[f64]; A],
+    pass: std::ops::Range<usize>,
+    z: &[f64],
+    out: &mut [f64],
+) {
+    // Rows of a triangular factor grow by one entry each: the shortest is shared by all of them.
+    let shared = rows.iter().map(|r| r.len()).min().unwrap_or(0);
+    let shared = pass.start..shared.clamp(pass.start, pass.end);
+    for s in (0..BLOCK).step_by(S) {
+        let mut acc: [[f64; S]; A] = std::array::from_fn(|k| {
+            out[k * BLOCK + s..k * BLOCK + s + S]
+                .try_into()
+                .expect("a whole tile")
+        });
+        for j in shared.clone() {
+            let zj: &[f64; S] = z[j * BLOCK + s..j * BLOCK + s + S]
+                .try_into()
+                .expect("a whole tile");
+            for (a, row) in acc.iter_mut().zip(rows) {
+                let f = row[j];
+                for (x, zv) in a.iter_mut().zip(zj) {
+                    *x += f * zv;
+                }
+            }
+        }
+        for (k, (a, row)) in acc.iter_mut().zip(rows).enumerate() {
+            for j in shared.end..row.len().min(pass.end) {
+                let zj = &z[j * BLOCK + s..j * BLOCK + s + S];
+                for (x, zv) in a.iter_mut().zip(zj) {
+                    *x += row[j] * zv;
+                }
+            }
+            out[k * BLOCK + s..k * BLOCK + s + S].copy_from_slice(a);
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "correlate_tiles_tests.rs"]
+mod tiles_tests;
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::{Book, Comparison, Method, Mode, SpecFields, FACTOR_TRIANGULAR};
+    use crate::spec::{Book, Comparison, Method, Mode, SpecFields};
 
     fn spec_with(n: usize, columns: usize, factor: Vec<f64>) -> Spec {
         Spec::new(SpecFields {

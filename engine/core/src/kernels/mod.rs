@@ -15,6 +15,8 @@ mod likelihood;
 mod reference;
 mod workspace;
 
+#[cfg(feature = "bench-ops")]
+pub use correlate::correlate_factor;
 use correlate::correlate_rows;
 use likelihood::{close_weights, draw_normals, reset_weights};
 pub use workspace::{group_size, BookPaths, Workspace};
