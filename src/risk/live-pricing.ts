@@ -118,6 +118,6 @@ export class LivePricing {
   }
 
   private policy(s: Session) {
-    return { maxBatches: this.deps.maxBatches, deadline: s.deadline };
+    return { maxBatches: this.deps.maxBatches, deadline: s.deadline, ...this.deps.batchSplit };
   }
 }
