@@ -73,7 +73,7 @@ export async function optionRun(
 }
 
 /** A book's columns on the run's model: its options priced, its capital, its exposures as asked and at delta. */
-async function layoutOf(run: OptionRun, book: OptionBook) {
+export async function layoutOf(run: OptionRun, book: OptionBook) {
   const { req, model, deps, s } = run;
   const { options, taus, given, givenOrder, valuation, stated } = book;
   const n = model.symbols.length;
@@ -118,11 +118,11 @@ async function layoutOf(run: OptionRun, book: OptionBook) {
  * on them (OP_SIMULATE_KEPT, what-if comparison): the options at their delta, then as asked — the
  * difference is the nonlinearity, with its error. The answer is calculate's for this book alone.
  */
-export async function answerOptionBook(run: OptionRun, book: OptionBook): Promise<CalculateResponseBody> {
+export async function answerOptionBook(run: OptionRun, book: OptionBook, laid?: LaidBook): Promise<CalculateResponseBody> {
   const { req, model, deps, s, replay } = run;
   const { options, given, valuation } = book;
-  const layout = await layoutOf(run, book);
-  const { n, m, priced, sens, rowColumns, greeks, rate, size, deltaMoney, stock, capital, exposures, deltaTwin, engineOf } = layout;
+  const columns = laid ?? (await laidBook(run, book));
+  const { n, m, priced, sens, rowColumns, greeks, rate, size, deltaMoney, stock, capital, exposures, deltaTwin, engineOf } = columns.layout;
   const respond = (results: EngineResults): CalculateResponseBody => {
     const labels = [...options.map((o) => optionLabel(o.entry)), ...given.map(sensitivityLabel)];
     const calc = calculationOf(req, model, run.factors, deps, s, { precision: null, extras: { filter: replay.state, cornishFisher: null } });
@@ -189,15 +189,31 @@ export async function answerOptionBook(run: OptionRun, book: OptionBook): Promis
       },
     };
   };
-  return respond(await runColumns(run, book, layout, [engineOf(deltaTwin), engineOf(exposures)]));
+  return respond(await runColumns(run, columns, [engineOf(deltaTwin), engineOf(exposures)]));
 }
 
-type Layout = Awaited<ReturnType<typeof layoutOf>>;
+export type Layout = Awaited<ReturnType<typeof layoutOf>>;
 
-/** Two books over `layout`'s columns (the book's options, as asked and at delta), compared as a what-if: book 1 against book 0. */
-async function runColumns(run: OptionRun, book: OptionBook, layout: Layout, books: EngineBook[]): Promise<EngineResults> {
+/** A book laid out on the run, and on kept scenarios its option columns revalued (OP_OPTION_UNITS), once for every pricing of it. */
+export interface LaidBook {
+  layout: Layout;
+  /** The kept scenarios with the book's option columns (the run's own without options; parametric: null). */
+  columns: KeptScenarios | null;
+}
+
+/** `book` laid out on the run (`layout` if already computed) with its option columns revalued. */
+export async function laidBook(run: OptionRun, book: OptionBook, layout?: Layout): Promise<LaidBook> {
+  const laid = layout ?? (await layoutOf(run, book));
+  const { req, deps, s } = run;
+  if (run.kept === null || laid.m === 0) return { layout: laid, columns: run.kept };
+  const columns = await withOptionColumns(deps.executor, run.kept, laid.n, req.time_horizon, book.valuation, laid.priced, s.signal, true, laid.sens);
+  return { layout: laid, columns };
+}
+
+/** Two books over a laid book's columns (its options, as asked and at delta), compared as a what-if: book 1 against book 0. */
+async function runColumns(run: OptionRun, laid: LaidBook, books: EngineBook[]): Promise<EngineResults> {
   const { req, model, deps, s, replay } = run;
-  const { n, m, priced, sens, exposures, engineOf } = layout;
+  const { n, m, priced, sens, exposures, engineOf } = laid.layout;
   const est = replay.est;
   const base = {
     ...modelInputOf(req, model, [engineOf(exposures.subarray(0, n))], 'none', req.simulations ?? 0),
@@ -205,25 +221,23 @@ async function runColumns(run: OptionRun, book: OptionBook, layout: Layout, book
   };
   const policy = { maxBatches: deps.maxBatches, deadline: s.deadline };
   const input = { ...base, books, comparison: 'what_if' as const };
-  const sources = [...priced.map((o) => o.fx?.converted ?? o.underlying), ...sens.map((g) => g.underlying)];
-  sources.push(...sources);
   // Parametric takes delta only: each option column moves as its underlying, so the closed form prices it.
-  if (run.kept === null) return runModel(deps.executor, input, duplicatedEstimation(est, sources), policy, s.signal, s.timing);
-  if (m === 0) return runKept(deps.executor, input, est, run.kept, policy, s.signal, s.timing);
-  const columns = await withOptionColumns(deps.executor, run.kept, n, req.time_horizon, book.valuation, priced, s.signal, true, sens);
-  const wide = paddedEstimation(est, 2 * m);
-  return runKept(deps.executor, input, wide, columns, policy, s.signal, s.timing);
+  if (laid.columns === null) {
+    const sources = [...priced.map((o) => o.fx?.converted ?? o.underlying), ...sens.map((g) => g.underlying)];
+    return runModel(deps.executor, input, duplicatedEstimation(est, [...sources, ...sources]), policy, s.signal, s.timing);
+  }
+  return runKept(deps.executor, input, m === 0 ? est : paddedEstimation(est, 2 * m), laid.columns, policy, s.signal, s.timing);
 }
 
 /**
  * What-if with options (api.md §8, §15): `before` and `after` (before's positions, then the trades)
  * on the after book's columns, as asked, on the same scenarios: the differences and their standard
  * errors. Before puts nothing on the trades' options; every before option keeps its size at its
- * place among the after book's (the same canonical order, api.md §13).
+ * place among the after book's (the same canonical order, api.md §13). Both books come laid out
+ * as their own answers priced them: nothing is priced or revalued again.
  */
-export async function compareOptionBooks(run: OptionRun, before: OptionBook, after: OptionBook): Promise<EngineResults> {
-  const b = await layoutOf(run, before);
-  const a = await layoutOf(run, after);
+export async function compareOptionBooks(run: OptionRun, before: OptionBook, b: Layout, after: OptionBook, laidAfter: LaidBook): Promise<EngineResults> {
+  const a = laidAfter.layout;
   const column = new Map(before.options.map((o, k) => [o.index, k]));
   const opts = after.options.length;
   const was = Float64Array.from({ length: a.n + 2 * a.m }, (_, i) => {
@@ -235,5 +249,5 @@ export async function compareOptionBooks(run: OptionRun, before: OptionBook, aft
     const j = column.get(after.options[k]!.index);
     return j === undefined ? 0 : b.exposures[b.n + j]!;
   });
-  return runColumns(run, after, a, [b.engineOf(was), a.engineOf(a.exposures)]);
+  return runColumns(run, laidAfter, [b.engineOf(was), a.engineOf(a.exposures)]);
 }

@@ -10,7 +10,7 @@ import { cashAsPositions } from '../fx/cash.js';
 import { canonicalIndices, canonicalOptions, refuseAt, timesToExpiry, type StatedOption, type StockRequest } from './option-positions.js';
 import { checkSensitivities } from './sensitivities.js';
 import { optionFxPlan } from './option-fx.js';
-import { answerOptionBook, compareOptionBooks, optionRun, type OptionBook } from './option-book-answer.js';
+import { answerOptionBook, compareOptionBooks, laidBook, layoutOf, optionRun, type OptionBook } from './option-book-answer.js';
 import { type PositionEntry } from '../../contract/schemas.js';
 
 type Loc = (string | number)[];
@@ -104,14 +104,17 @@ export async function calculateWithOptions(
       const factors = unionOf([listed, underlyings, given.map((g) => g.symbol)]);
       const run = await optionRun(req, model, fx, factors, deps, s);
       const before: OptionBook = { stated, options, taus, given, givenOrder, valuation, at: ['body'] };
-      const priced = await answerOptionBook(run, before);
+      const beforeLayout = await layoutOf(run, before);
+      // Its option columns live for its own pricing only: the comparison runs on the after book's.
+      const priced = await answerOptionBook(run, before, await laidBook(run, before, beforeLayout));
       if (!req.what_if) return priced;
       // A book without options (only its trades hold some) has no valuation, as its calculate alone.
       const answer = options.length + given.length > 0 ? priced : { ...priced, meta: { ...priced.meta, valuation: undefined } };
       // The book after, as a calculate of it prices it; the differences from both on the after book's columns.
       const afterBook: OptionBook = { ...before, stated: after, options: afterOptions, taus: timesToExpiry(afterOptions, last) };
-      const alone = (await answerOptionBook(run, afterBook)).meta;
-      const w = (await compareOptionBooks(run, before, afterBook)).whatIf!;
+      const laidAfter = await laidBook(run, afterBook);
+      const alone = (await answerOptionBook(run, afterBook, laidAfter)).meta;
+      const w = (await compareOptionBooks(run, before, beforeLayout, afterBook, laidAfter)).whatIf!;
       const what_if = {
         value_at_risk: alone.metrics.value_at_risk,
         expected_shortfall: alone.metrics.expected_shortfall,
