@@ -15,7 +15,7 @@ import { cashAsPositions, refsOf } from './fx/cash.js';
 import { bookWithoutFx, currencyBreakdown, fxMeta, planFor } from './fx/fx-figures.js';
 import { cornishFisherResults, type HistoryExtras } from './history/history-methods.js';
 import { replayFor } from './model-replay.js';
-import { calculationOf, modelInputOf, type CalculatorDeps } from './calculation-setup.js';
+import { batchPolicy, calculationOf, modelInputOf, type CalculatorDeps } from './calculation-setup.js';
 
 export { calculationOf, modelInputOf, type CalculatorDeps } from './calculation-setup.js';
 import { optionBookRefs, splitOptions } from './options/option-positions.js';
@@ -45,7 +45,7 @@ async function priceBooks(
       deps.executor,
       { ...modelInputOf(req, model, books, comparison, simulations), horizon: replay.horizon ?? req.time_horizon },
       replay.est,
-      { maxBatches: deps.maxBatches, deadline: s.deadline, ...deps.batchSplit },
+      batchPolicy(deps, s),
       s.signal,
       s.timing,
     );

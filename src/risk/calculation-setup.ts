@@ -24,6 +24,11 @@ export interface CalculatorDeps extends SetupDeps {
   batchSplit?: Pick<BatchPolicy, 'minBlocksPerBatch' | 'finalizeParts'>;
 }
 
+/** How a calculation's engine work splits over the pool, within its session's deadline: one rule for every path that prices books. */
+export function batchPolicy(deps: CalculatorDeps, s: Pick<Session, 'deadline'>): BatchPolicy {
+  return { maxBatches: deps.maxBatches, deadline: s.deadline, ...deps.batchSplit };
+}
+
 /** The engine's model of a request's books on the prepared model, with `simulations` scenarios. */
 export function modelInputOf(req: ModelRequest, model: PreparedModel, books: EngineBook[], comparison: Comparison, simulations: number): ModelInput {
   const o = req.method_options ?? {};

@@ -2,6 +2,7 @@ import { type CalculateRequest } from '../contract/schemas.js';
 import { type CalculateResponseBody } from '../contract/responses.js';
 import { canonicalSymbols, priceBook, symbolsOf } from './books.js';
 import { calculate, calculationOf, modelInputOf, type CalculatorDeps } from './calculate.js';
+import { batchPolicy } from './calculation-setup.js';
 import { underDeadline, type Session } from './deadline.js';
 import { canKeep, keepScenarios, runKept, type KeptScenarios } from './kept-scenarios.js';
 import { poolTails } from './pooled-tails.js';
@@ -85,7 +86,7 @@ export class LivePricing {
         const book = priceBook(stated, symbols, model.prices, req.portfolio_value, ['body']);
         const input = modelInputOf(req, model, [book.engine], 'none', req.simulations ?? 0);
         if (!canKeep(input)) throw new Error('a live book without shared units reached the kept path');
-        const drawn = await keepScenarios(this.deps.executor, input, model.est, this.policy(s), s.signal);
+        const drawn = await keepScenarios(this.deps.executor, input, model.est, batchPolicy(this.deps, s), s.signal);
         const scenarios = poolTails(drawn, scenarioCount(input, model.est));
         this.kept = { model, symbols, listed, scenarios, tick: { ...shape, steps: 1, correlated: false } };
         return this.priced(req, this.kept, s);
@@ -109,15 +110,11 @@ export class LivePricing {
   private async priced(req: StockRequest, kept: Kept, s: Session): Promise<CalculateResponseBody> {
     const book = priceBook(cashAsPositions(req).book, kept.symbols, kept.model.prices, req.portfolio_value, ['body']);
     const input = modelInputOf(req, kept.model, [book.engine], 'none', req.simulations ?? 0);
-    const results = await runKept(this.deps.executor, input, kept.model.est, kept.scenarios, this.policy(s), s.signal, s.timing);
+    const results = await runKept(this.deps.executor, input, kept.model.est, kept.scenarios, batchPolicy(this.deps, s), s.signal, s.timing);
     return buildResponse(
       calculationOf(req, kept.model, kept.listed, this.deps, s, { precision: null, extras: { filter: null, cornishFisher: null } }),
       [book],
       results,
     );
-  }
-
-  private policy(s: Session) {
-    return { maxBatches: this.deps.maxBatches, deadline: s.deadline, ...this.deps.batchSplit };
   }
 }

@@ -7,7 +7,7 @@ import { type PreparedModel } from '../model-setup.js';
 import { type Session } from '../deadline.js';
 import { buildResponse } from '../response-builder.js';
 import { keepScenarios, runKept, type KeptScenarios } from '../kept-scenarios.js';
-import { calculationOf, modelInputOf, type CalculatorDeps } from '../calculation-setup.js';
+import { batchPolicy, calculationOf, modelInputOf, type CalculatorDeps } from '../calculation-setup.js';
 import { type FxPlan } from '../fx/fx-plan.js';
 import { runModel } from '../engine-run.js';
 import { replayFor } from '../model-replay.js';
@@ -67,7 +67,7 @@ export async function optionRun(
       ...modelInputOf(req, model, [{ capital: 1, weights: new Float64Array(n) }], 'none', req.simulations ?? 0),
       horizon: replay.horizon ?? req.time_horizon,
     };
-    kept = await keepScenarios(deps.executor, base, replay.est, { maxBatches: deps.maxBatches, deadline: s.deadline }, s.signal);
+    kept = await keepScenarios(deps.executor, base, replay.est, batchPolicy(deps, s), s.signal);
   }
   return { req, model, fx, deps, s, replay, kept, factors };
 }
@@ -219,7 +219,7 @@ async function runColumns(run: OptionRun, laid: LaidBook, books: EngineBook[]): 
     ...modelInputOf(req, model, [engineOf(exposures.subarray(0, n))], 'none', req.simulations ?? 0),
     horizon: replay.horizon ?? req.time_horizon,
   };
-  const policy = { maxBatches: deps.maxBatches, deadline: s.deadline };
+  const policy = batchPolicy(deps, s);
   const input = { ...base, books, comparison: 'what_if' as const };
   // Parametric takes delta only: each option column moves as its underlying, so the closed form prices it.
   if (laid.columns === null) {
