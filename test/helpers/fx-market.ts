@@ -35,6 +35,25 @@ export function orthonormalReturns(m: number, k: number, seed: number): number[]
 
 export const pricesFrom = (start: number, returns: number[]) => returns.reduce((p, r) => [...p, p[p.length - 1]! * Math.exp(r)], [start]);
 
+/** Walks of `days` prices from one seeded stream: each call draws its daily log returns (σ `vol`) after the previous call's. */
+export function walks(days: number, seed: number): (start: number, vol: number) => number[] {
+  const rand = mulberry32(seed);
+  return (start, vol) =>
+    pricesFrom(
+      start,
+      Array.from({ length: days - 1 }, () => vol * gaussian(rand)),
+    );
+}
+
+/** European options on `underlying` expiring on `expiry` (σ 0.3, r 0.02, q 0.01, multiplier 10), as the option tests hold them. */
+export const optionsExpiring =
+  (expiry: string) =>
+  (underlying: string, strike: number, quantity: number, type = 'call') => ({
+    option: { underlying, type, strike, expiry, volatility: 0.3, rate: 0.02, dividend_yield: 0.01 },
+    quantity,
+    multiplier: 10,
+  });
+
 /** Multi-asset walk columns: a EUR stock, a GBP stock, a USD stock and EURUSD, GBPEUR, USDJPY. */
 export function marketCsv(): string {
   const rand = mulberry32(11);

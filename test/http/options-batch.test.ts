@@ -6,17 +6,11 @@
 import t, { type Test } from 'tap';
 import { call, calculate, csvForm, type Reply } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
-import { gaussian, iso, wideCsv } from '../helpers/price-series.js';
-import { mulberry32 } from '../helpers/mulberry32.js';
-import { ok, pricesFrom, uploadWith, type Body, type Meta } from '../helpers/fx-market.js';
+import { iso, wideCsv } from '../helpers/price-series.js';
+import { ok, optionsExpiring, uploadWith, walks, type Body, type Meta } from '../helpers/fx-market.js';
 
 const DAYS = 300;
-const rand = mulberry32(41);
-const walkOf = (start: number, vol: number) =>
-  pricesFrom(
-    start,
-    Array.from({ length: DAYS - 1 }, () => vol * gaussian(rand)),
-  );
+const walkOf = walks(DAYS, 41);
 const CSV = wideCsv({
   SAP: walkOf(120, 0.015),
   AAPL: walkOf(180, 0.018),
@@ -29,11 +23,7 @@ const FIELDS = { currencies: JSON.stringify({ SAP: 'EUR', TOYO: 'JPY' }), base_c
 const EXPIRY = iso(DAYS - 1 + 91);
 
 type Position = Record<string, unknown>;
-const optionOn = (underlying: string, strike: number, quantity: number, type = 'call') => ({
-  option: { underlying, type, strike, expiry: EXPIRY, volatility: 0.3, rate: 0.02, dividend_yield: 0.01 },
-  quantity,
-  multiplier: 10,
-});
+const optionOn = optionsExpiring(EXPIRY);
 const isOption = (p: Position) => 'option' in p;
 const isCash = (p: Position) => 'cash' in p;
 

@@ -6,18 +6,12 @@
 import t from 'tap';
 import { call, calculate, csvForm } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
-import { gaussian, iso, wideCsv } from '../helpers/price-series.js';
-import { mulberry32 } from '../helpers/mulberry32.js';
+import { iso, wideCsv } from '../helpers/price-series.js';
 import { blackScholes } from '../helpers/black-scholes.js';
-import { calcOf, ok, pricesFrom, uploadWith, type Body } from '../helpers/fx-market.js';
+import { calcOf, ok, optionsExpiring, uploadWith, walks, type Body } from '../helpers/fx-market.js';
 
 const DAYS = 300;
-const rand = mulberry32(23);
-const walkOf = (start: number, vol: number) =>
-  pricesFrom(
-    start,
-    Array.from({ length: DAYS - 1 }, () => vol * gaussian(rand)),
-  );
+const walkOf = walks(DAYS, 23);
 // SAP in EUR (EURUSD direct into USD), TOYO in JPY (USDJPY inverse), BARC in GBP (cross via EUR).
 const CSV = wideCsv({
   SAP: walkOf(120, 0.015),
@@ -49,11 +43,7 @@ const RATES: Record<string, number[]> = {
 };
 const CURRENCY: Record<string, string> = { SAP: 'EUR', TOYO: 'JPY', BARC: 'GBP', AAPL: 'USD' };
 
-const optionOn = (underlying: string, strike: number, quantity: number, type = 'call') => ({
-  option: { underlying, type, strike, expiry: EXPIRY, volatility: 0.3, rate: 0.02, dividend_yield: 0.01 },
-  quantity,
-  multiplier: 10,
-});
+const optionOn = optionsExpiring(EXPIRY);
 
 /** Historical 1-day VaR at 99 % of a call book and cash, recomputed row by row from the CSV. */
 function historicalVar(options: { underlying: string; strike: number; quantity: number }[], cash: { ccy: string; amount: number }[]): number {

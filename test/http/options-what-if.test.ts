@@ -6,17 +6,11 @@
 import t, { type Test } from 'tap';
 import { call, calculate, csvForm } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
-import { gaussian, iso, wideCsv } from '../helpers/price-series.js';
-import { mulberry32 } from '../helpers/mulberry32.js';
-import { ok, pricesFrom, uploadWith, type Body, type Meta } from '../helpers/fx-market.js';
+import { iso, wideCsv } from '../helpers/price-series.js';
+import { ok, optionsExpiring, uploadWith, walks, type Body, type Meta } from '../helpers/fx-market.js';
 
 const DAYS = 300;
-const rand = mulberry32(43);
-const walkOf = (start: number, vol: number) =>
-  pricesFrom(
-    start,
-    Array.from({ length: DAYS - 1 }, () => vol * gaussian(rand)),
-  );
+const walkOf = walks(DAYS, 43);
 const CSV = wideCsv({
   SAP: walkOf(120, 0.015),
   AAPL: walkOf(180, 0.018),
@@ -27,11 +21,7 @@ const FIELDS = { currencies: JSON.stringify({ SAP: 'EUR' }), base_currency: 'USD
 const EXPIRY = iso(DAYS - 1 + 91);
 
 type Position = Record<string, unknown>;
-const optionOn = (underlying: string, strike: number, quantity: number, type = 'call') => ({
-  option: { underlying, type, strike, expiry: EXPIRY, volatility: 0.3, rate: 0.02, dividend_yield: 0.01 },
-  quantity,
-  multiplier: 10,
-});
+const optionOn = optionsExpiring(EXPIRY);
 
 const METHODS: Body[] = [
   { method: 'monte_carlo_normal', simulations: 20_000, method_options: { seed: 4 } },
