@@ -35,18 +35,8 @@ const EDGES: [f64; 12] = [
     MAX_EXACT_INT + 1.0,
 ];
 
-/// SplitMix64: a dependency-free stream for drawing field values.
-struct Draw(u64);
-
+/// Field values drawn from the shared stream.
 impl Draw {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
     /// An integer-valued f64 over the whole f64-exact range, edges included half the time.
     fn integer(&mut self) -> f64 {
         if self.next() % 2 == 0 {

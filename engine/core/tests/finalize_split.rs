@@ -10,25 +10,6 @@ use risk_engine_core::abi::constants::{
 };
 use risk_engine_core::spec::{Comparison, Method, Mode, SpecFields};
 
-/// A small deterministic generator (SplitMix64): the shapes are drawn, and reproducible.
-struct Draw(u64);
-
-impl Draw {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 /// Seven partials of the spec (at drawn block cuts), encoded, in scenario order.
 fn seven_partials(f: &SpecFields, d: &mut Draw) -> Vec<Vec<f64>> {
     let blocks = blocks(f);

@@ -206,3 +206,26 @@ pub fn pnl_offset(partial: &[f64]) -> usize {
     };
     PARTIAL_HEADER_LEN + books * (1 + n) + weights + lanes * n * k
 }
+
+/// SplitMix64: a dependency-free, reproducible stream for drawing test shapes and values.
+pub struct Draw(pub u64);
+
+impl Draw {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform on 0..n.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// Uniform on [0, 1), 53 bits.
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
