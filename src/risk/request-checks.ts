@@ -99,9 +99,11 @@ function checkImportanceSampling(req: CalculationFields): void {
   }
 }
 
-function checkUnique(items: { symbol: string }[], at: Loc): void {
+/** Each symbol once among the entries that name one (an option's underlying may repeat), at its own index. */
+function checkUnique(items: readonly ({ symbol: string } | OptionEntry)[], at: Loc): void {
   const seen = new Set<string>();
   items.forEach((item, i) => {
+    if ('option' in item) return;
     if (seen.has(item.symbol)) throw invalid([...at, i, 'symbol'], `duplicate symbol ${item.symbol}`);
     seen.add(item.symbol);
   });
@@ -120,6 +122,15 @@ function checkPortfolio(items: PortfolioEntry[], at: Loc, portfolioValue: number
       errors: [{ loc: at, msg: `weights sum to ${sum}`, type: 'value_error' }],
     });
   }
+}
+
+/** Stock positions or trades: exactly one of quantity and market_value each (an option's contracts are the schema's). */
+function checkPositionItems(items: readonly (PositionEntry | OptionEntry)[], at: Loc): void {
+  items.forEach((item, i) => {
+    if ('option' in item) return;
+    const given = Number(item.quantity !== undefined) + Number(item.market_value !== undefined);
+    if (given !== 1) throw invalid([...at, i], 'exactly one of quantity or market_value', given === 0 ? 'missing' : 'value_error');
+  });
 }
 
 /** What a position holds: a stock's amount, cash's amount or an option's contracts. */
@@ -161,16 +172,9 @@ export function checkRequest(req: CalculateRequest): void {
   // A book of sensitivities alone has no positions to check.
   if (req.sensitivities === undefined || req.positions) checkBook(req, ['body'], req.portfolio_value);
   if (req.what_if) {
-    // Option trades are checked by the schema; stock trades each name one amount, on unique symbols.
-    const stock = req.what_if.trades.flatMap((trade, i) => ('option' in trade ? [] : [{ trade, i }]));
     const at = ['body', 'what_if', 'trades'];
-    const seen = new Set<string>();
-    stock.forEach(({ trade, i }) => {
-      const given = Number(trade.quantity !== undefined) + Number(trade.market_value !== undefined);
-      if (given !== 1) throw invalid([...at, i], 'exactly one of quantity or market_value', given === 0 ? 'missing' : 'value_error');
-      if (seen.has(trade.symbol)) throw invalid([...at, i, 'symbol'], `duplicate symbol ${trade.symbol}`);
-      seen.add(trade.symbol);
-    });
+    checkPositionItems(req.what_if.trades, at);
+    checkUnique(req.what_if.trades, at);
     const option = req.what_if.trades.findIndex((trade) => 'option' in trade);
     if (option >= 0 && req.portfolio) throw invalid([...at, option], 'option trades go with a book of positions, not a portfolio of weights');
   }
