@@ -158,6 +158,8 @@ t.test('the HTTP test lane passes inside the image', async (t) => {
   const lane = run(laneCommand(LANE), 60 * MINUTE);
   const summary = /^# \{ total: \d+.*\}$/m.exec(lane.out)?.[0] ?? '';
   t.equal(lane.status, 0, `test/http and the parser limits under the image's Node and uWebSockets.js: ${summary}`, {
+    // tap reports a failure where it happens, often far above the tail: name every one.
+    failed: lane.out.split('\n').filter((line) => /^\s*not ok /.test(line)),
     tail: `${lane.out.slice(-6000)}\n${lane.err.slice(-2000)}`,
   });
   t.match(lane.out, /which build serves: @btc-vision\/uwebsockets\.js 20\.56\.0 on Node v2\d\./, 'the newer build served the lane');
