@@ -920,7 +920,7 @@ export interface components {
                         /** @description Units of the reporting currency per unit of the local one on the estimation’s last date. */
                         last_rate: number;
                     }[];
-                    /** @description VaR of the same book on the same scenarios with every FX return set to 0. In `currency`. */
+                    /** @description VaR of the same book on the same scenarios with every FX return set to 0 (a foreign option revalued on its local price, converted at the last rate). In `currency`. */
                     var_without_fx: number;
                     /** @description ES of the same book on the same scenarios with every FX return set to 0. In `currency`. */
                     es_without_fx: number;
@@ -962,9 +962,9 @@ export interface components {
                 currency_breakdown?: {
                     /** @description A local currency of the book. */
                     currency: string;
-                    /** @description Gross exposure of its positions. In `currency`. */
+                    /** @description Gross exposure of its positions (options and sensitivities at their money delta; an option in its underlying’s currency). In `currency`. */
                     gross: number;
-                    /** @description Net exposure of its positions. In `currency`. */
+                    /** @description Net exposure of its positions (options and sensitivities at their money delta). In `currency`. */
                     net: number;
                     /** @description Sum of its positions’ component ES: the rows add up to ES. In `currency`. */
                     component_es: number;

@@ -17,7 +17,9 @@ export const FxFigures = Type.Object(
   {
     reporting_currency: Text('The reporting currency (`currency`).'),
     pairs: Type.Array(FxPair, { description: 'Each foreign currency of the book and how it converts, alphabetical.' }),
-    var_without_fx: Money('VaR of the same book on the same scenarios with every FX return set to 0.'),
+    var_without_fx: Money(
+      'VaR of the same book on the same scenarios with every FX return set to 0 (a foreign option revalued on its local price, converted at the last rate).',
+    ),
     es_without_fx: Money('ES of the same book on the same scenarios with every FX return set to 0.'),
     fx_effect_var: Money('VaR − var_without_fx (common random numbers).'),
     fx_effect_es: Money('ES − es_without_fx (common random numbers).'),
@@ -32,8 +34,8 @@ export const FxFigures = Type.Object(
 export const CurrencyBreakdown = Type.Array(
   Type.Object({
     currency: Text('A local currency of the book.'),
-    gross: Money('Gross exposure of its positions.'),
-    net: Money('Net exposure of its positions.'),
+    gross: Money('Gross exposure of its positions (options and sensitivities at their money delta; an option in its underlying’s currency).'),
+    net: Money('Net exposure of its positions (options and sensitivities at their money delta).'),
     component_es: Money('Sum of its positions’ component ES: the rows add up to ES.'),
   }),
   { description: 'Multi-currency datasets only: per local currency (alphabetical), its exposures and share of ES.' },

@@ -45,8 +45,11 @@ const CURRENCY: Record<string, string> = { SAP: 'EUR', TOYO: 'JPY', BARC: 'GBP',
 
 const optionOn = optionsExpiring(EXPIRY);
 
-/** Historical 1-day VaR at 99 % of a call book and cash, recomputed row by row from the CSV. */
-function historicalVar(options: { underlying: string; strike: number; quantity: number }[], cash: { ccy: string; amount: number }[]): number {
+/**
+ * Historical 1-day VaR at 99 % of a call book and cash, recomputed row by row from the CSV; without
+ * FX (`fx` false) every FX return is 0: the options convert at the last rate, cash does not move.
+ */
+function historicalVar(options: { underlying: string; strike: number; quantity: number }[], cash: { ccy: string; amount: number }[], fx = true): number {
   const pnl = table.slice(1).map((_, d) => {
     let total = 0;
     for (const o of options) {
@@ -54,14 +57,14 @@ function historicalVar(options: { underlying: string; strike: number; quantity: 
       const x = RATES[CURRENCY[o.underlying]!]!;
       const [s0, x0] = [last(s), last(x)];
       const r = Math.log(s[d + 1]! / s[d]!);
-      const f = Math.log(x[d + 1]! / x[d]!);
+      const f = fx ? Math.log(x[d + 1]! / x[d]!) : 0;
       const now = blackScholes('call', s0, o.strike, 0.02, 0.3, TAU, 0.01);
       const later = blackScholes('call', s0 * Math.exp(r), o.strike, 0.02, 0.3, TAU - 1 / 252, 0.01);
       total += o.quantity * 10 * (x0 * Math.exp(f) * later - x0 * now);
     }
     for (const c of cash) {
       const x = RATES[c.ccy]!;
-      total += c.amount * last(x) * Math.expm1(Math.log(x[d + 1]! / x[d]!));
+      total += fx ? c.amount * last(x) * Math.expm1(Math.log(x[d + 1]! / x[d]!)) : 0;
     }
     return total;
   });
@@ -101,6 +104,13 @@ t.test('options on foreign underlyings', async (t) => {
         t.same(a.body.meta.metrics, b.body.meta.metrics, `${sym} in ${ccy}, ${m.method as string}: the same figures`);
         t.same(a.body.meta.contributions, b.body.meta.contributions);
         t.same(a.body.meta.valuation, b.body.meta.valuation);
+        const fx = a.body.meta.fx;
+        t.same(
+          [fx.fx_effect_var, fx.fx_effect_es, fx.var_without_fx, fx.es_without_fx],
+          [0, 0, a.body.meta.metrics.value_at_risk, a.body.meta.metrics.expected_shortfall],
+          'no FX effect: the book without FX is the book',
+        );
+        t.equal(b.body.meta.fx, undefined, 'a single-currency dataset states no FX');
       }
     }
   });
@@ -118,7 +128,28 @@ t.test('options on foreign underlyings', async (t) => {
     );
     const got = r.body.meta.metrics.value_at_risk;
     t.ok(Math.abs(got - want) <= 1e-9 * Math.abs(want), `VaR ${got} vs ${want}`);
+    const without = historicalVar([{ underlying: 'SAP', strike: k, quantity: 5 }], [], false);
+    const fx = r.body.meta.fx;
+    t.ok(Math.abs(fx.var_without_fx - without) <= 1e-9 * without, `VaR without FX ${fx.var_without_fx} vs ${without}`);
+    t.ok(Math.abs(fx.fx_effect_var - (want - without)) <= 1e-9 * want, `FX effect ${fx.fx_effect_var} vs ${want - without}`);
+    t.same(
+      fx.pairs.map((p: { pair: string }) => p.pair),
+      ['EURUSD', 'GBPUSD'],
+      'the conversions the book uses',
+    );
+    const rows = r.body.meta.currency_breakdown as { currency: string; gross: number; net: number; component_es: number }[];
+    t.same(
+      rows.map((x) => x.currency),
+      ['EUR', 'GBP'],
+      'the option in its underlying’s currency, beside the cash',
+    );
+    const es = r.body.meta.metrics.expected_shortfall;
+    t.ok(Math.abs(rows.reduce((a, x) => a + x.component_es, 0) - es) <= 1e-9 * es, 'the breakdown adds up to ES');
     const c = r.body.meta.contributions.find((x: { option?: number }) => x.option === 0);
+    t.ok(
+      Math.abs(rows[0]!.net - (c.delta - 1500 * last(RATES.EUR!))) <= 1e-9 * Math.abs(rows[0]!.gross),
+      'EUR: the option at its money delta, less the short euros',
+    );
     const unit = blackScholes('call', last(col('SAP')), k, 0.02, 0.3, TAU, 0.01);
     t.ok(Math.abs(c.price - 50 * last(RATES.EUR!) * unit) <= 1e-9 * c.price, 'price in USD: × the last EURUSD');
   });
@@ -153,7 +184,52 @@ t.test('options on foreign underlyings', async (t) => {
       );
       t.equal(b.status, 200, ok(b));
       t.same(a.body.meta.metrics, b.body.meta.metrics, `${m.method as string}: the same figures`);
+      const [fa, fb] = [a.body.meta.fx, b.body.meta.fx];
+      for (const k of ['var_without_fx', 'es_without_fx', 'fx_effect_var', 'fx_effect_es', 'fx_effect_var_standard_error', 'fx_effect_es_standard_error']) {
+        t.ok(Math.abs(fa[k] - fb[k]) <= 1e-9 * Math.abs(fb.var_without_fx), `${m.method as string}: ${k} ${fa[k]} as the stock's ${fb[k]}`);
+      }
+      t.same(a.body.meta.currency_breakdown, b.body.meta.currency_breakdown, 'the same breakdown');
     }
+  });
+
+  t.test('the FX effect of a foreign option book under Monte Carlo: finite, with its error, for each valuation', async (t) => {
+    for (const valuation of ['full', 'delta_gamma', 'delta']) {
+      const r = await calculate(
+        s.base,
+        s.key,
+        calcOf(ds, {
+          method: 'monte_carlo_student_t',
+          simulations: 20_000,
+          method_options: { seed: 8, valuation },
+          positions: [optionOn('SAP', 118, -6, 'put'), optionOn('AAPL', 180, 3), { symbol: 'TOYO', quantity: 40 }],
+          sensitivities: [{ symbol: 'AAPL', delta: 500, gamma: -20 }],
+        }),
+      );
+      t.equal(r.status, 200, ok(r));
+      const fx = r.body.meta.fx;
+      const m = r.body.meta.metrics;
+      t.ok(Math.abs(m.value_at_risk - fx.var_without_fx - fx.fx_effect_var) <= 1e-6 * m.value_at_risk, `${valuation}: VaR = without FX + effect`);
+      t.ok(
+        fx.fx_effect_var !== 0 && fx.fx_effect_var_standard_error > 0 && Number.isFinite(fx.fx_effect_es_standard_error),
+        `${valuation}: effect ${fx.fx_effect_var} ± ${fx.fx_effect_var_standard_error}`,
+      );
+      const rows = r.body.meta.currency_breakdown as { currency: string; component_es: number }[];
+      t.same(
+        rows.map((x) => x.currency),
+        ['EUR', 'JPY', 'USD'],
+      );
+      t.ok(Math.abs(rows.reduce((a, x) => a + x.component_es, 0) - m.expected_shortfall) <= 1e-9 * m.expected_shortfall, `${valuation}: adds up to ES`);
+    }
+  });
+
+  t.test('with a what-if, meta.fx is the book’s before the trades', async (t) => {
+    const positions = [optionOn('SAP', 120, 4), { cash: 'EUR', amount: 800 }];
+    const m = { method: 'monte_carlo_normal', simulations: 10_000, method_options: { seed: 12 } };
+    const alone = await calculate(s.base, s.key, calcOf(ds, { ...m, positions }));
+    const traded = await calculate(s.base, s.key, calcOf(ds, { ...m, positions, what_if: { trades: [optionOn('SAP', 110, -2, 'put')] } }));
+    t.equal(traded.status, 200, ok(traded));
+    t.same(traded.body.meta.fx, alone.body.meta.fx, 'the same FX figures as the book alone (the same symbols, so the same scenarios)');
+    t.same(traded.body.meta.currency_breakdown, alone.body.meta.currency_breakdown);
   });
 
   t.test('filtered history takes a foreign option book', async (t) => {

@@ -23,12 +23,22 @@ export function planFor(dataset: Dataset, symbols: string[], cash: string[], rep
 
 /** The same book with every FX return set to 0: foreign stocks on their plain columns, foreign cash out. */
 export function bookWithoutFx(book: PricedBook, plan: FxPlan): EngineBook {
-  const weights = new Float64Array(book.engine.weights.length);
+  return { capital: book.capital, weights: withoutFx(book.engine.weights, plan) };
+}
+
+/**
+ * `values` (weights or exposures, one per instrument, then any columns past them, which stay as
+ * they are) moved onto the plain columns: foreign stocks priced without FX, foreign cash out.
+ */
+export function withoutFx(values: Float64Array, plan: FxPlan): Float64Array {
+  const out = new Float64Array(values.length);
+  const n = plan.instruments.length;
+  out.set(values.subarray(n), n);
   plan.instruments.forEach((ins, i) => {
     // The plain columns are the book's only through the positions they stand in for.
-    if (ins.withoutFx >= 0 && !ins.name.startsWith(LOCAL_PREFIX)) weights[ins.withoutFx] = book.engine.weights[i]!;
+    if (ins.withoutFx >= 0 && !ins.name.startsWith(LOCAL_PREFIX)) out[ins.withoutFx] = values[i]!;
   });
-  return { capital: book.capital, weights };
+  return out;
 }
 
 /** meta.fx: the conversions, and the FX effect as with − without FX on the same scenarios. */
@@ -55,17 +65,31 @@ export function fxMeta(plan: FxPlan, dataset: Dataset, row: number, results: Eng
   };
 }
 
+/** One row of a book for meta.currency_breakdown: its local currency, exposure and component ES. */
+export interface CurrencyRow {
+  currency: string;
+  exposure: number;
+  componentEs: number;
+}
+
 /** meta.currency_breakdown: per local currency (alphabetical) its exposures and component ES, adding up to ES. */
-export function currencyBreakdown(plan: FxPlan, book: PricedBook, componentEs: number[]) {
+export function breakdownOf(rows: CurrencyRow[]) {
   const by = new Map<string, { currency: string; gross: number; net: number; component_es: number }>();
-  plan.instruments.forEach((ins, i) => {
-    if (!book.own[i]) return;
-    const row = by.get(ins.currency) ?? { currency: ins.currency, gross: 0, net: 0, component_es: 0 };
-    const e = book.exposures[i]!;
-    row.gross += Math.abs(e);
-    row.net += e;
-    row.component_es += componentEs[i]!;
-    by.set(ins.currency, row);
-  });
+  for (const r of rows) {
+    const row = by.get(r.currency) ?? { currency: r.currency, gross: 0, net: 0, component_es: 0 };
+    row.gross += Math.abs(r.exposure);
+    row.net += r.exposure;
+    row.component_es += r.componentEs;
+    by.set(r.currency, row);
+  }
   return [...by.values()].sort((a, b) => (a.currency < b.currency ? -1 : 1));
 }
+
+/** The rows of a linear book's own instruments (`componentEs` per column). */
+export function instrumentRows(plan: FxPlan, own: boolean[], exposures: ArrayLike<number>, componentEs: number[]): CurrencyRow[] {
+  return plan.instruments.flatMap((ins, i) => (own[i] ? [{ currency: ins.currency, exposure: exposures[i]!, componentEs: componentEs[i]! }] : []));
+}
+
+/** meta.currency_breakdown of a linear book. */
+export const currencyBreakdown = (plan: FxPlan, book: PricedBook, componentEs: number[]) =>
+  breakdownOf(instrumentRows(plan, book.own, book.exposures, componentEs));

@@ -8,7 +8,8 @@ import { type Session } from '../deadline.js';
 import { buildResponse } from '../response-builder.js';
 import { keepScenarios, runKept, type KeptScenarios } from '../kept-scenarios.js';
 import { batchPolicy, calculationOf, modelInputOf, type CalculatorDeps } from '../calculation-setup.js';
-import { type FxPlan } from '../fx/fx-plan.js';
+import { currencyOfColumn, type FxPlan } from '../fx/fx-plan.js';
+import { breakdownOf, instrumentRows } from '../fx/fx-figures.js';
 import { runModel } from '../engine-run.js';
 import { replayFor } from '../model-replay.js';
 import { canonicalIndices, optionLabel, type StatedOption, type StockRequest } from './option-positions.js';
@@ -186,6 +187,7 @@ export async function answerOptionBook(run: OptionRun, book: OptionBook, laid?: 
           nonlinearity_es_standard_error: w.incrementalEsStandardError,
           sticky: 'strike' as const,
         },
+        ...(run.fx ? { currency_breakdown: optionCurrencyBreakdown(run, book, columns.layout, own, figures.componentEs) } : {}),
       },
     };
   };
@@ -193,6 +195,25 @@ export async function answerOptionBook(run: OptionRun, book: OptionBook, laid?: 
 }
 
 export type Layout = Awaited<ReturnType<typeof layoutOf>>;
+
+/**
+ * meta.currency_breakdown of a book with options over a multi-currency dataset (api.md §14): its
+ * own stock and cash columns in their currencies, each option in its underlying's, each given
+ * sensitivity (on a symbol in the reporting currency) in that; options and sensitivities count at
+ * their money delta in gross and net.
+ */
+function optionCurrencyBreakdown(run: OptionRun, book: OptionBook, layout: Layout, own: boolean[], componentEs: number[]) {
+  const plan = run.fx!;
+  const { n, deltaMoney } = layout;
+  const options = book.options.map((o, k) => ({
+    currency: currencyOfColumn(run.model.dataset.currencies!, o.entry.option.underlying),
+    exposure: deltaMoney[k]!,
+    componentEs: componentEs[n + k]!,
+  }));
+  const m = book.options.length;
+  const given = book.given.map((g, j) => ({ currency: plan.reporting, exposure: g.delta, componentEs: componentEs[n + m + j]! }));
+  return breakdownOf([...instrumentRows(plan, own, layout.stock.exposures, componentEs), ...options, ...given]);
+}
 
 /** A book laid out on the run, and on kept scenarios its option columns revalued (OP_OPTION_UNITS), once for every pricing of it. */
 export interface LaidBook {
@@ -212,21 +233,29 @@ export async function laidBook(run: OptionRun, book: OptionBook, layout?: Layout
 
 /** Two books over a laid book's columns (its options, as asked and at delta), compared as a what-if: book 1 against book 0. */
 async function runColumns(run: OptionRun, laid: LaidBook, books: EngineBook[]): Promise<EngineResults> {
+  const { n, priced, sens } = laid.layout;
+  // Parametric takes delta only: each option column moves as its underlying, so the closed form prices it.
+  const sources = [...priced.map((o) => o.fx?.converted ?? o.underlying), ...sens.map((g) => g.underlying)];
+  return runOnColumns(run, n, laid.columns, [...sources, ...sources], books);
+}
+
+/**
+ * Two books over the run's `n` model columns and option-like columns past them (kept scenarios
+ * with them appended; parametric: null, each column then moving as its `sources` entry), compared
+ * as a what-if: book 1 against book 0.
+ */
+export async function runOnColumns(run: OptionRun, n: number, columns: KeptScenarios | null, sources: number[], books: EngineBook[]): Promise<EngineResults> {
   const { req, model, deps, s, replay } = run;
-  const { n, m, priced, sens, exposures, engineOf } = laid.layout;
   const est = replay.est;
   const base = {
-    ...modelInputOf(req, model, [engineOf(exposures.subarray(0, n))], 'none', req.simulations ?? 0),
+    ...modelInputOf(req, model, [{ capital: books[0]!.capital, weights: books[0]!.weights.subarray(0, n) }], 'none', req.simulations ?? 0),
     horizon: replay.horizon ?? req.time_horizon,
   };
   const policy = batchPolicy(deps, s);
   const input = { ...base, books, comparison: 'what_if' as const };
-  // Parametric takes delta only: each option column moves as its underlying, so the closed form prices it.
-  if (laid.columns === null) {
-    const sources = [...priced.map((o) => o.fx?.converted ?? o.underlying), ...sens.map((g) => g.underlying)];
-    return runModel(deps.executor, input, duplicatedEstimation(est, [...sources, ...sources]), policy, s.signal, s.timing);
-  }
-  return runKept(deps.executor, input, m === 0 ? est : paddedEstimation(est, 2 * m), laid.columns, policy, s.signal, s.timing);
+  const extra = books[0]!.weights.length - n;
+  if (columns === null) return runModel(deps.executor, input, duplicatedEstimation(est, sources), policy, s.signal, s.timing);
+  return runKept(deps.executor, input, extra === 0 ? est : paddedEstimation(est, extra), columns, policy, s.signal, s.timing);
 }
 
 /**

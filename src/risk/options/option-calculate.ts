@@ -10,6 +10,7 @@ import { cashAsPositions } from '../fx/cash.js';
 import { canonicalIndices, canonicalOptions, refuseAt, timesToExpiry, type StatedOption, type StockRequest } from './option-positions.js';
 import { checkSensitivities } from './sensitivities.js';
 import { optionFxPlan } from './option-fx.js';
+import { optionFxMeta } from './option-fx-figures.js';
 import { answerOptionBook, compareOptionBooks, laidBook, layoutOf, optionRun, type OptionBook } from './option-book-answer.js';
 import { type PositionEntry } from '../../contract/schemas.js';
 
@@ -106,7 +107,10 @@ export async function calculateWithOptions(
       const before: OptionBook = { stated, options, taus, given, givenOrder, valuation, at: ['body'] };
       const beforeLayout = await layoutOf(run, before);
       // Its option columns live for its own pricing only: the comparison runs on the after book's.
-      const priced = await answerOptionBook(run, before, await laidBook(run, before, beforeLayout));
+      const laidBefore = await laidBook(run, before, beforeLayout);
+      const own = await answerOptionBook(run, before, laidBefore);
+      // Multi-currency (api.md §14): the FX effect of the book (before any trades) on the same scenarios.
+      const priced = fx ? { ...own, meta: { ...own.meta, fx: await optionFxMeta(run, before, laidBefore, own.meta.metrics) } } : own;
       if (!req.what_if) return priced;
       // A book without options (only its trades hold some) has no valuation, as its calculate alone.
       const answer = options.length + given.length > 0 ? priced : { ...priced, meta: { ...priced.meta, valuation: undefined } };
