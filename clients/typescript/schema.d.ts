@@ -1518,6 +1518,17 @@ export interface components {
                          */
                         sticky: "strike";
                     };
+                    /** @description Multi-currency datasets only: per local currency (alphabetical), its exposures and share of ES. */
+                    currency_breakdown?: {
+                        /** @description A local currency of the book. */
+                        currency: string;
+                        /** @description Gross exposure of its positions (options and sensitivities at their money delta; an option in its underlying’s currency). In `currency`. */
+                        gross: number;
+                        /** @description Net exposure of its positions (options and sensitivities at their money delta). In `currency`. */
+                        net: number;
+                        /** @description Sum of its positions’ component ES: the rows add up to ES. In `currency`. */
+                        component_es: number;
+                    }[];
                 }[];
             };
         };

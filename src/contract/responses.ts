@@ -253,8 +253,12 @@ export const BatchBookResult = Type.Object(
     distribution: Distribution,
     cornish_fisher: Type.Optional(CornishFisherMeta),
     valuation: Type.Optional(ValuationMeta),
+    currency_breakdown: Type.Optional(CurrencyBreakdown),
   },
-  { description: 'One book’s figures; a book holding options adds `valuation`, as its calculate would.' },
+  {
+    description:
+      'One book’s figures; a book holding options adds `valuation`, and over a multi-currency dataset every book `currency_breakdown`, as its calculate would (the FX effect of `meta.fx` is calculate’s only).',
+  },
 );
 
 export const BatchResponse = Type.Object({

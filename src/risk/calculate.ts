@@ -152,12 +152,19 @@ export async function calculateBatch(req: BatchRequest, owner: string, deps: Cal
         deps,
         s,
       );
-      return buildBatchResponse(
+      const answer = buildBatchResponse(
         calculationOf(req, model, listed, deps, s, priced),
         req.books.map((b) => b.id),
         books,
         priced.results,
       );
+      if (!fx) return answer;
+      // Multi-currency: each book's ES by currency, as its calculate states it.
+      const withBreakdown = answer.meta.books.map((entry, b) => ({
+        ...entry,
+        currency_breakdown: currencyBreakdown(fx, books[b]!, priced.results.books[b]!.componentEs),
+      }));
+      return { ...answer, meta: { ...answer.meta, books: withBreakdown } };
     },
     { units, teaches: !targetsPrecision(req), owner, bytes: workBytes(shape) },
   );

@@ -85,6 +85,52 @@ t.test('multi-currency books', async (t) => {
     }
   });
 
+  t.test('batch books over a multi-currency dataset: each with its currency breakdown, from its own rows', async (t) => {
+    const books = [
+      {
+        id: 'eur-long',
+        positions: [
+          { symbol: 'SAP', quantity: 100 },
+          { cash: 'GBP', amount: 1e4 },
+        ],
+      },
+      {
+        id: 'mixed',
+        positions: [
+          { symbol: 'AAPL', quantity: -30 },
+          { symbol: 'BARC', quantity: 500 },
+          { cash: 'EUR', amount: -2e4 },
+        ],
+      },
+    ];
+    const currencyOf: Record<string, string> = { SAP: 'EUR', BARC: 'GBP', AAPL: 'USD', '@cash:GBP': 'GBP', '@cash:EUR': 'EUR' };
+    for (const method of ['monte_carlo_normal', 'historical', 'parametric_normal']) {
+      const json = calcOf(ds, { method, simulations: 10_000, method_options: method.startsWith('monte') ? { seed: 9 } : {}, books });
+      const r = await call(s.base, 'POST', '/api/v1/risk/calculate/batch', { key: s.key, json });
+      t.equal(r.status, 200, ok(r));
+      for (const book of r.body.meta.books as Meta[]) {
+        const want = new Map<string, { currency: string; gross: number; net: number; component_es: number }>();
+        for (const c of book.contributions as Meta[]) {
+          const currency = currencyOf[c.symbol as string]!;
+          const row = want.get(currency) ?? { currency, gross: 0, net: 0, component_es: 0 };
+          row.gross += Math.abs(c.exposure);
+          row.net += c.exposure;
+          row.component_es += c.component_es;
+          want.set(currency, row);
+        }
+        const rows = [...want.values()].sort((a, b) => (a.currency < b.currency ? -1 : 1));
+        t.same(book.currency_breakdown, rows, `${method} ${book.id as string}: by currency, from its rows`);
+        const total = rows.reduce((a, x) => a + x.component_es, 0);
+        t.ok(Math.abs(total - book.metrics.expected_shortfall) <= 1e-9 * book.metrics.expected_shortfall, `${method} ${book.id as string}: adds up to ES`);
+      }
+    }
+    const single = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: csvForm(csv) });
+    const json = calcOf(single.body.dataset_id as string, { books: [{ id: 'a', positions: [{ symbol: 'AAPL', quantity: 10 }] }] });
+    const plain = await call(s.base, 'POST', '/api/v1/risk/calculate/batch', { key: s.key, json });
+    t.equal(plain.status, 200, ok(plain));
+    t.notOk('currency_breakdown' in plain.body.meta.books[0], 'a single-currency dataset states none');
+  });
+
   t.test('parametric oracle of §14: 1,471,312 / 367,828 / 1,620,114', async (t) => {
     // x1 = R + F of a EUR stock (σ 2 %), x2 a USD stock (σ 1 %), ρ 0.3, exactly, over 500 returns;
     // EURUSD moves independently (σ 0.6 %), so the stock's own return is x1 − f.

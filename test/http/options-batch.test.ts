@@ -95,6 +95,9 @@ async function sameAsAlone(
     const items = new Set(got.exposures.items.map((x: Meta) => x.symbol));
     t.strictSame(got.exposures, { ...m.exposures, items: m.exposures.items.filter((x: Meta) => items.has(x.symbol)) }, `${label} ${book.id}: exposures`);
     t.strictSame(b.body.meta.estimation.daily_volatility, m.estimation.daily_volatility, `${label} ${book.id}: the same estimation`);
+    // Alone, the zero positions add rows of nothing in their currencies.
+    const breakdown = (m.currency_breakdown as Meta[] | undefined)?.filter((r) => r.gross !== 0 || r.component_es !== 0);
+    t.strictSame(got.currency_breakdown, breakdown, `${label} ${book.id}: currency breakdown`);
   }
 }
 

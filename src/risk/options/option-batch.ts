@@ -37,6 +37,7 @@ function bookEntry(id: string, answer: CalculateResponseBody) {
     exposures: m.exposures,
     distribution: m.distribution,
     ...valuation,
+    ...(m.currency_breakdown ? { currency_breakdown: m.currency_breakdown } : {}),
   };
 }
 
