@@ -2741,7 +2741,7 @@ export interface components {
              */
             id: string;
             /**
-             * @description New last prices of symbols of the subscription's scenario set: quantity positions revalue, scenario returns stay.
+             * @description New last prices of symbols of the subscription's scenario set: quantity positions revalue, scenario returns stay. Over a multi-currency dataset a symbol's price is in its own currency, and an FX column the book's conversions use (EURUSD) may tick its rate.
              * @example {
              *       "AAPL": 191.2
              *     }

@@ -35,7 +35,8 @@ export const LivePrices = Type.Object(
     prices: Type.Record(SymbolName(), Type.Number({ exclusiveMinimum: 0, maximum: 1e15 }), {
       minProperties: 1,
       maxProperties: MAX_BOOK_ITEMS,
-      description: "New last prices of symbols of the subscription's scenario set: quantity positions revalue, scenario returns stay.",
+      description:
+        "New last prices of symbols of the subscription's scenario set: quantity positions revalue, scenario returns stay. Over a multi-currency dataset a symbol's price is in its own currency, and an FX column the book's conversions use (EURUSD) may tick its rate.",
       examples: [{ AAPL: 191.2 }],
     }),
   },

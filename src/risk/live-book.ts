@@ -1,6 +1,7 @@
 import { validationError } from '../contract/errors.js';
 import { MAX_POSITION, MONTE_CARLO, type CalculateRequest, type PositionEntry } from '../contract/schemas.js';
 import { type CalculateResponseBody } from '../contract/responses.js';
+import { reportingPrice, type LiveMarket } from './live-market.js';
 
 type Loc = (string | number)[];
 
@@ -22,6 +23,9 @@ export function checkLiveRequest(req: CalculateRequest): void {
     throw invalid(['request', 'method'], `a live book keeps its scenarios: ${req.method} draws none (use a Monte Carlo method or historical)`);
   }
   if (req.what_if) throw invalid(['request', 'what_if'], 'send trades as "trades" messages on the subscription instead');
+  // An option's state is its underlying's price, volatility and time: not a market value to tick.
+  const optionAt = req.positions?.findIndex((p) => 'option' in p) ?? -1;
+  if (optionAt >= 0) throw invalid(['request', 'positions', optionAt, 'option'], 'option positions are priced by calculate; not yet by a live subscription');
   const cashAt = req.positions?.findIndex((p) => 'cash' in p) ?? -1;
   if (cashAt >= 0) throw invalid(['request', 'positions', cashAt, 'cash'], 'cash positions are priced by calculate; not yet by a live subscription');
   // A live book's state is its positions' market values: given δ and γ have none to revalue.
@@ -42,15 +46,17 @@ export class LiveBook {
     /** The subscribe request's symbols in order of first appearance: the scenario set, fixed. */
     readonly symbols: string[],
     private readonly holdings: Map<string, Holding>,
+    /** Last prices: in the reporting currency, or with a market each symbol's local one and the FX columns' rates. */
     private readonly prices: Map<string, number>,
+    private readonly market: LiveMarket | null,
   ) {}
 
   /**
    * The book of a subscribe request, priced as its first calculation priced it (`first`: its
    * exposures name each symbol's last price; its seed is kept so every update draws the same scenarios).
    */
-  static of(req: CalculateRequest, first: CalculateResponseBody): LiveBook {
-    const prices = new Map(first.meta.exposures.items.map((item) => [item.symbol, item.price]));
+  static of(req: CalculateRequest, first: CalculateResponseBody, market: LiveMarket | null = null): LiveBook {
+    const prices = market ? new Map(market.prices) : new Map(first.meta.exposures.items.map((item) => [item.symbol, item.price]));
     const holdings = new Map<string, Holding>();
     if (req.portfolio) {
       for (const p of req.portfolio) holdings.set(p.symbol, { marketValue: req.portfolio_value! * p.weight });
@@ -60,14 +66,17 @@ export class LiveBook {
     }
     const seed = first.meta.seed;
     const method_options = { ...req.method_options, ...(seed !== null ? { seed } : {}) };
-    return new LiveBook({ ...req, method_options }, [...holdings.keys()], holdings, prices);
+    return new LiveBook({ ...req, method_options }, [...holdings.keys()], holdings, prices, market);
   }
 
-  /** New last prices: quantity positions revalue. All or nothing. */
+  /**
+   * New last prices: quantity positions revalue. Over a multi-currency dataset a symbol's price is
+   * in its own currency and an FX column's (of the book's conversions) is its rate. All or nothing.
+   */
   setPrices(prices: Record<string, number>): void {
     const next = new Map(this.prices);
     for (const [symbol, price] of Object.entries(prices)) {
-      this.known(symbol, ['prices', symbol]);
+      if (!next.has(symbol)) this.known(symbol, ['prices', symbol]);
       next.set(symbol, price);
     }
     this.check(this.holdings, next, ['prices']);
@@ -87,7 +96,8 @@ export class LiveBook {
 
   /** Current exposure of each symbol of the scenario set (0 for one the book no longer holds). */
   exposures(holdings = this.holdings, prices = this.prices): number[] {
-    return this.symbols.map((s) => exposureOf(holdings.get(s) ?? {}, prices.get(s)!));
+    const market = this.market;
+    return this.symbols.map((s) => exposureOf(holdings.get(s) ?? {}, market ? reportingPrice(market, s, prices) : prices.get(s)!));
   }
 
   /** The calculate request whose figures this book's are: every symbol kept (the scenario set stays). */
@@ -100,7 +110,7 @@ export class LiveBook {
   }
 
   private known(symbol: string, loc: Loc): void {
-    if (!this.prices.has(symbol))
+    if (!this.symbols.includes(symbol))
       throw invalid(loc, `${symbol} is not in the subscription's scenario set (${this.symbols.join(', ')}): subscribe again to widen it`);
   }
 

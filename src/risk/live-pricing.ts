@@ -13,6 +13,7 @@ import { buildResponse } from './response-builder.js';
 import { requestShape, workBytes, workUnits, type WorkShape } from './work-cost.js';
 import { cashAsPositions, refsOf } from './fx/cash.js';
 import { splitOptions, type StockRequest } from './options/option-positions.js';
+import { liveMarket, type LiveMarket } from './live-market.js';
 
 /**
  * Whether a request's book is calculated in full on every update, its scenarios never kept:
@@ -28,6 +29,13 @@ function pricedInFull(req: CalculateRequest): boolean {
     req.method === 'historical_filtered' ||
     req.method === 'cornish_fisher'
   );
+}
+
+/** A live book's pricer as the socket layer holds it: calculate's answers, and the market its ticks revalue on. */
+export interface LivePricer {
+  price(req: CalculateRequest): Promise<CalculateResponseBody>;
+  /** After the first pricing: over a multi-currency dataset its local prices and FX rates, else null. */
+  market(): LiveMarket | null;
 }
 
 interface Kept {
@@ -49,11 +57,17 @@ interface Kept {
 export class LivePricing {
   private kept: Kept | null = null;
   private full = false;
+  private liveMarket: LiveMarket | null = null;
 
   constructor(
     private readonly deps: CalculatorDeps,
     private readonly owner: string,
   ) {}
+
+  /** Over a multi-currency dataset, the local prices and FX rates of the first pricing (else null). */
+  get market(): LiveMarket | null {
+    return this.liveMarket;
+  }
 
   /** Bytes of scenarios kept (0 before the first pricing, or when none can be). */
   get keptBytes(): number {
@@ -74,7 +88,12 @@ export class LivePricing {
     const dataset = await loadDataset(this.deps.datasets, req.dataset_id, this.owner, refsOf(stated, ['body']));
     // Multi-currency books (api.md §14) are priced by calculate in full: their instruments sum factors.
     this.full ||= dataset.currencies !== undefined || cash.length > 0;
-    if (this.full) return calculate(req, this.owner, this.deps);
+    if (this.full) {
+      const answer = await calculate(req, this.owner, this.deps);
+      // Ticks name local prices and FX rates: the book keeps the ones this answer priced on.
+      this.liveMarket = liveMarket(dataset, symbolsOf(stated), req.currency, answer.meta.estimation.last_date);
+      return answer;
+    }
     const listed = [...new Set(symbolsOf(stated))];
     const symbols = canonicalSymbols(dataset, [listed]);
     const shape = requestShape(req, symbols.length, 1, dataset.dates.length);

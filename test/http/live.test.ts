@@ -233,6 +233,9 @@ t.test('live risk', async (t) => {
       }),
     });
     t.same((await error()).detail.errors?.[0]?.loc, ['request', 'sensitivities'], 'sensitivities: calculate only');
+    const call = { option: { underlying: 'AAPL', type: 'call', strike: 150, expiry: '2099-01-02', volatility: 0.3 }, quantity: 2 };
+    c.send({ type: 'subscribe', id: 'x', request: calcBody(ds, { portfolio: undefined, positions: [{ symbol: 'MSFT', quantity: 10 }, call] }) });
+    t.same((await error()).detail.errors?.[0]?.loc, ['request', 'positions', 1, 'option'], 'options: calculate only');
     c.send({ type: 'subscribe', id: 'x', request: calcBody(ds, { portfolio: [{ symbol: 'NOPE', weight: 1 }] }) });
     t.equal((await error()).detail.code, 'UNKNOWN_SYMBOL');
     c.send({ type: 'subscribe', id: 'x', request: calcBody(ds, { portfolio: [{ symbol: 'AAPL', weight: 0.5 }] }) });

@@ -5,7 +5,7 @@ import { ApiError } from '../../contract/errors.js';
 import { LIVE_CLOSE } from '../../contract/live-schemas.js';
 import { type CalculateResponseBody } from '../../contract/responses.js';
 import { MONTE_CARLO, type CalculateRequest } from '../../contract/schemas.js';
-import { LivePricing } from '../../risk/live-pricing.js';
+import { LivePricing, type LivePricer } from '../../risk/live-pricing.js';
 import { symbolsOf } from '../../risk/books.js';
 import { type AppContext } from '../context.js';
 import { readHead, type RequestHead } from '../exchange.js';
@@ -111,12 +111,15 @@ export class LiveHub implements LiveServices {
   }
 
   /** A live book's pricer: its scenarios kept after the first calculation (risk/live-pricing.ts). */
-  pricer(owner: string): (req: CalculateRequest) => Promise<CalculateResponseBody> {
+  pricer(owner: string): LivePricer {
     const pricing = new LivePricing(this.ctx.calculator, owner);
-    return async (req) => {
-      const body = await pricing.price(req);
-      this.ctx.metrics.engineSeconds.observe({ method: req.method }, body.meta.timing_ms.engine / 1000);
-      return body;
+    return {
+      price: async (req) => {
+        const body = await pricing.price(req);
+        this.ctx.metrics.engineSeconds.observe({ method: req.method }, body.meta.timing_ms.engine / 1000);
+        return body;
+      },
+      market: () => pricing.market,
     };
   }
 

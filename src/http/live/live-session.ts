@@ -4,6 +4,7 @@ import { LIVE_CLOSE, LIVE_MESSAGES, type LivePricesMessage, type LiveSubscribeMe
 import { type CalculateResponseBody } from '../../contract/responses.js';
 import { checkLiveRequest, LiveBook } from '../../risk/live-book.js';
 import { LiveSubscription } from '../../risk/live-subscription.js';
+import { type LivePricer } from '../../risk/live-pricing.js';
 import { parseJsonBody } from '../body.js';
 import { type RequestHead } from '../exchange.js';
 import { compileValidator } from '../validator.js';
@@ -28,7 +29,7 @@ export interface LiveServices {
   reserve(key: KeyRecord): void;
   release(key: KeyRecord): void;
   /** A new live book's pricer: calculate's answer to each request, its scenarios kept between them. */
-  pricer(owner: string): (req: CalculateRequest) => Promise<CalculateResponseBody>;
+  pricer(owner: string): LivePricer;
   internal(e: unknown): ApiError;
 }
 
@@ -148,7 +149,8 @@ export class LiveSession {
       entry.bytes = bytes;
       // A subscription is a calculation first: it takes the calculate bucket's token.
       await this.hub.guard.admit({ ...this.head, apiKeys: [this.presented] }, 'calculate');
-      const price = this.hub.pricer(key.owner);
+      const pricer = this.hub.pricer(key.owner);
+      const price = (req: CalculateRequest) => pricer.price(req);
       const first = await price(request).catch((e: unknown) => Promise.reject(atMessage(e, ['request'])));
       const kept = this.hub.checkScenarioMemory(request, first);
       if (this.subs.get(msg.id) !== entry) return; // unsubscribed (or closed) meanwhile
@@ -157,7 +159,7 @@ export class LiveSession {
         this.hub.holdScenarios(kept - entry.bytes);
         entry.bytes = kept;
       }
-      entry.sub = new LiveSubscription(LiveBook.of(request, first), price, this.listenerOf(msg.id, entry));
+      entry.sub = new LiveSubscription(LiveBook.of(request, first, pricer.market()), price, this.listenerOf(msg.id, entry));
       this.hub.metrics.subscriptions.inc();
       await entry.sub.run();
     } catch (e) {
