@@ -12,7 +12,7 @@ import { runModel } from './engine-run.js';
 import { runToPrecision, type Precision } from './precision.js';
 import { type Comparison } from '../engine/codec.js';
 import { cashAsPositions, refsOf } from './fx/cash.js';
-import { bookWithoutFx, currencyBreakdown, fxMeta, planFor } from './fx/fx-figures.js';
+import { bookWithoutFx, currencyBreakdown, planFor, withFxFigures } from './fx/fx-figures.js';
 import { cornishFisherResults, type HistoryExtras } from './history/history-methods.js';
 import { replayFor } from './model-replay.js';
 import { batchPolicy, calculationOf, modelInputOf, type CalculatorDeps } from './calculation-setup.js';
@@ -112,14 +112,7 @@ export async function calculate(req: CalculateRequest, owner: string, deps: Calc
         const same = { ...req, simulations: own.scenarios, method_options: { ...req.method_options, target_relative_error: undefined } };
         effect = (await priceBooks(same, model, [before.engine, bookWithoutFx(before, fx)], 'what_if', deps, s)).results;
       }
-      return {
-        ...answer,
-        meta: {
-          ...answer.meta,
-          fx: fxMeta(fx, dataset, model.est.lastDate, effect),
-          currency_breakdown: currencyBreakdown(fx, before, own.componentEs),
-        },
-      };
+      return withFxFigures(answer, fx, dataset, model.est.lastDate, before, effect, own.componentEs);
     },
     { units, teaches: !targetsPrecision(req), owner, bytes: workBytes(shape) },
   );

@@ -14,13 +14,15 @@ import { requestShape, workBytes, workUnits, type WorkShape } from './work-cost.
 import { cashAsPositions, refsOf } from './fx/cash.js';
 import { splitOptions, type StockRequest } from './options/option-positions.js';
 import { liveMarket, type LiveMarket } from './live-market.js';
+import { bookWithoutFx, planFor, withFxFigures } from './fx/fx-figures.js';
+import { type FxPlan } from './fx/fx-plan.js';
 
 /**
  * Whether a request's book is calculated in full on every update, its scenarios never kept:
  * rebalanced paths and importance sampling share no units across books (kernels:
  * fill_rebalanced); filtered history and Cornish–Fisher change the replayed returns or the figures
- * after the engine (calculate's priceBooks). Options (api.md §15) and multi-currency books are
- * also calculated in full (price, first).
+ * after the engine (calculate's priceBooks). Option positions are refused at subscribe; a book
+ * holding one would be calculated in full too (price).
  */
 function pricedInFull(req: CalculateRequest): boolean {
   return (
@@ -36,10 +38,14 @@ export interface LivePricer {
   price(req: CalculateRequest): Promise<CalculateResponseBody>;
   /** After the first pricing: over a multi-currency dataset its local prices and FX rates, else null. */
   market(): LiveMarket | null;
+  /** After the first pricing: the columns its kept scenarios hold per scenario (0 when none are kept). */
+  keptColumns(): number;
 }
 
 interface Kept {
   model: PreparedModel;
+  /** Over a multi-currency dataset, its instruments (else null). */
+  fx: FxPlan | null;
   symbols: string[];
   listed: string[];
   scenarios: KeptScenarios;
@@ -58,6 +64,7 @@ export class LivePricing {
   private kept: Kept | null = null;
   private full = false;
   private liveMarket: LiveMarket | null = null;
+  private marketRead = false;
 
   constructor(
     private readonly deps: CalculatorDeps,
@@ -69,6 +76,11 @@ export class LivePricing {
     return this.liveMarket;
   }
 
+  /** Columns of the kept scenarios: the book's symbols, over a multi-currency dataset its instruments. */
+  get keptColumns(): number {
+    return this.kept?.model.symbols.length ?? 0;
+  }
+
   /** Bytes of scenarios kept (0 before the first pricing, or when none can be). */
   get keptBytes(): number {
     return this.kept?.scenarios.bytes ?? 0;
@@ -77,7 +89,7 @@ export class LivePricing {
   async price(req: CalculateRequest): Promise<CalculateResponseBody> {
     const { req: stock, options } = splitOptions(req);
     this.full ||= options.length > 0 || pricedInFull(req);
-    if (this.full) return calculate(req, this.owner, this.deps);
+    if (this.full) return this.inFull(req);
     if (this.kept) return this.again(stock, this.kept);
     return this.first(stock);
   }
@@ -86,32 +98,44 @@ export class LivePricing {
     checkRequest(req);
     const { book: stated, cash } = cashAsPositions(req);
     const dataset = await loadDataset(this.deps.datasets, req.dataset_id, this.owner, refsOf(stated, ['body']));
-    // Multi-currency books (api.md §14) are priced by calculate in full: their instruments sum factors.
-    this.full ||= dataset.currencies !== undefined || cash.length > 0;
-    if (this.full) {
-      const answer = await calculate(req, this.owner, this.deps);
-      // Ticks name local prices and FX rates: the book keeps the ones this answer priced on.
-      this.liveMarket = liveMarket(dataset, symbolsOf(stated), req.currency, answer.meta.estimation.last_date);
-      return answer;
-    }
+    // Cash is refused at subscribe; a book holding some is priced as calculate prices it.
+    this.full ||= cash.length > 0;
+    if (this.full) return this.inFull(req);
     const listed = [...new Set(symbolsOf(stated))];
     const symbols = canonicalSymbols(dataset, [listed]);
-    const shape = requestShape(req, symbols.length, 1, dataset.dates.length);
+    // Multi-currency (api.md §14): the instruments' scenarios (R + F, and R alone) are kept like any asset's.
+    const fx = planFor(dataset, symbols, [], req.currency, true);
+    const columns = fx ? fx.instruments.length : symbols.length;
+    const books = fx?.foreign ? 2 : 1;
+    const shape = requestShape(req, columns, books, dataset.dates.length);
     return underDeadline(
       this.deps,
       undefined,
       async (s) => {
-        const model = await prepareModel(req, dataset, symbols, this.deps, s.signal);
-        const book = priceBook(stated, symbols, model.prices, req.portfolio_value, ['body']);
+        const model = await prepareModel(req, dataset, symbols, this.deps, s.signal, fx);
+        const book = priceBook(stated, model.symbols, model.prices, req.portfolio_value, ['body']);
         const input = modelInputOf(req, model, [book.engine], 'none', req.simulations ?? 0);
         if (!canKeep(input)) throw new Error('a live book without shared units reached the kept path');
         const drawn = await keepScenarios(this.deps.executor, input, model.est, batchPolicy(this.deps, s), s.signal);
         const scenarios = poolTails(drawn, scenarioCount(input, model.est));
-        this.kept = { model, symbols, listed, scenarios, tick: { ...shape, steps: 1, correlated: false } };
+        if (fx) this.liveMarket = liveMarket(dataset, listed, req.currency, dataset.dates[model.est.lastDate]!);
+        this.kept = { model, symbols, listed, scenarios, fx, tick: { ...shape, steps: 1, correlated: false } };
         return this.priced(req, this.kept, s);
       },
       { units: workUnits(shape), teaches: false, owner: this.owner, bytes: workBytes(shape) },
     );
+  }
+
+  /** Calculate's answer in full; the first one over a multi-currency dataset also reads the market ticks revalue on. */
+  private async inFull(req: CalculateRequest): Promise<CalculateResponseBody> {
+    const answer = await calculate(req, this.owner, this.deps);
+    if (!this.marketRead) {
+      this.marketRead = true;
+      const { book } = cashAsPositions(splitOptions(req).req);
+      const dataset = await loadDataset(this.deps.datasets, req.dataset_id, this.owner, refsOf(book, ['body']));
+      this.liveMarket = liveMarket(dataset, [...new Set(symbolsOf(book))], req.currency, answer.meta.estimation.last_date);
+    }
+    return answer;
   }
 
   private again(req: StockRequest, kept: Kept): Promise<CalculateResponseBody> {
@@ -126,14 +150,18 @@ export class LivePricing {
     });
   }
 
+  /** The book on the kept scenarios, answered as calculate answers it (with FX: and its twin without FX, meta.fx). */
   private async priced(req: StockRequest, kept: Kept, s: Session): Promise<CalculateResponseBody> {
-    const book = priceBook(cashAsPositions(req).book, kept.symbols, kept.model.prices, req.portfolio_value, ['body']);
-    const input = modelInputOf(req, kept.model, [book.engine], 'none', req.simulations ?? 0);
-    const results = await runKept(this.deps.executor, input, kept.model.est, kept.scenarios, batchPolicy(this.deps, s), s.signal, s.timing);
-    return buildResponse(
-      calculationOf(req, kept.model, kept.listed, this.deps, s, { precision: null, extras: { filter: null, cornishFisher: null } }),
-      [book],
-      results,
-    );
+    const { model, fx } = kept;
+    const book = priceBook(cashAsPositions(req).book, model.symbols, model.prices, req.portfolio_value, ['body']);
+    const foreign = fx !== null && fx.foreign;
+    const books = foreign ? [book.engine, bookWithoutFx(book, fx)] : [book.engine];
+    const input = modelInputOf(req, model, books, foreign ? 'what_if' : 'none', req.simulations ?? 0);
+    const results = await runKept(this.deps.executor, input, model.est, kept.scenarios, batchPolicy(this.deps, s), s.signal, s.timing);
+    const calc = calculationOf(req, model, kept.listed, this.deps, s, { precision: null, extras: { filter: null, cornishFisher: null } });
+    const own = { books: [results.books[0]!], whatIf: null };
+    const answer = buildResponse(calc, [book], foreign ? own : results);
+    if (!fx) return answer;
+    return withFxFigures(answer, fx, model.dataset, model.est.lastDate, book, foreign ? results : own, results.books[0]!.componentEs);
   }
 }

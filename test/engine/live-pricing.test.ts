@@ -1,8 +1,9 @@
 // A live book's kept scenarios (risk/live-pricing.ts, OP_UNITS + OP_SIMULATE_KEPT): after the
 // first pricing, each book priced on the kept units has calculate's figures bit for bit, in all
 // four builds (each with its own task split) — Monte Carlo normal and Student-t (antithetic),
-// historical, long/short market values — and no scenario is drawn again; rebalanced books, which
-// share no units, are calculated in full.
+// historical, long/short market values, multi-currency books (their instruments kept, meta.fx from
+// the book and its twin without FX) — and no scenario is drawn again; rebalanced books, which share
+// no units, are calculated in full.
 import t from 'tap';
 import { type CalculateRequest } from '../../src/contract/schemas.js';
 import { ABI } from '../../src/engine/abi.js';
@@ -11,7 +12,7 @@ import { calculate } from '../../src/risk/calculate.js';
 import { LivePricing } from '../../src/risk/live-pricing.js';
 import { bitJson } from '../helpers/bit-json.js';
 import { validateRequest } from '../helpers/calculation-domain.js';
-import { fourBuilds, OWNER, storeSyntheticDataset } from '../helpers/four-builds.js';
+import { addMultiCurrencyDataset, fourBuilds, OWNER, storeSyntheticDataset } from '../helpers/four-builds.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 import { without } from '../helpers/without.js';
 
@@ -108,5 +109,50 @@ t.test('scenarios kept in several batches, their tails pooled into one, price as
     t.equal(figures(await pricing.price(req)), figures(await calculate(req, OWNER, build.deps)), `${build.name}: calculate’s figures bit for bit`);
     const pooledElsewhere = leads.filter((lead) => lead[2 + lead[0]!] === 0 && lead.length === 3 + lead[0]!).length;
     t.ok(leads.length >= 4 && pooledElsewhere >= 2, `${build.name}: ${leads.length} kept tasks, ${pooledElsewhere} holding no tails`);
+  }
+});
+
+t.test('multi-currency books keep their instruments’ scenarios and price as calculate does, in every build', async (t) => {
+  // Symbols 0 and 3 in EUR, 5 in GBP, the rest USD: reported in USD and in JPY (every conversion a cross or an inverse).
+  const { store } = await storeSyntheticDataset(2, 10);
+  const { id, symbols } = await addMultiCurrencyDataset(store, 6, 400);
+  const held = [symbols[0]!, symbols[1]!, symbols[5]!];
+  const positions = (values: number[]) => held.map((symbol, i) => ({ symbol, market_value: values[i]! }));
+  const base = (over: object) =>
+    validateRequest({
+      dataset_id: id,
+      method: 'monte_carlo_normal',
+      method_options: { seed: 6 },
+      currency: 'USD',
+      positions: positions([300_000, -200_000, 150_000]),
+      confidence_level: 0.99,
+      time_horizon: 5,
+      simulations: 1_500,
+      ...over,
+    });
+  const cases: [string, CalculateRequest][] = [
+    ['USD, normal', base({})],
+    ['JPY, historical', base({ currency: 'JPY', method: 'historical', method_options: {}, simulations: undefined })],
+    ['USD, its USD symbol alone', base({ positions: [{ symbol: held[1]!, market_value: 400_000 }] })],
+  ];
+  const rand = mulberry32(8);
+  for (const build of fourBuilds(store)) {
+    for (const [name, first] of cases) {
+      const executor = new Counting(build.deps.executor);
+      const pricing = new LivePricing({ ...build.deps, executor }, OWNER);
+      const answered = await pricing.price(first);
+      t.equal(figures(answered), figures(await calculate(first, OWNER, build.deps)), `${build.name} ${name}: the first pricing`);
+      t.ok(answered.meta.fx && answered.meta.currency_breakdown, 'with meta.fx and the breakdown');
+      const width = first.positions!.length;
+      let same = 0;
+      for (let i = 0; i < 3; i++) {
+        const values = Array.from({ length: width }, () => Math.round((rand() - 0.4) * 1e6));
+        const req = { ...first, positions: first.positions!.map((p, k) => ({ ...p, market_value: values[k]! })) };
+        if (figures(await pricing.price(req)) === figures(await calculate(req, OWNER, build.deps))) same++;
+      }
+      t.equal(same, 3, `${build.name} ${name}: 3 books, calculate’s figures bit for bit`);
+      t.equal((executor.ops.get(ABI.OP_SIMULATE) ?? 0) + (executor.ops.get(ABI.OP_RUN) ?? 0), 0, `${build.name} ${name}: nothing drawn again`);
+      t.ok(pricing.keptColumns >= width, `${build.name} ${name}: ${pricing.keptColumns} kept columns`);
+    }
   }
 });

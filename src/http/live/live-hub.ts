@@ -120,6 +120,7 @@ export class LiveHub implements LiveServices {
         return body;
       },
       market: () => pricing.market,
+      keptColumns: () => pricing.keptColumns,
     };
   }
 
@@ -165,9 +166,10 @@ export class LiveHub implements LiveServices {
    * 422. Monte Carlo's count is known from the request; historical's (its windows) from `first`.
    * Returns their bytes.
    */
-  checkScenarioMemory(req: CalculateRequest, first?: CalculateResponseBody): number {
+  checkScenarioMemory(req: CalculateRequest, first?: CalculateResponseBody, columns = 0): number {
     const scenarios = MONTE_CARLO.has(req.method) ? (req.simulations ?? 0) : (first?.meta.simulations ?? 0);
-    const bytes = scenarios * new Set(symbolsOf(cashAsPositions(splitOptions(req).req).book)).size * 8;
+    // A multi-currency book keeps more columns than symbols (each foreign one also without FX): known after its first pricing.
+    const bytes = scenarios * Math.max(columns, new Set(symbolsOf(cashAsPositions(splitOptions(req).req).book)).size) * 8;
     const limit = this.config.liveScenarioMb * 1024 ** 2;
     if (bytes > limit) {
       throw new ApiError(

@@ -21,7 +21,7 @@ export interface LiveServices {
   metrics: LiveMetrics;
   validateCalculate(value: unknown): CalculateRequest;
   /** Refuses (422) a subscription whose scenarios would exceed LIVE_SCENARIO_MB; returns their bytes. */
-  checkScenarioMemory(req: CalculateRequest, first?: CalculateResponseBody): number;
+  checkScenarioMemory(req: CalculateRequest, first?: CalculateResponseBody, columns?: number): number;
   /** Takes bytes of LIVE_TOTAL_SCENARIO_MB (else 503); `releaseScenarios` gives them back. */
   holdScenarios(bytes: number): void;
   releaseScenarios(bytes: number): void;
@@ -152,7 +152,7 @@ export class LiveSession {
       const pricer = this.hub.pricer(key.owner);
       const price = (req: CalculateRequest) => pricer.price(req);
       const first = await price(request).catch((e: unknown) => Promise.reject(atMessage(e, ['request'])));
-      const kept = this.hub.checkScenarioMemory(request, first);
+      const kept = this.hub.checkScenarioMemory(request, first, pricer.keptColumns());
       if (this.subs.get(msg.id) !== entry) return; // unsubscribed (or closed) meanwhile
       // Historical windows are counted once the first calculation knows them.
       if (kept > entry.bytes) {

@@ -3,6 +3,7 @@ import { type Dataset } from '../../datasets/dataset.js';
 import { type EngineBook } from '../../engine/codec.js';
 import { type EngineResults } from '../../engine/results-codec.js';
 import { type PricedBook } from '../books.js';
+import { type CalculateResponseBody } from '../../contract/responses.js';
 import { fxPlan, LOCAL_PREFIX, ratesAt, type FxPlan } from './fx-plan.js';
 
 /**
@@ -93,3 +94,19 @@ export function instrumentRows(plan: FxPlan, own: boolean[], exposures: ArrayLik
 /** meta.currency_breakdown of a linear book. */
 export const currencyBreakdown = (plan: FxPlan, book: PricedBook, componentEs: number[]) =>
   breakdownOf(instrumentRows(plan, book.own, book.exposures, componentEs));
+
+/**
+ * A book's answer with its meta.fx (`effect`: the book and, with foreign instruments, its twin
+ * without FX compared on the same scenarios) and meta.currency_breakdown (`componentEs` of its run).
+ */
+export function withFxFigures(
+  answer: CalculateResponseBody,
+  plan: FxPlan,
+  dataset: Dataset,
+  row: number,
+  book: PricedBook,
+  effect: EngineResults,
+  componentEs: number[],
+): CalculateResponseBody {
+  return { ...answer, meta: { ...answer.meta, fx: fxMeta(plan, dataset, row, effect), currency_breakdown: currencyBreakdown(plan, book, componentEs) } };
+}
