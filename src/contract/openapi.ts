@@ -1,5 +1,6 @@
 import { type TSchema } from '@sinclair/typebox';
-import { BatchResponse, CalculateResponse, ErrorBody, Health, Ready, UploadForm } from './responses.js';
+import { BatchResponse, CalculateResponse } from './responses.js';
+import { ErrorBody, Health, Ready, UploadForm } from './service-schemas.js';
 import { DatasetResponse, DeletedResponse, UploadResponse } from './dataset-schemas.js';
 import { DatasetListResponse } from './dataset-list-schemas.js';
 import { StressRequest, StressResponse } from './stress-schemas.js';
