@@ -31,22 +31,23 @@ class Counting implements EngineExecutor {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const figures = (body: { meta: any }) => bitJson(without(body.meta, 'calculation_id', 'timing_ms'));
 
+/** A Monte Carlo request over `held` at `values` (market values), with `over` on top, checked as the service checks it. */
+const requestOf = (id: string, held: string[], values: number[], over: object) =>
+  validateRequest({
+    dataset_id: id,
+    method: 'monte_carlo_normal',
+    currency: 'USD',
+    positions: held.map((symbol, i) => ({ symbol, market_value: values[i]! })),
+    simulations: 1_500,
+    ...over,
+  });
+
 t.test('books priced on kept scenarios have calculate’s figures in every build', async (t) => {
   const { store, id, symbols } = await storeSyntheticDataset(6, 400);
   const held = symbols.slice(0, 4);
   const positions = (values: number[]) => held.map((symbol, i) => ({ symbol, market_value: values[i]! }));
   const base = (over: object) =>
-    validateRequest({
-      dataset_id: id,
-      method: 'monte_carlo_normal',
-      method_options: { seed: 5 },
-      currency: 'USD',
-      positions: positions([300_000, -200_000, 150_000, 0]),
-      confidence_level: 0.975,
-      time_horizon: 10,
-      simulations: 1_500,
-      ...over,
-    });
+    requestOf(id, held, [300_000, -200_000, 150_000, 0], { method_options: { seed: 5 }, confidence_level: 0.975, time_horizon: 10, ...over });
   const cases: [string, CalculateRequest, boolean][] = [
     ['normal', base({}), true],
     ['student-t antithetic', base({ method: 'monte_carlo_student_t', method_options: { seed: 9, antithetic: true } }), true],
@@ -117,19 +118,8 @@ t.test('multi-currency books keep their instruments’ scenarios and price as ca
   const { store } = await storeSyntheticDataset(2, 10);
   const { id, symbols } = await addMultiCurrencyDataset(store, 6, 400);
   const held = [symbols[0]!, symbols[1]!, symbols[5]!];
-  const positions = (values: number[]) => held.map((symbol, i) => ({ symbol, market_value: values[i]! }));
   const base = (over: object) =>
-    validateRequest({
-      dataset_id: id,
-      method: 'monte_carlo_normal',
-      method_options: { seed: 6 },
-      currency: 'USD',
-      positions: positions([300_000, -200_000, 150_000]),
-      confidence_level: 0.99,
-      time_horizon: 5,
-      simulations: 1_500,
-      ...over,
-    });
+    requestOf(id, held, [300_000, -200_000, 150_000], { method_options: { seed: 6 }, confidence_level: 0.99, time_horizon: 5, ...over });
   const cases: [string, CalculateRequest][] = [
     ['USD, normal', base({})],
     ['JPY, historical', base({ currency: 'JPY', method: 'historical', method_options: {}, simulations: undefined })],

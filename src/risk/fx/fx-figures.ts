@@ -27,14 +27,9 @@ export function bookWithoutFx(book: PricedBook, plan: FxPlan): EngineBook {
   return { capital: book.capital, weights: withoutFx(book.engine.weights, plan) };
 }
 
-/**
- * `values` (weights or exposures, one per instrument, then any columns past them, which stay as
- * they are) moved onto the plain columns: foreign stocks priced without FX, foreign cash out.
- */
+/** `values` (weights or exposures, one per instrument) moved onto the plain columns: foreign stocks priced without FX, foreign cash out. */
 export function withoutFx(values: Float64Array, plan: FxPlan): Float64Array {
   const out = new Float64Array(values.length);
-  const n = plan.instruments.length;
-  out.set(values.subarray(n), n);
   plan.instruments.forEach((ins, i) => {
     // The plain columns are the book's only through the positions they stand in for.
     if (ins.withoutFx >= 0 && !ins.name.startsWith(LOCAL_PREFIX)) out[ins.withoutFx] = values[i]!;

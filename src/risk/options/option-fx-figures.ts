@@ -15,18 +15,17 @@ const withoutConversion = (o: PricedOption): PricedOption => ({ ...o, fx: undefi
  */
 export async function optionFxMeta(run: OptionRun, book: OptionBook, laid: LaidBook, metrics: { value_at_risk: number; expected_shortfall: number }) {
   const plan = run.fx!;
-  const { n, priced, sens, exposures, capital } = laid.layout;
+  const { n, priced, sens, exposures, engineOf } = laid.layout;
   const mo = priced.length;
   const g = sens.length;
   let effect: EngineResults | null = null;
   if (plan.foreign) {
     const both = [...priced, ...priced.map(withoutConversion)];
-    const columns =
-      run.kept === null
-        ? null
-        : mo + g === 0
-          ? run.kept
-          : await withOptionColumns(run.deps.executor, run.kept, n, run.req.time_horizon, book.valuation, both, run.s.signal, false, sens);
+    // Parametric keeps no scenarios; a book of stocks alone (a what-if's before) adds no columns.
+    const revalue = run.kept !== null && mo + g > 0;
+    const columns = revalue
+      ? await withOptionColumns(run.deps.executor, run.kept!, n, run.req.time_horizon, book.valuation, both, run.s.signal, false, sens)
+      : run.kept;
     // Columns: the model's, the options with FX, the options without, the sensitivities (as asked).
     const width = n + 2 * mo + g;
     const stock = exposures.subarray(0, n);
@@ -42,7 +41,6 @@ export async function optionFxMeta(run: OptionRun, book: OptionBook, laid: LaidB
     plain.set(given, n + 2 * mo);
     // Parametric (delta only): an option with FX moves as its converted column, without as its local one.
     const sources = [...priced.map((o) => o.fx?.converted ?? o.underlying), ...priced.map((o) => o.underlying), ...sens.map((s) => s.underlying)];
-    const engineOf = (e: Float64Array) => ({ capital, weights: e.map((x) => x / capital) });
     effect = await runOnColumns(run, n, columns, sources, [engineOf(withFx), engineOf(plain)]);
   }
   const meta = fxMeta(plan, run.model.dataset, run.model.est.lastDate, effect);
