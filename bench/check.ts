@@ -26,6 +26,7 @@ import { benchEstimationSplit } from './lib/estimation-bench.js';
 import { benchWorkerSplit } from './lib/worker-bench.js';
 import { benchFilteredHistory } from './lib/filtered-bench.js';
 import { benchLive } from './lib/live-bench.js';
+import { benchFxFactors } from './lib/fx-bench.js';
 import { inCi } from './lib/ci.js';
 import { pairedRatio } from './lib/stats.js';
 
@@ -195,6 +196,16 @@ async function main(): Promise<void> {
       `options: ${o.options} on ${o.underlyings} underlyings × ${o.scenarios} scenarios (${o.build}): engine ${o.engine_ns_per_option_scenario.toFixed(1)} ns, NumPy/SciPy ${o.numpy_ns_per_option_scenario.toFixed(1)} ns per option-scenario`,
     );
     return { numpy_over_options_revaluation: o.numpy_over_engine };
+  });
+
+  // FX as a risk factor: 20 foreign stocks + 3 FX columns against 23 stocks, one-book batches
+  // (issue 30: the FX book costs at most 1.3× the plain one), the FX VaR first checked equal to calculate's.
+  await step(['plain_over_fx_book'], async () => {
+    const f = await benchFxFactors(50_000, 5);
+    console.log(
+      `FX factors, ${f.simulations} × 10 d, WASM simd: plain book ${f.plain_book_ms.toFixed(1)} ms, FX book ${f.fx_book_ms.toFixed(1)} ms; calculate with meta.fx ${f.plain_ms.toFixed(1)} / ${f.fx_ms.toFixed(1)} ms`,
+    );
+    return { plain_over_fx_book: 1 / f.fx_book_over_plain };
   });
 
   // Live risk, 100 positions × 100,000 scenarios (issue 33 targets ≥ 10× at p50).
