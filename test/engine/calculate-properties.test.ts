@@ -8,7 +8,7 @@
 // answer's compiled serializer must write what JSON.stringify would. Invalid requests, drawn apart,
 // each meet their exact error. A failure shrinks to a minimal request and prints it as JSON.
 // The builds also split the simulation and the finalize differently (1, 3, 2 and 7 parts).
-// `npm test` runs PROPERTY_RUNS (default 200) cases on a fixed seed; `npm run test:stress` 2,000 on
+// `npm test` runs PROPERTY_RUNS (default 200) cases on a fixed seed; `npm run test:stress` 1,000 on
 // a fresh one (PROPERTY_SEED to replay a run).
 import t from 'tap';
 import fc from 'fast-check';
