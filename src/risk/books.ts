@@ -81,7 +81,15 @@ function weightsOf(exposures: Float64Array, capital: number, stated?: StatedWeig
   return exposures.map((e, i) => stated?.(i, capital) ?? e / capital);
 }
 
-/** The priced book; one whose money does not fit a double is refused where it was stated. */
+/** Gross exposure Σ|e_i|; one whose money does not fit a double is refused where it was stated. */
+function grossOf(exposures: Float64Array, at: Loc): number {
+  let gross = 0;
+  for (const e of exposures) gross += Math.abs(e);
+  if (!Number.isFinite(gross)) throw validationError([{ loc: at, msg: 'exposures (quantity × price) overflow double precision', type: 'overflow' }]);
+  return gross;
+}
+
+/** The priced book; an empty one, or one whose money does not fit a double, is refused where it was stated. */
 function finish(
   own: boolean[],
   listed: number[],
@@ -91,9 +99,7 @@ function finish(
   at: Loc,
   stated?: StatedWeight,
 ): PricedBook {
-  let gross = 0;
-  for (const e of exposures) gross += Math.abs(e);
-  if (!Number.isFinite(gross)) throw validationError([{ loc: at, msg: 'exposures (quantity × price) overflow double precision', type: 'overflow' }]);
+  const gross = grossOf(exposures, at);
   if (gross === 0) throw validationError([{ loc: at, msg: 'every exposure is zero: the book is empty', type: 'value_error' }]);
   const capital = portfolioValue ?? gross;
   const weights = weightsOf(exposures, capital, stated);
@@ -136,17 +142,41 @@ function holdingExposure(h: Holding, price: number): number {
   return h.marketValue === undefined ? e : e + h.marketValue;
 }
 
+/** A book of positions over `symbols` at `prices`: what it holds, its exposures; not yet a capital. */
+interface Holdings {
+  own: boolean[];
+  listed: number[];
+  exposures: Float64Array;
+  quantities: (number | null)[];
+}
+
+function holdingsAt(positions: PositionEntry[], symbols: string[], prices: Float64Array): Holdings {
+  const position = new Map(symbols.map((s, i) => [s, i]));
+  const own = symbols.map(() => false);
+  const exposures = new Float64Array(symbols.length);
+  const quantities: (number | null)[] = symbols.map(() => null);
+  holdingsOf(positions, position, symbols.length).forEach((h, i) => {
+    if (!h) return;
+    own[i] = true;
+    exposures[i] = holdingExposure(h, prices[i]!);
+    quantities[i] = h.marketValue === undefined ? h.quantity! : null;
+  });
+  const listed = listedIndices(
+    positions.map((p) => p.symbol),
+    symbols,
+  );
+  return { own, listed, exposures, quantities };
+}
+
 /**
  * Prices a book over `symbols` (a superset of its own) at `prices`. Positions may name a symbol
  * several times: its amounts add up (api.md §13).
  */
 export function priceBook(book: BookRequest, symbols: string[], prices: Float64Array, portfolioValue: number | undefined, at: Loc): PricedBook {
-  const position = new Map(symbols.map((s, i) => [s, i]));
-  const own = symbols.map(() => false);
-  const listed = listedIndices(symbolsOf(book), symbols);
-  const exposures = new Float64Array(symbols.length);
-  const quantities: (number | null)[] = symbols.map(() => null);
   if (book.portfolio) {
+    const position = new Map(symbols.map((s, i) => [s, i]));
+    const own = symbols.map(() => false);
+    const exposures = new Float64Array(symbols.length);
     const weights = new Float64Array(symbols.length);
     for (const p of book.portfolio) {
       const i = position.get(p.symbol)!;
@@ -154,15 +184,29 @@ export function priceBook(book: BookRequest, symbols: string[], prices: Float64A
       weights[i] = p.weight;
       exposures[i] = portfolioValue! * p.weight;
     }
-    return finish(own, listed, exposures, quantities, portfolioValue, [...at, 'portfolio'], (i) => weights[i]);
+    const listed = listedIndices(symbolsOf(book), symbols);
+    return finish(
+      own,
+      listed,
+      exposures,
+      symbols.map(() => null),
+      portfolioValue,
+      [...at, 'portfolio'],
+      (i) => weights[i],
+    );
   }
-  holdingsOf(book.positions!, position, symbols.length).forEach((h, i) => {
-    if (!h) return;
-    own[i] = true;
-    exposures[i] = holdingExposure(h, prices[i]!);
-    quantities[i] = h.marketValue === undefined ? h.quantity! : null;
-  });
-  return finish(own, listed, exposures, quantities, portfolioValue, [...at, 'positions']);
+  const h = holdingsAt(book.positions!, symbols, prices);
+  return finish(h.own, h.listed, h.exposures, h.quantities, portfolioValue, [...at, 'positions']);
+}
+
+/**
+ * The stock part of a book that also holds options: its positions priced with no capital yet (C
+ * comes with the options' deltas), so stock worth nothing in the reporting currency — cash of
+ * 5e-324 yen is 0 dollars — leaves the options to carry the book. Gross is Σ|e_i|.
+ */
+export function priceStockPart(book: BookRequest, symbols: string[], prices: Float64Array, at: Loc): Holdings & { gross: number } {
+  const h = holdingsAt(book.positions ?? [], symbols, prices);
+  return { ...h, gross: grossOf(h.exposures, [...at, 'positions']) };
 }
 
 /**

@@ -246,6 +246,20 @@ t.test('options on foreign underlyings', async (t) => {
     }
   });
 
+  t.test('cash worth nothing in the reporting currency beside an option: the option carries the book', async (t) => {
+    // 5e-324 yen is 0 dollars: the stock part is empty, the option's delta is the capital.
+    const option = optionOn('SAP', Math.round(last(col('SAP'))), 5);
+    for (const m of [{ method: 'historical' }, { method: 'monte_carlo_normal', simulations: 1000, method_options: { seed: 0 }, portfolio_value: 1e-6 }]) {
+      const r = await calculate(s.base, s.key, calcOf(ds, { ...m, positions: [option, { cash: 'JPY', amount: 5e-324 }] }));
+      t.equal(r.status, 200, ok(r));
+      t.ok(r.body.meta.metrics.value_at_risk > 0, `${m.method}: VaR ${r.body.meta.metrics.value_at_risk}`);
+      if (m.method === 'historical') {
+        const alone = await calculate(s.base, s.key, calcOf(ds, { ...m, positions: [option] }));
+        t.same(r.body.meta.metrics, alone.body.meta.metrics, 'the figures of the option alone');
+      }
+    }
+  });
+
   t.test('refusals', async (t) => {
     const noRate = await uploadWith(s.base, s.key, wideCsv({ SAP: col('SAP'), AAPL: col('AAPL') }), {
       currencies: JSON.stringify({ SAP: 'EUR' }),

@@ -4,11 +4,21 @@
 // book beyond double precision is refused where it was stated.
 import t from 'tap';
 import { ApiError } from '../../src/contract/errors.js';
-import { applyTrades, priceBook } from '../../src/risk/books.js';
+import { applyTrades, priceBook, priceStockPart } from '../../src/risk/books.js';
 
 const symbols = ['A', 'B', 'C'];
 const prices = new Float64Array([101.25, 37.5, 12.125]);
 const at = ['body'];
+
+/** The first validation issue `f` is refused with, if any. */
+function refusal(f: () => unknown) {
+  try {
+    f();
+  } catch (e) {
+    return e instanceof ApiError ? (e.extra as { errors?: { loc: unknown[]; msg: string; type: string }[] }).errors?.[0] : undefined;
+  }
+  return undefined;
+}
 
 t.test('a portfolio keeps its stated weights exactly; exposures are V·w', async (t) => {
   const weights = [0.1, 0.7, 0.2];
@@ -93,14 +103,6 @@ t.test('positions naming a symbol twice add up; quantity and market value held t
 });
 
 t.test('a book beyond double precision is refused where it was stated', async (t) => {
-  const refusal = (f: () => unknown) => {
-    try {
-      f();
-    } catch (e) {
-      return e instanceof ApiError ? (e.extra as { errors?: { loc: unknown[]; type: string }[] }).errors?.[0] : undefined;
-    }
-    return undefined;
-  };
   const huge = priceBook({ positions: [{ symbol: 'A', quantity: 1e306 }] }, symbols, prices, undefined, at);
   t.ok(Number.isFinite(huge.capital));
   const overflow = refusal(() =>
@@ -120,4 +122,19 @@ t.test('a book beyond double precision is refused where it was stated', async (t
   t.same(empty?.loc, ['body', 'positions'], 'an empty book');
   const tiny = refusal(() => priceBook({ positions: [{ symbol: 'A', quantity: 1e305 }] }, symbols, prices, 1e-6, at));
   t.equal(tiny?.type, 'overflow', 'e / C beyond double precision');
+});
+
+t.test('the stock part of an option book may be worth nothing; the book alone may not', async (t) => {
+  // 5e-324 held at 1e-10 a unit (cash converted into a far larger currency) is worth 0.
+  const tiny = new Float64Array([1e-10, 37.5, 12.125]);
+  const stock = priceStockPart({ positions: [{ symbol: 'A', quantity: 5e-324 }] }, symbols, tiny, at);
+  t.equal(stock.gross, 0, 'no exposure, no refusal: the options carry the book');
+  t.same(stock.own, [true, false, false]);
+  t.same(stock.listed, [0]);
+  t.equal(
+    refusal(() => priceBook({ positions: [{ symbol: 'A', quantity: 5e-324 }] }, symbols, tiny, undefined, at))?.msg,
+    'every exposure is zero: the book is empty',
+  );
+  const huge = { positions: ['A', 'B'].map((symbol) => ({ symbol, quantity: 1e308 })) };
+  t.same(refusal(() => priceStockPart(huge, symbols, prices, at))?.loc, ['body', 'positions'], 'stock beyond double precision is still refused');
 });

@@ -1,5 +1,5 @@
 import { validationError } from '../../contract/errors.js';
-import { priceBook, type BookRequest, type PricedBook } from '../books.js';
+import { priceStockPart, type BookRequest, type PricedBook } from '../books.js';
 
 /**
  * The stock part of a book with options over `symbols` (an options-only book holds none); capital
@@ -19,14 +19,15 @@ export function priceOptionBook(
 ): PricedBook {
   const held = (stated.positions ?? []).some((p) => (p.quantity ?? p.market_value) !== 0);
   const zeros = new Float64Array(symbols.length);
-  const stock: PricedBook = held
-    ? priceBook(stated, symbols, prices, undefined, at)
-    : { own: symbols.map(() => false), listed: [], capital: 0, exposures: zeros, quantities: symbols.map(() => null), engine: { capital: 0, weights: zeros } };
-  let gross = held ? stock.capital : 0;
+  const stock = held
+    ? priceStockPart(stated, symbols, prices, at)
+    : { own: symbols.map(() => false), listed: [], exposures: zeros, quantities: symbols.map(() => null), gross: 0 };
+  let gross = stock.gross;
   for (const d of deltaMoney) gross += Math.abs(d);
   const capital = portfolioValue ?? gross;
   if (!(capital > 0) || !Number.isFinite(capital)) {
     throw validationError([{ loc: [...at, 'positions'], msg: zeroMessage, type: 'value_error' }]);
   }
-  return { ...stock, capital, engine: { capital, weights: stock.exposures.map((e) => e / capital) } };
+  const { own, listed, exposures, quantities } = stock;
+  return { own, listed, exposures, quantities, capital, engine: { capital, weights: exposures.map((e) => e / capital) } };
 }
