@@ -127,9 +127,16 @@ export function multiCurrencyOptionBookRequests(
 ): fc.Arbitrary<CalculateRequest> {
   const code = fc.constantFrom(...REPORTING_CURRENCIES);
   const cash = fc.array(fc.tuple(code, fc.oneof(double(-1e7, 1e7), fc.constantFrom(0, 1, -1, 2 ** 31, 2 ** 32))), { maxLength: 2 });
-  return fc.tuple(optionBookRequests(datasetId, symbols, lastDate, maxAssets, budget), code, cash).map(([r, currency, held]) => ({
-    ...without(r, 'sensitivities'),
-    currency,
-    positions: [...r.positions!, ...held.map(([c, amount]) => ({ cash: c, amount }))],
-  }));
+  return fc.tuple(optionBookRequests(datasetId, symbols, lastDate, maxAssets, budget), code, cash).map(([r, currency, held]) => {
+    // Without its sensitivities a book of zero contracts and no stock is empty (refused, as in
+    // optionBookRequests): one contract held.
+    const empty = r.positions!.every((p) => ('option' in p ? p.quantity : 'cash' in p ? p.amount : (p.quantity ?? p.market_value)) === 0);
+    const first = r.positions!.findIndex((p) => 'option' in p);
+    const positions = r.positions!.map((p, i) => (empty && i === first ? { ...p, quantity: 1 } : p));
+    return {
+      ...without(r, 'sensitivities'),
+      currency,
+      positions: [...positions, ...held.map(([c, amount]) => ({ cash: c, amount }))],
+    };
+  });
 }
