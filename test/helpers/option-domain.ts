@@ -66,6 +66,19 @@ function sensitivity(symbols: string[]): fc.Arbitrary<SensitivityEntry> {
   return fc.record({ symbol: fc.constantFrom(...symbols), delta: money, gamma: money });
 }
 
+type BookEntry = NonNullable<CalculateRequest['positions']>[number];
+
+/**
+ * A book of nothing but zeros is refused as empty (request-checks.test.ts), which is no valid
+ * request: there its first option holds one contract.
+ */
+function withOneContract(positions: BookEntry[]): BookEntry[] {
+  const amount = (p: BookEntry) => ('option' in p ? p.quantity : 'cash' in p ? p.amount : (p.quantity ?? p.market_value));
+  if (positions.some((p) => amount(p) !== 0)) return positions;
+  const first = positions.findIndex((p) => 'option' in p);
+  return positions.map((p, i) => (i === first ? { ...p, quantity: 1 } : p));
+}
+
 /**
  * Calculate requests holding options: a drawn positions request in a method that takes options,
  * held (not rebalanced), without importance sampling or a target error (each refused with
@@ -93,8 +106,6 @@ export function optionBookRequests(datasetId: string, symbols: string[], lastDat
       const method_options = without(r.method_options ?? {}, 'target_relative_error', 'variance_reduction');
       const valuationMode = r.method === 'parametric_normal' ? 'delta' : drawnValuation;
       const stocks = keepStocks ? r.positions!.slice(0, MOST_STOCKS) : [];
-      // A book of nothing but zeros is refused as empty (request-checks.test.ts): one contract held.
-      if (stocks.length === 0 && given.length === 0 && options.every((o) => o.quantity === 0)) options[0] = { ...options[0]!, quantity: 1 };
       const rest = without(r, 'what_if');
       const trades = [...(whatIf ? (r.what_if?.trades ?? []) : []), ...(optionTrade ? [optionTrade] : [])];
       return {
@@ -104,7 +115,7 @@ export function optionBookRequests(datasetId: string, symbols: string[], lastDat
         // out-of-the-money option alone leaves at 0 (refused: "give portfolio_value", options.test.ts).
         portfolio_value: r.portfolio_value ?? value,
         method_options: { ...method_options, ...(valuationMode !== undefined ? { valuation: valuationMode } : {}) },
-        positions: [...stocks, ...options],
+        positions: given.length > 0 ? [...stocks, ...options] : withOneContract([...stocks, ...options]),
         // Parametric methods take a sensitivity's δ only (a γ is refused at its field).
         ...(given.length > 0 ? { sensitivities: r.method === 'parametric_normal' ? given.map((g) => ({ ...g, gamma: 0 })) : given } : {}),
         ...(r.simulations !== undefined ? { simulations: Math.min(r.simulations, MOST_SIMULATIONS) } : {}),
@@ -127,16 +138,10 @@ export function multiCurrencyOptionBookRequests(
 ): fc.Arbitrary<CalculateRequest> {
   const code = fc.constantFrom(...REPORTING_CURRENCIES);
   const cash = fc.array(fc.tuple(code, fc.oneof(double(-1e7, 1e7), fc.constantFrom(0, 1, -1, 2 ** 31, 2 ** 32))), { maxLength: 2 });
-  return fc.tuple(optionBookRequests(datasetId, symbols, lastDate, maxAssets, budget), code, cash).map(([r, currency, held]) => {
-    // Without its sensitivities a book of zero contracts and no stock is empty (refused, as in
-    // optionBookRequests): one contract held.
-    const empty = r.positions!.every((p) => ('option' in p ? p.quantity : 'cash' in p ? p.amount : (p.quantity ?? p.market_value)) === 0);
-    const first = r.positions!.findIndex((p) => 'option' in p);
-    const positions = r.positions!.map((p, i) => (empty && i === first ? { ...p, quantity: 1 } : p));
-    return {
-      ...without(r, 'sensitivities'),
-      currency,
-      positions: [...positions, ...held.map(([c, amount]) => ({ cash: c, amount }))],
-    };
-  });
+  return fc.tuple(optionBookRequests(datasetId, symbols, lastDate, maxAssets, budget), code, cash).map(([r, currency, held]) => ({
+    ...without(r, 'sensitivities'),
+    currency,
+    // Its sensitivities dropped, the book may hold nothing but zeros.
+    positions: [...withOneContract(r.positions!), ...held.map(([c, amount]) => ({ cash: c, amount }))],
+  }));
 }
