@@ -2,6 +2,7 @@
 //! units (`revalue`).
 
 pub mod phi;
+pub mod phi_lanes;
 pub mod pricer;
 pub mod revalue;
 

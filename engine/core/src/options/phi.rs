@@ -7,20 +7,20 @@
 
 use crate::math::exp_sum;
 
-const A: [f64; 5] = [
+pub(super) const A: [f64; 5] = [
     3.161_123_743_870_565_5,
     113.864_154_151_050_16,
     377.485_237_685_302,
     3_209.377_589_138_469_4,
     0.185_777_706_184_603_15,
 ];
-const B: [f64; 4] = [
+pub(super) const B: [f64; 4] = [
     23.601_290_952_344_122,
     244.024_637_934_444_17,
     1_282.616_526_077_372_3,
     2_844.236_833_439_171,
 ];
-const C: [f64; 9] = [
+pub(super) const C: [f64; 9] = [
     0.564_188_496_988_670_1,
     8.883_149_794_388_377,
     66.119_190_637_141_63,
@@ -31,7 +31,7 @@ const C: [f64; 9] = [
     1_230.339_354_797_997_2,
     2.153_115_354_744_038_3e-8,
 ];
-const D: [f64; 8] = [
+pub(super) const D: [f64; 8] = [
     15.744_926_110_709_835,
     117.693_950_891_312_5,
     537.181_101_862_009_9,
@@ -41,7 +41,7 @@ const D: [f64; 8] = [
     3_439.367_674_143_721_6,
     1_230.339_354_803_749_5,
 ];
-const P: [f64; 6] = [
+pub(super) const P: [f64; 6] = [
     0.305_326_634_961_232_36,
     0.360_344_899_949_804_45,
     0.125_781_726_111_229_26,
@@ -49,16 +49,16 @@ const P: [f64; 6] = [
     0.000_658_749_161_529_837_8,
     0.016_315_387_137_302_097,
 ];
-const Q: [f64; 5] = [
+pub(super) const Q: [f64; 5] = [
     2.568_520_192_289_822,
     1.872_952_849_923_460_4,
     0.527_905_102_951_428_5,
     0.060_518_341_312_441_32,
     0.002_335_204_976_268_691_8,
 ];
-const SQRPI: f64 = 0.564_189_583_547_756_3; // 1/√π
+pub(super) const SQRPI: f64 = 0.564_189_583_547_756_3; // 1/√π
 /// Above this erfc(x) is below the smallest normal double (Cody's XBIG).
-const XBIG: f64 = 26.543;
+pub(super) const XBIG: f64 = 26.543;
 
 /// 2^27 + 1: Dekker's splitter, cutting a double into two halves whose products are exact.
 const SPLITTER: f64 = 134_217_729.0;
@@ -69,7 +69,7 @@ const SPLITTER: f64 = 134_217_729.0;
 /// instead, which costs a second e^x; this is as accurate and half the work. Finite for y below
 /// 2^995; the caller selects 0 from XBIG on, where a NaN here (y = ∞) is discarded.
 #[inline(always)]
-fn exp_minus_square(y: f64) -> f64 {
+pub(super) fn exp_minus_square(y: f64) -> f64 {
     let c = SPLITTER * y;
     let high = c - (c - y);
     let low = y - high;
@@ -170,6 +170,7 @@ mod tests {
     use super::cdf;
     use super::*;
     use crate::math::normal_cdf;
+    use crate::options::phi_lanes::{erfc_far, erfc_middle, erfc_near};
 
     /// Cody's e^{−y²}: y split at a multiple of 1/16, two e^x, with the platform's exp.
     fn exp_minus_square_cody(y: f64) -> f64 {
@@ -187,45 +188,6 @@ mod tests {
             y += 0.000_976_562_5 * 1.37;
         }
         assert_eq!(exp_minus_square(0.0), 1.0);
-    }
-
-    /// erfc(x) for |x| ≤ 0.46875: 1 − x·P(y²)/Q(y²), y = |x|.
-    #[inline(always)]
-    fn erfc_near(x: f64, y: f64) -> f64 {
-        let ysq = if y > 1.11e-16 { y * y } else { 0.0 };
-        let mut num = A[4] * ysq;
-        let mut den = ysq;
-        for i in 0..3 {
-            num = (num + A[i]) * ysq;
-            den = (den + B[i]) * ysq;
-        }
-        1.0 - x * (num + A[3]) / (den + B[3])
-    }
-
-    /// erfc(y) for 0.46875 < y ≤ 4, from `tail` = e^{−y²}.
-    #[inline(always)]
-    fn erfc_middle(y: f64, tail: f64) -> f64 {
-        let mut num = C[8] * y;
-        let mut den = y;
-        for i in 0..7 {
-            num = (num + C[i]) * y;
-            den = (den + D[i]) * y;
-        }
-        (num + C[7]) / (den + D[7]) * tail
-    }
-
-    /// erfc(y) for 4 < y < XBIG, from `tail` = e^{−y²}.
-    #[inline(always)]
-    fn erfc_far(y: f64, tail: f64) -> f64 {
-        let inverse = 1.0 / y;
-        let inverse_square = inverse * inverse;
-        let mut num = P[5] * inverse_square;
-        let mut den = inverse_square;
-        for i in 0..4 {
-            num = (num + P[i]) * inverse_square;
-            den = (den + Q[i]) * inverse_square;
-        }
-        (SQRPI - inverse_square * (num + P[4]) / (den + Q[4])) * inverse * tail
     }
 
     /// The branching form, as it was before `erfc` became branch-free: each region only where it

@@ -1,0 +1,153 @@
+//! erfc over a group of lanes, the same bits as `phi::erfc` lane by lane, for the pricer's
+//! columns. The branch-free `erfc` selects every coefficient among Cody's three regions, which
+//! costs more than the arithmetic; but a column's d1 (or d2) across neighbouring scenarios mostly
+//! falls in one region. A group whose lanes all do takes that region's own rational function
+//! with no selects (and the near region no e^x); a mixed group takes the branch-free form. Each
+//! region's form performs exactly the operations the merged form performs for it (its leading
+//! zero coefficients leave its partial sums exactly 0), so the choice never changes a bit.
+
+use super::phi::{erfc, exp_minus_square, A, B, C, D, P, Q, SQRPI, XBIG};
+
+/// Lanes per group: two AVX2 registers of f64, four simd128 ones.
+pub const LANES: usize = 8;
+
+/// Cody's region bounds on |x|: near up to NEAR, middle up to MIDDLE, far beyond.
+const NEAR: f64 = 0.46875;
+const MIDDLE: f64 = 4.0;
+
+/// erfc(x) for |x| ≤ 0.46875: 1 − x·P(y²)/Q(y²), y = |x|.
+#[inline(always)]
+pub fn erfc_near(x: f64, y: f64) -> f64 {
+    let ysq = if y > 1.11e-16 { y * y } else { 0.0 };
+    let mut num = A[4] * ysq;
+    let mut den = ysq;
+    for i in 0..3 {
+        num = (num + A[i]) * ysq;
+        den = (den + B[i]) * ysq;
+    }
+    1.0 - x * (num + A[3]) / (den + B[3])
+}
+
+/// erfc(y) for 0.46875 < y ≤ 4, from `tail` = e^{−y²}.
+#[inline(always)]
+pub fn erfc_middle(y: f64, tail: f64) -> f64 {
+    let mut num = C[8] * y;
+    let mut den = y;
+    for i in 0..7 {
+        num = (num + C[i]) * y;
+        den = (den + D[i]) * y;
+    }
+    (num + C[7]) / (den + D[7]) * tail
+}
+
+/// erfc(y) for 4 < y < XBIG, from `tail` = e^{−y²}.
+#[inline(always)]
+pub fn erfc_far(y: f64, tail: f64) -> f64 {
+    let inverse = 1.0 / y;
+    let inverse_square = inverse * inverse;
+    let mut num = P[5] * inverse_square;
+    let mut den = inverse_square;
+    for i in 0..4 {
+        num = (num + P[i]) * inverse_square;
+        den = (den + Q[i]) * inverse_square;
+    }
+    (SQRPI - inverse_square * (num + P[4]) / (den + Q[4])) * inverse * tail
+}
+
+/// erfc(−x) = 2 − erfc(x): the middle and far regions' reflection.
+#[inline(always)]
+fn reflected(x: f64, r: f64) -> f64 {
+    if x < 0.0 {
+        2.0 - r
+    } else {
+        r
+    }
+}
+
+/// erfc of each lane, the bits of `erfc` lane by lane.
+#[inline(always)]
+pub fn erfc_lanes(x: &[f64; LANES]) -> [f64; LANES] {
+    let mut y = [0.0; LANES];
+    for (y, x) in y.iter_mut().zip(x) {
+        *y = x.abs();
+    }
+    let mut out = [0.0; LANES];
+    if y.iter().all(|&y| y <= NEAR) {
+        for ((o, &x), &y) in out.iter_mut().zip(x).zip(&y) {
+            *o = erfc_near(x, y);
+        }
+    } else if y.iter().all(|&y| y > NEAR && y <= MIDDLE) {
+        for ((o, &x), &y) in out.iter_mut().zip(x).zip(&y) {
+            *o = reflected(x, erfc_middle(y, exp_minus_square(y)));
+        }
+    } else if y.iter().all(|&y| y > MIDDLE && y < XBIG) {
+        for ((o, &x), &y) in out.iter_mut().zip(x).zip(&y) {
+            *o = reflected(x, erfc_far(y, exp_minus_square(y)));
+        }
+    } else {
+        for (o, &x) in out.iter_mut().zip(x) {
+            *o = erfc(x);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_of_group_gives_the_branch_free_bits() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut uniform = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        // Groups inside each region (both signs), straddling each bound, and spread over (−40, 40).
+        let ranges: [(f64, f64); 8] = [
+            (-NEAR, NEAR),
+            (NEAR, MIDDLE),
+            (-MIDDLE, -NEAR),
+            (MIDDLE, XBIG),
+            (-XBIG, -MIDDLE),
+            (NEAR - 0.01, NEAR + 0.01),
+            (MIDDLE - 0.01, MIDDLE + 0.01),
+            (-40.0, 40.0),
+        ];
+        let edges = [
+            0.0,
+            -0.0,
+            1e-17,
+            NEAR,
+            -NEAR,
+            MIDDLE,
+            -MIDDLE,
+            XBIG,
+            -XBIG,
+            f64::MAX,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
+        let mut groups: Vec<[f64; LANES]> = edges.iter().map(|&e| [e; LANES]).collect();
+        for _ in 0..50_000 {
+            for (low, high) in ranges {
+                let mut g = [0.0; LANES];
+                for x in g.iter_mut() {
+                    *x = low + (high - low) * uniform();
+                }
+                groups.push(g);
+            }
+        }
+        for g in groups {
+            for (x, got) in g.iter().zip(erfc_lanes(&g)) {
+                let want = erfc(*x);
+                assert!(
+                    got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                    "erfc({x:e}): {got:e} vs {want:e}"
+                );
+            }
+        }
+    }
+}
