@@ -59,10 +59,6 @@ fn split_finalize(partials: &[Vec<f64>], parts: usize) -> Vec<f64> {
     call(OP_FINALIZE_SPLIT, &input)
 }
 
-fn same_bits(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
-}
-
 fn assert_splits_agree(f: &SpecFields, d: &mut Draw) {
     let partials = seven_partials(f, d);
     let single = call(OP_FINALIZE, &finalize_input(&partials));

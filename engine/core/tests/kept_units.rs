@@ -94,10 +94,6 @@ fn run_pooled(f: &SpecFields, units_book: &SpecFields, cuts: &[usize]) -> Vec<f6
     call(OP_FINALIZE, &input)
 }
 
-fn same_bits(a: &[f64], b: &[f64]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
-}
-
 fn check(f: &SpecFields) {
     // Units drawn for another book (long only) price this one as if drawn for it.
     let mut other = f.clone();

@@ -13,4 +13,4 @@ pub mod reader;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use dispatch::{call, call_led};
+pub use dispatch::{answer_length, call, call_led, call_led_into};

@@ -119,21 +119,14 @@ pub fn option_units(
     horizon_days: usize,
     options: &[OptionColumn],
 ) -> Result<Vec<f64>> {
-    let mut out = Vec::new();
-    option_units_into(&mut out, 0, units, assets, horizon_days, options)?;
+    let blocks = check_option_units(units, assets, options)?;
+    let mut out = vec![0.0; option_units_length(blocks, assets, options.len())];
+    write_option_units(&mut out, units, assets, horizon_days, options);
     Ok(out)
 }
 
-/// `option_units` appended to `out`, with room reserved for `extra` words more (what the caller
-/// appends next), so an answer of 10⁸ words is written once and never moved.
-pub fn option_units_into(
-    out: &mut Vec<f64>,
-    extra: usize,
-    units: &[f64],
-    assets: usize,
-    horizon_days: usize,
-    options: &[OptionColumn],
-) -> Result<()> {
+/// Checks what `write_option_units` needs (so that it cannot fail) and gives the blocks' count.
+pub fn check_option_units(units: &[f64], assets: usize, options: &[OptionColumn]) -> Result<usize> {
     ensure(assets >= 1, "at least one asset")?;
     check_options(options.len())?;
     let per_block = assets * BLOCK;
@@ -146,6 +139,24 @@ pub fn option_units_into(
     for o in options {
         o.validate(assets)?;
     }
+    Ok(blocks)
+}
+
+/// The words of `option_units`' answer: every block's units and option columns.
+pub fn option_units_length(blocks: usize, assets: usize, options: usize) -> usize {
+    blocks * (assets + options) * BLOCK
+}
+
+/// `option_units` written into `out`, of `option_units_length` words, after `check_option_units`:
+/// a host can allocate an answer of 10⁸ words where it will live, and it is written once.
+pub fn write_option_units(
+    out: &mut [f64],
+    units: &[f64],
+    assets: usize,
+    horizon_days: usize,
+    options: &[OptionColumn],
+) {
+    let per_block = assets * BLOCK;
     let dt = horizon_days as f64 / TRADING_DAYS;
     let setups: Vec<(Setup, Setup)> = options
         .iter()
@@ -161,31 +172,31 @@ pub fn option_units_into(
     }
     let mut logs = vec![0.0; per_block];
     let width = (assets + options.len()) * BLOCK;
-    out.reserve(blocks * width + extra);
-    for block in units.chunks_exact(per_block) {
-        out.extend_from_slice(block);
+    for (block, written) in units
+        .chunks_exact(per_block)
+        .zip(out.chunks_exact_mut(width))
+    {
+        let (own, columns) = written.split_at_mut(per_block);
+        own.copy_from_slice(block);
         let pairs = logs.chunks_exact_mut(BLOCK).zip(block.chunks_exact(BLOCK));
         for ((l, u), _) in pairs.zip(&logged).filter(|(_, &yes)| yes) {
             for (l, x) in l.iter_mut().zip(u) {
                 *l = ln(1.0 + x);
             }
         }
-        for (o, (now, later)) in options.iter().zip(&setups) {
+        let columns = columns.chunks_exact_mut(BLOCK);
+        for ((o, (now, later)), cell) in options.iter().zip(&setups).zip(columns) {
             let at = o.underlying * BLOCK;
             let (u, l) = (&block[at..][..BLOCK], &logs[at..][..BLOCK]);
-            let start = out.len();
-            out.resize(start + BLOCK, 0.0);
             match o.fx {
-                None => column(&mut out[start..], u, l, o.spot, now, later, dt, o.valuation),
+                None => column(cell, u, l, o.spot, now, later, dt, o.valuation),
                 Some(k) => {
                     let f = &block[k * BLOCK..][..BLOCK];
-                    let cell = &mut out[start..];
                     converted(cell, u, l, f, o.spot, now, later, dt, o.valuation)
                 }
             }
         }
     }
-    Ok(())
 }
 
 /// One block of an option's column from its underlying's units `u` (and, for a full

@@ -229,3 +229,8 @@ impl Draw {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
+
+/// Equal lengths and every word's bits equal.
+pub fn same_bits(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}

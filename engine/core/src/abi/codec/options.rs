@@ -15,7 +15,9 @@ use crate::abi::reader::Reader;
 use crate::error::{EngineError, Result};
 use crate::limits::check_options;
 use crate::options::pricer::{Contract, Kind, Model, Setup};
-use crate::options::revalue::{option_units_into, OptionColumn, Valuation};
+use crate::options::revalue::{
+    check_option_units, option_units_length, write_option_units, OptionColumn, Valuation,
+};
 
 fn code(r: &mut Reader, what: &str) -> Result<usize> {
     r.count()
@@ -81,29 +83,84 @@ fn decode_options(r: &mut Reader, count: usize) -> Result<Vec<OptionColumn>> {
     (0..count).map(|_| decode_option(r)).collect()
 }
 
+/// An OP_OPTION_UNITS call decoded and checked: it can no longer fail.
+struct OptionUnitsCall<'a> {
+    units: &'a [f64],
+    tails: Vec<f64>,
+    assets: usize,
+    horizon: usize,
+    options: Vec<OptionColumn>,
+    blocks: usize,
+}
+
+impl<'a> OptionUnitsCall<'a> {
+    fn decode(kept: &'a [f64], input: &[f64]) -> Result<OptionUnitsCall<'a>> {
+        let (units, tails) = decode_kept(kept)?;
+        let mut r = Reader::new(input);
+        let assets = r.count()?;
+        let horizon = r.count()?;
+        let m = r.count()?;
+        let options = decode_options(&mut r, m)?;
+        r.end()?;
+        let blocks = check_option_units(units, assets, &options)?;
+        let mut encoded_tails = Vec::with_capacity(tails_length(&tails));
+        encode_tails(&mut encoded_tails, &tails);
+        Ok(OptionUnitsCall {
+            units,
+            tails: encoded_tails,
+            assets,
+            horizon,
+            options,
+            blocks,
+        })
+    }
+
+    fn units_length(&self) -> usize {
+        option_units_length(self.blocks, self.assets, self.options.len())
+    }
+
+    /// [status, count, units…, tails].
+    fn length(&self) -> usize {
+        2 + self.units_length() + self.tails.len()
+    }
+
+    /// The answer into `out` of `length()` words.
+    fn write(&self, out: &mut [f64]) {
+        let count = self.units_length();
+        let (head, rest) = out.split_at_mut(2);
+        let (units, tails) = rest.split_at_mut(count);
+        head.copy_from_slice(&[0.0, count as f64]);
+        write_option_units(units, self.units, self.assets, self.horizon, &self.options);
+        tails.copy_from_slice(&self.tails);
+    }
+}
+
 /// OP_OPTION_UNITS on its lead, the kept scenarios (read in place), and the rest of its input.
 pub fn option_units_parts(kept: &[f64], input: &[f64]) -> Result<Vec<f64>> {
-    let (units, tails) = decode_kept(kept)?;
-    let mut r = Reader::new(input);
-    let assets = r.count()?;
-    let horizon = r.count()?;
-    let m = r.count()?;
-    let options = decode_options(&mut r, m)?;
-    r.end()?;
-    // [status, count, units…, tails]: the units written in place, as the answer can be 10⁸ words
-    // (copying it twice took as long as pricing it).
-    let mut encoded = vec![0.0, 0.0];
-    option_units_into(
-        &mut encoded,
-        tails_length(&tails),
-        units,
-        assets,
-        horizon,
-        &options,
-    )?;
-    encoded[1] = (encoded.len() - 2) as f64;
-    encode_tails(&mut encoded, &tails);
-    Ok(encoded)
+    let call = OptionUnitsCall::decode(kept, input)?;
+    let mut out = vec![0.0; call.length()];
+    call.write(&mut out);
+    Ok(out)
+}
+
+/// The length of OP_OPTION_UNITS' answer on valid input (None on input it refuses).
+pub fn option_units_answer_length(kept: &[f64], input: &[f64]) -> Option<usize> {
+    OptionUnitsCall::decode(kept, input)
+        .ok()
+        .map(|c| c.length())
+}
+
+/// OP_OPTION_UNITS' answer written into `out`, when the input is valid and `out` is its length
+/// (false, `out` untouched, otherwise): the host allocates it where it will live, and it is written
+/// once (an answer can be 10⁸ words; copying it took as long as pricing it).
+pub fn option_units_into(kept: &[f64], input: &[f64], out: &mut [f64]) -> bool {
+    match OptionUnitsCall::decode(kept, input) {
+        Ok(call) if call.length() == out.len() => {
+            call.write(out);
+            true
+        }
+        _ => false,
+    }
 }
 
 /// OP_OPTION_GREEKS: every option's price and Greeks per unit at its spot, now.

@@ -1,0 +1,111 @@
+//! OP_OPTION_UNITS written where the host keeps it (`answer_length`, `call_led_into`): the same
+//! words as `call_led`, bit for bit, for every valuation and an option on a foreign underlying;
+//! input it refuses, or a buffer of another length, leaves the buffer untouched.
+mod common;
+
+use common::*;
+use risk_engine_core::abi::constants::*;
+use risk_engine_core::abi::{answer_length, call, call_led, call_led_into};
+use risk_engine_core::spec::{Method, Mode};
+
+/// Kept scenarios of the three assets (OP_UNITS after its status word): 3 blocks.
+fn kept() -> Vec<f64> {
+    let f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 700);
+    let units = call(OP_UNITS, &encode_spec(&f, 0, blocks(&f)));
+    assert_eq!(units[0], 0.0, "units failed");
+    units[1..].to_vec()
+}
+
+/// [assets, horizon, options, fields…]: every valuation of a call and a put, Black-76, an expired
+/// option, a given sensitivity and an option on asset 0 converted by asset 2's unit.
+fn input() -> Vec<f64> {
+    let no_fx = OPTION_NO_FX as f64;
+    let option = |u: usize, v: usize, kind: usize, model: usize, tau: f64, fx: f64| {
+        let terms = [100.0, 95.0, 0.25, 0.03, 0.01, tau, fx];
+        let mut w = vec![u as f64, v as f64, kind as f64, model as f64];
+        w.extend_from_slice(&terms);
+        w
+    };
+    let mut fields = Vec::new();
+    for v in [VALUATION_FULL, VALUATION_DELTA_GAMMA, VALUATION_DELTA] {
+        fields.extend(option(0, v, OPTION_CALL, MODEL_BLACK_SCHOLES, 0.5, no_fx));
+        fields.extend(option(1, v, OPTION_PUT, MODEL_BLACK76, 1.5, no_fx));
+        fields.extend(option(0, v, OPTION_PUT, MODEL_BLACK_SCHOLES, 0.5, 2.0));
+    }
+    fields.extend(option(
+        2,
+        VALUATION_FULL,
+        OPTION_CALL,
+        MODEL_BLACK_SCHOLES,
+        0.01,
+        no_fx,
+    ));
+    let given = [
+        1.0,
+        VALUATION_GIVEN as f64,
+        0.0,
+        0.0,
+        5e3,
+        -2e4,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        no_fx,
+    ];
+    fields.extend_from_slice(&given);
+    let count = fields.len() / OPTION_FIELDS;
+    let mut input = vec![3.0, 10.0, count as f64];
+    input.extend(fields);
+    input
+}
+
+#[test]
+fn written_in_place_it_is_call_leds_answer() {
+    let (lead, input) = (kept(), input());
+    let want = call_led(OP_OPTION_UNITS, &lead, &input);
+    assert_eq!(want[0], 0.0, "option units failed");
+    let length = answer_length(OP_OPTION_UNITS, &lead, &input).expect("a known length");
+    assert_eq!(length, want.len());
+    let mut out = vec![f64::NAN; length];
+    assert!(call_led_into(OP_OPTION_UNITS, &lead, &input, &mut out));
+    assert!(same_bits(&out, &want), "written in place differs");
+}
+
+#[test]
+fn refused_input_or_another_length_leaves_the_buffer_untouched() {
+    let (lead, input) = (kept(), input());
+    let length = answer_length(OP_OPTION_UNITS, &lead, &input).expect("a known length");
+    for wrong in [0, 1, length - 1, length + 1] {
+        let mut out = vec![7.0; wrong];
+        assert!(!call_led_into(OP_OPTION_UNITS, &lead, &input, &mut out));
+        assert!(out.iter().all(|&x| x == 7.0));
+    }
+    // A strike of 0 (the first option's), an underlying out of range, a short lead.
+    let mut bad_strike = input.clone();
+    bad_strike[3 + 5] = 0.0;
+    let mut bad_underlying = input.clone();
+    bad_underlying[3] = 3.0;
+    let short = &lead[..lead.len() - 1];
+    for (lead, input) in [
+        (&lead[..], &bad_strike),
+        (&lead[..], &bad_underlying),
+        (short, &input),
+    ] {
+        assert_ne!(call_led(OP_OPTION_UNITS, lead, input)[0], 0.0);
+        assert_eq!(answer_length(OP_OPTION_UNITS, lead, input), None);
+        let mut out = vec![7.0; length];
+        assert!(!call_led_into(OP_OPTION_UNITS, lead, input, &mut out));
+        assert!(out.iter().all(|&x| x == 7.0));
+    }
+    // Other operations' answers are not known before they run.
+    let f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 700);
+    let spec_input = encode_spec(&f, 0, blocks(&f));
+    assert_eq!(answer_length(OP_SIMULATE_KEPT, &lead, &spec_input), None);
+    assert!(!call_led_into(
+        OP_SIMULATE_KEPT,
+        &lead,
+        &spec_input,
+        &mut [0.0; 4]
+    ));
+}
