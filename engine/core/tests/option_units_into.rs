@@ -1,11 +1,11 @@
-//! OP_OPTION_UNITS written where the host keeps it (`answer_length`, `call_led_into`): the same
+//! OP_OPTION_UNITS written where the host keeps it (`prepare_led`, then `length` and `write`): the same
 //! words as `call_led`, bit for bit, for every valuation and an option on a foreign underlying;
-//! input it refuses, or a buffer of another length, leaves the buffer untouched.
+//! input it refuses is not prepared, and a buffer of another length is left untouched.
 mod common;
 
 use common::*;
 use risk_engine_core::abi::constants::*;
-use risk_engine_core::abi::{answer_length, call, call_led, call_led_into};
+use risk_engine_core::abi::{call, call_led, prepare_led};
 use risk_engine_core::spec::{Method, Mode};
 
 /// Kept scenarios of the three assets (OP_UNITS after its status word): 3 blocks.
@@ -65,20 +65,22 @@ fn written_in_place_it_is_call_leds_answer() {
     let (lead, input) = (kept(), input());
     let want = call_led(OP_OPTION_UNITS, &lead, &input);
     assert_eq!(want[0], 0.0, "option units failed");
-    let length = answer_length(OP_OPTION_UNITS, &lead, &input).expect("a known length");
+    let call = prepare_led(OP_OPTION_UNITS, &lead, &input).expect("a known length");
+    let length = call.length();
     assert_eq!(length, want.len());
     let mut out = vec![f64::NAN; length];
-    assert!(call_led_into(OP_OPTION_UNITS, &lead, &input, &mut out));
+    assert!(call.write(&mut out));
     assert!(same_bits(&out, &want), "written in place differs");
 }
 
 #[test]
 fn refused_input_or_another_length_leaves_the_buffer_untouched() {
     let (lead, input) = (kept(), input());
-    let length = answer_length(OP_OPTION_UNITS, &lead, &input).expect("a known length");
+    let call = prepare_led(OP_OPTION_UNITS, &lead, &input).expect("a known length");
+    let length = call.length();
     for wrong in [0, 1, length - 1, length + 1] {
         let mut out = vec![7.0; wrong];
-        assert!(!call_led_into(OP_OPTION_UNITS, &lead, &input, &mut out));
+        assert!(!call.write(&mut out));
         assert!(out.iter().all(|&x| x == 7.0));
     }
     // A strike of 0 (the first option's), an underlying out of range, a short lead.
@@ -93,19 +95,10 @@ fn refused_input_or_another_length_leaves_the_buffer_untouched() {
         (short, &input),
     ] {
         assert_ne!(call_led(OP_OPTION_UNITS, lead, input)[0], 0.0);
-        assert_eq!(answer_length(OP_OPTION_UNITS, lead, input), None);
-        let mut out = vec![7.0; length];
-        assert!(!call_led_into(OP_OPTION_UNITS, lead, input, &mut out));
-        assert!(out.iter().all(|&x| x == 7.0));
+        assert!(prepare_led(OP_OPTION_UNITS, lead, input).is_none());
     }
     // Other operations' answers are not known before they run.
     let f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 700);
     let spec_input = encode_spec(&f, 0, blocks(&f));
-    assert_eq!(answer_length(OP_SIMULATE_KEPT, &lead, &spec_input), None);
-    assert!(!call_led_into(
-        OP_SIMULATE_KEPT,
-        &lead,
-        &spec_input,
-        &mut [0.0; 4]
-    ));
+    assert!(prepare_led(OP_SIMULATE_KEPT, &lead, &spec_input).is_none());
 }

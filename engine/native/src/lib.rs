@@ -3,6 +3,7 @@
 use napi::bindgen_prelude::Float64Array;
 use napi::{Env, JsTypedArray, TypedArrayType};
 use napi_derive::napi;
+use risk_engine_core::abi::OptionUnitsCall;
 
 /// Runs engine operation `op` (see `risk_engine_core::abi::constants`) on `input`.
 ///
@@ -23,35 +24,27 @@ pub fn engine_call_led(
     lead: Float64Array,
     input: Float64Array,
 ) -> napi::Result<JsTypedArray> {
-    if let Some(length) = risk_engine_core::abi::answer_length(op, &lead, &input) {
-        if let Some(answer) = written_in_place(env, op, &lead, &input, length)? {
-            return Ok(answer);
-        }
+    if let Some(call) = risk_engine_core::abi::prepare_led(op, &lead, &input) {
+        return written_in_place(env, &call);
     }
     to_js(env, risk_engine_core::abi::call_led(op, &lead, &input))
 }
 
 /// An answer whose length is known before the operation runs (OP_OPTION_UNITS: up to 10⁸ words)
 /// written straight into the buffer the JS heap owns: no second allocation, no copy (which took as
-/// long as pricing it). None if the engine declines, and the caller takes the usual path.
-fn written_in_place(
-    env: Env,
-    op: u32,
-    lead: &[f64],
-    input: &[f64],
-    length: usize,
-) -> napi::Result<Option<JsTypedArray>> {
+/// long as pricing it).
+fn written_in_place(env: Env, call: &OptionUnitsCall) -> napi::Result<JsTypedArray> {
+    let length = call.length();
     let buffer = env.create_arraybuffer(length * 8)?.into_raw();
     let mut view = buffer
         .into_typedarray(TypedArrayType::Float64, length, 0)?
         .into_value()?;
-    if !risk_engine_core::abi::call_led_into(op, lead, input, view.as_mut()) {
-        return Ok(None);
+    // The buffer is the call's own length, so the write is never declined.
+    if !call.write(view.as_mut()) {
+        return Err(napi::Error::from_reason("answer length mismatch"));
     }
-    let answer = view
-        .arraybuffer
-        .into_typedarray(TypedArrayType::Float64, length, 0)?;
-    Ok(Some(answer))
+    view.arraybuffer
+        .into_typedarray(TypedArrayType::Float64, length, 0)
 }
 
 fn to_js(env: Env, out: Vec<f64>) -> napi::Result<JsTypedArray> {

@@ -6,7 +6,7 @@ use super::codec::{
     decode_spec, decode_worst_window, encode_bootstrap, encode_conditional, encode_covariance_part,
     encode_error, encode_estimation, encode_garch_fit, encode_kept, encode_part_summary,
     encode_partial, encode_results, encode_worst_window, filter_parts, option_greeks_encoded,
-    option_units_answer_length, option_units_into, option_units_parts,
+    option_units_parts, OptionUnitsCall,
 };
 use super::constants::{
     encode_table, OP_ABI, OP_BOOTSTRAP_PATHS, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE,
@@ -173,22 +173,13 @@ pub fn call_led(op: u32, lead: &[f64], input: &[f64]) -> Vec<f64> {
     call(op, &joined)
 }
 
-/// The length of `call_led(op, lead, input)`'s answer where it is known before the operation runs
-/// (OP_OPTION_UNITS on valid input), so that a host can allocate the answer where it will live and
-/// have `call_led_into` write it there once.
-pub fn answer_length(op: u32, lead: &[f64], input: &[f64]) -> Option<usize> {
+/// `call_led(op, lead, input)` decoded and checked, where its answer's length is known before it
+/// runs (OP_OPTION_UNITS on valid input; None otherwise, and on input it refuses): a host
+/// allocates `length()` words where the answer will live and has `write` fill them, once.
+pub fn prepare_led<'a>(op: u32, lead: &'a [f64], input: &[f64]) -> Option<OptionUnitsCall<'a>> {
     match op {
-        OP_OPTION_UNITS => option_units_answer_length(lead, input),
+        OP_OPTION_UNITS => OptionUnitsCall::decode(lead, input).ok(),
         _ => None,
-    }
-}
-
-/// `call_led(op, lead, input)` written into `out` of `answer_length` words; false, `out`
-/// untouched, where that length is not known or is not `out`'s.
-pub fn call_led_into(op: u32, lead: &[f64], input: &[f64], out: &mut [f64]) -> bool {
-    match op {
-        OP_OPTION_UNITS => option_units_into(lead, input, out),
-        _ => false,
     }
 }
 

@@ -13,4 +13,5 @@ pub mod reader;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
-pub use dispatch::{answer_length, call, call_led, call_led_into};
+pub use codec::OptionUnitsCall;
+pub use dispatch::{call, call_led, prepare_led};

@@ -83,8 +83,10 @@ fn decode_options(r: &mut Reader, count: usize) -> Result<Vec<OptionColumn>> {
     (0..count).map(|_| decode_option(r)).collect()
 }
 
-/// An OP_OPTION_UNITS call decoded and checked: it can no longer fail.
-struct OptionUnitsCall<'a> {
+/// An OP_OPTION_UNITS call decoded and checked: it can no longer fail, and its answer's length is
+/// known before it runs, so a host can allocate the answer where it will live and have it written
+/// there once (an answer can be 10⁸ words; copying it took as long as pricing it).
+pub struct OptionUnitsCall<'a> {
     units: &'a [f64],
     tails: Vec<f64>,
     assets: usize,
@@ -94,7 +96,7 @@ struct OptionUnitsCall<'a> {
 }
 
 impl<'a> OptionUnitsCall<'a> {
-    fn decode(kept: &'a [f64], input: &[f64]) -> Result<OptionUnitsCall<'a>> {
+    pub fn decode(kept: &'a [f64], input: &[f64]) -> Result<OptionUnitsCall<'a>> {
         let (units, tails) = decode_kept(kept)?;
         let mut r = Reader::new(input);
         let assets = r.count()?;
@@ -120,18 +122,23 @@ impl<'a> OptionUnitsCall<'a> {
     }
 
     /// [status, count, units…, tails].
-    fn length(&self) -> usize {
+    pub fn length(&self) -> usize {
         2 + self.units_length() + self.tails.len()
     }
 
-    /// The answer into `out` of `length()` words.
-    fn write(&self, out: &mut [f64]) {
+    /// The answer written into `out` when it is `length()` words (false, `out` untouched,
+    /// otherwise).
+    pub fn write(&self, out: &mut [f64]) -> bool {
+        if out.len() != self.length() {
+            return false;
+        }
         let count = self.units_length();
         let (head, rest) = out.split_at_mut(2);
         let (units, tails) = rest.split_at_mut(count);
         head.copy_from_slice(&[0.0, count as f64]);
         write_option_units(units, self.units, self.assets, self.horizon, &self.options);
         tails.copy_from_slice(&self.tails);
+        true
     }
 }
 
@@ -139,28 +146,9 @@ impl<'a> OptionUnitsCall<'a> {
 pub fn option_units_parts(kept: &[f64], input: &[f64]) -> Result<Vec<f64>> {
     let call = OptionUnitsCall::decode(kept, input)?;
     let mut out = vec![0.0; call.length()];
+    // Its own length: never declined.
     call.write(&mut out);
     Ok(out)
-}
-
-/// The length of OP_OPTION_UNITS' answer on valid input (None on input it refuses).
-pub fn option_units_answer_length(kept: &[f64], input: &[f64]) -> Option<usize> {
-    OptionUnitsCall::decode(kept, input)
-        .ok()
-        .map(|c| c.length())
-}
-
-/// OP_OPTION_UNITS' answer written into `out`, when the input is valid and `out` is its length
-/// (false, `out` untouched, otherwise): the host allocates it where it will live, and it is written
-/// once (an answer can be 10⁸ words; copying it took as long as pricing it).
-pub fn option_units_into(kept: &[f64], input: &[f64], out: &mut [f64]) -> bool {
-    match OptionUnitsCall::decode(kept, input) {
-        Ok(call) if call.length() == out.len() => {
-            call.write(out);
-            true
-        }
-        _ => false,
-    }
 }
 
 /// OP_OPTION_GREEKS: every option's price and Greeks per unit at its spot, now.
