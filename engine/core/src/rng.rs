@@ -72,6 +72,26 @@ impl Xoshiro256pp {
     }
 }
 
+/// Marsaglia's xorshift64 from `state`: the unit tests' cheap stream of drawn cases (never the
+/// engine's scenarios).
+#[cfg(test)]
+pub struct XorShift(pub u64);
+
+#[cfg(test)]
+impl XorShift {
+    pub fn next_bits(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// Uniform on [0, 1), 53 bits.
+    pub fn uniform(&mut self) -> f64 {
+        (self.next_bits() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

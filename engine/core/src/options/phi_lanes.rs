@@ -95,16 +95,12 @@ pub fn erfc_lanes(x: &[f64; LANES]) -> [f64; LANES] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::XorShift;
 
     #[test]
     fn every_kind_of_group_gives_the_branch_free_bits() {
-        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut uniform = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut draw = XorShift(0x9e37_79b9_7f4a_7c15_u64);
+        let mut uniform = || draw.uniform();
         // Groups inside each region (both signs), straddling each bound, and spread over (−40, 40).
         let ranges: [(f64, f64); 8] = [
             (-NEAR, NEAR),

@@ -273,17 +273,13 @@ pub fn price_at(contract: Contract, spot: f64, tau: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::XorShift;
 
     /// Each cell of `revalue` (groups of lanes, then the rest) is `live_price_at` on it, bit for bit.
     #[test]
     fn a_column_in_groups_is_the_cell_by_cell_price() {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut uniform = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut draw = XorShift(0x2545_f491_4f6c_dd1d_u64);
+        let mut uniform = || draw.uniform();
         for case in 0..400 {
             let kind = if case % 2 == 0 { Kind::Call } else { Kind::Put };
             let contract = Contract {
