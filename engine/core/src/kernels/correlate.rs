@@ -112,18 +112,23 @@ fn add_pass<const A: usize, const S: usize>(
     // Rows of a triangular factor grow by one entry each: the shortest is shared by all of them.
     let shared = rows.iter().map(|r| r.len()).min().unwrap_or(0);
     let shared = pass.start..shared.clamp(pass.start, pass.end);
+    // The tile's factor entries of the shared rows side by side, read once per pass: the inner
+    // loop then indexes nothing (a bounds check per row and entry cost more than its arithmetic).
+    let mut entries = [[0.0; A]; ROWS_PER_PASS];
+    let entries = &mut entries[..shared.len()];
+    for (j, e) in shared.clone().zip(entries.iter_mut()) {
+        *e = std::array::from_fn(|k| rows[k][j]);
+    }
+    let z_shared = &z[shared.start * BLOCK..shared.end * BLOCK];
     for s in (0..BLOCK).step_by(S) {
         let mut acc: [[f64; S]; A] = std::array::from_fn(|k| {
             out[k * BLOCK + s..k * BLOCK + s + S]
                 .try_into()
                 .expect("a whole tile")
         });
-        for j in shared.clone() {
-            let zj: &[f64; S] = z[j * BLOCK + s..j * BLOCK + s + S]
-                .try_into()
-                .expect("a whole tile");
-            for (a, row) in acc.iter_mut().zip(rows) {
-                let f = row[j];
+        for (e, z_row) in entries.iter().zip(z_shared.chunks_exact(BLOCK)) {
+            let zj: &[f64; S] = z_row[s..s + S].try_into().expect("a whole tile");
+            for (a, &f) in acc.iter_mut().zip(e) {
                 for (x, zv) in a.iter_mut().zip(zj) {
                     *x += f * zv;
                 }
