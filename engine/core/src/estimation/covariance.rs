@@ -73,35 +73,52 @@ fn lower_rows_in_tiles<const R: usize, const C: usize>(
 ) -> Vec<f64> {
     let n = sample_mean.len();
     let m = weights.len();
-    // Centred returns of the assets these rows reach (j ≤ i < rows.end) packed by column tile,
-    // [tile][t][C], and the weighted ones by row tile, [tile][t][R]: a tile's pass reads both
-    // front to back. Padded with zeros to whole tiles.
+    // Per pass of returns, the centred returns of the assets these rows reach (j ≤ i < rows.end)
+    // packed by column tile, [tile][t][C], one column block at a time, and the weighted ones by
+    // row tile, [tile][t][R]: a tile's pass reads both front to back. Tiles are RETURNS_PER_PASS
+    // long whatever the pass; columns past the last asset may hold another block's values, whose
+    // sums no kept entry takes. Two buffers for every pass: fresh ones for the whole history cost
+    // more in page faults than the packing (measured).
     let width = rows.end.min(n);
     let padded = (width + R.max(C) - 1) / R.max(C) * R.max(C);
-    let mut x = vec![0.0; m * padded];
-    let mut wx = vec![0.0; m * padded];
-    for (t, (row, w)) in returns.chunks_exact(n).zip(weights).enumerate() {
-        for i in 0..width {
-            let centred = row[i] - sample_mean[i];
-            x[(i / C * m + t) * C + i % C] = centred;
-            wx[(i / R * m + t) * R + i % R] = w * centred;
-        }
-    }
+    let mut x = vec![0.0; RETURNS_PER_PASS.min(m) * COLUMNS_PER_BLOCK.min(padded)];
+    let mut wx = vec![0.0; RETURNS_PER_PASS.min(m) * padded];
     let mut lower = Lower {
         values: vec![0.0; triangle(rows.end) - triangle(rows.start)],
         rows: rows.clone(),
     };
     let first_tile = rows.start / R * R;
     let last_column = (rows.end + C - 1) / C * C;
-    for block in (0..rows.end).step_by(COLUMNS_PER_BLOCK) {
-        let block_end = (block + COLUMNS_PER_BLOCK).min(last_column);
-        for first in (0..m).step_by(RETURNS_PER_PASS) {
-            let pass = first..(first + RETURNS_PER_PASS).min(m);
+    let stride = RETURNS_PER_PASS.min(m);
+    for first in (0..m).step_by(RETURNS_PER_PASS) {
+        let pass = first..(first + RETURNS_PER_PASS).min(m);
+        let pass_returns = returns
+            .chunks_exact(n)
+            .skip(first)
+            .zip(&weights[pass.clone()]);
+        for (t, (row, w)) in pass_returns.enumerate() {
+            for i in first_tile..width {
+                wx[(i / R * stride + t) * R + i % R] = w * (row[i] - sample_mean[i]);
+            }
+        }
+        for block in (0..rows.end).step_by(COLUMNS_PER_BLOCK) {
+            let block_end = (block + COLUMNS_PER_BLOCK).min(last_column);
+            for (t, row) in returns
+                .chunks_exact(n)
+                .skip(first)
+                .take(pass.len())
+                .enumerate()
+            {
+                for j in block..block_end.min(width) {
+                    let c = j - block;
+                    x[(c / C * stride + t) * C + c % C] = row[j] - sample_mean[j];
+                }
+            }
             // Lower triangle only: row tiles from the block's first column down.
             for i0 in (block.max(first_tile)..rows.end).step_by(R) {
-                let ws = &wx[(i0 / R * m + pass.start) * R..(i0 / R * m + pass.end) * R];
+                let ws = &wx[i0 / R * stride * R..][..pass.len() * R];
                 for j0 in (block..block_end.min(i0 + R)).step_by(C) {
-                    let xs = &x[(j0 / C * m + pass.start) * C..(j0 / C * m + pass.end) * C];
+                    let xs = &x[(j0 - block) / C * stride * C..][..pass.len() * C];
                     add_tile::<R, C>(&mut lower, i0, j0, ws, xs);
                 }
             }
