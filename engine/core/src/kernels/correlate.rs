@@ -78,15 +78,25 @@ fn correlate_tiles<const A: usize, const S: usize>(
     }
     let width = (0..tiled).map(|i| factor_row(factor, n, columns, i).len());
     let width = width.max().unwrap_or(0);
+    // The pass's rows of z by simulation tile, [s / S][j][S]: a tile then reads its z front to
+    // back. Read in place, rows 2 KiB apart share two of L1's sets, and every load of z missed.
+    let mut z_pass = vec![0.0; ROWS_PER_PASS.min(width) * BLOCK];
     for pass in (0..width).step_by(ROWS_PER_PASS) {
         let pass = pass..(pass + ROWS_PER_PASS).min(width);
+        let z_pass = &mut z_pass[..pass.len() * BLOCK];
+        let rows_of_z = z[pass.start * BLOCK..pass.end * BLOCK].chunks_exact(BLOCK);
+        for (j, z_row) in rows_of_z.enumerate() {
+            for (tile, values) in z_row.chunks_exact(S).enumerate() {
+                z_pass[(tile * pass.len() + j) * S..][..S].copy_from_slice(values);
+            }
+        }
         for first in (0..tiled).step_by(A) {
             let rows: [&[f64]; A] =
                 std::array::from_fn(|k| factor_row(factor, n, columns, first + k));
             if rows.iter().all(|r| r.len() <= pass.start) {
                 continue; // a triangle's rows that end before this pass
             }
-            add_pass::<A, S>(&rows, pass.clone(), z, &mut out[first * BLOCK..]);
+            add_pass::<A, S>(&rows, pass.clone(), z_pass, &mut out[first * BLOCK..]);
         }
     }
     for i in tiled..n {
@@ -99,14 +109,15 @@ fn correlate_tiles<const A: usize, const S: usize>(
     }
 }
 
-/// Adds z's rows `pass` (where each row of the tile reaches them) to the tile's partial sums in
-/// `out` [asset][simulation], j in increasing order.
+/// Adds z's rows `pass` (where each row of the tile reaches them; `z_pass` holds them by
+/// simulation tile, [s / S][j − pass.start][S]) to the tile's partial sums in `out`
+/// [asset][simulation], j in increasing order.
 // Its own function, not inlined: V8 moves a hot WASM function to optimised code between calls.
 #[inline(never)]
 fn add_pass<const A: usize, const S: usize>(
     rows: &[&[f64]; A],
     pass: std::ops::Range<usize>,
-    z: &[f64],
+    z_pass: &[f64],
     out: &mut [f64],
 ) {
     // Rows of a triangular factor grow by one entry each: the shortest is shared by all of them.
@@ -119,15 +130,17 @@ fn add_pass<const A: usize, const S: usize>(
     for (j, e) in shared.clone().zip(entries.iter_mut()) {
         *e = std::array::from_fn(|k| rows[k][j]);
     }
-    let z_shared = &z[shared.start * BLOCK..shared.end * BLOCK];
-    for s in (0..BLOCK).step_by(S) {
+    let at = |j: usize| (j - pass.start) * S;
+    for (tile, z_tile) in z_pass.chunks_exact(pass.len() * S).enumerate() {
+        let s = tile * S;
         let mut acc: [[f64; S]; A] = std::array::from_fn(|k| {
             out[k * BLOCK + s..k * BLOCK + s + S]
                 .try_into()
                 .expect("a whole tile")
         });
-        for (e, z_row) in entries.iter().zip(z_shared.chunks_exact(BLOCK)) {
-            let zj: &[f64; S] = z_row[s..s + S].try_into().expect("a whole tile");
+        let z_shared = &z_tile[at(shared.start)..at(shared.end)];
+        for (e, zj) in entries.iter().zip(z_shared.chunks_exact(S)) {
+            let zj: &[f64; S] = zj.try_into().expect("a whole tile");
             for (a, &f) in acc.iter_mut().zip(e) {
                 for (x, zv) in a.iter_mut().zip(zj) {
                     *x += f * zv;
@@ -136,7 +149,7 @@ fn add_pass<const A: usize, const S: usize>(
         }
         for (k, (a, row)) in acc.iter_mut().zip(rows).enumerate() {
             for j in shared.end..row.len().min(pass.end) {
-                let zj = &z[j * BLOCK + s..j * BLOCK + s + S];
+                let zj = &z_tile[at(j)..at(j) + S];
                 for (x, zv) in a.iter_mut().zip(zj) {
                     *x += row[j] * zv;
                 }
