@@ -129,10 +129,11 @@ fn every_tile_shape_gives_the_plain_loops_bits_on_drawn_shapes() {
     };
     for case in 0..40 {
         let n = if case < 4 { 1 + case } else { 1 + draw(300) };
-        let m = if case % 5 == 0 {
-            1 + draw(3)
-        } else {
-            1 + draw(300)
+        // Some histories longer than a pass of RETURNS_PER_PASS (512), with drawn row ranges too.
+        let m = match case % 5 {
+            0 => 1 + draw(3),
+            1 => 500 + draw(600),
+            _ => 1 + draw(300),
         };
         let mut returns = stream(case as u64, n * m);
         returns[draw(n * m)] = -0.0;
