@@ -3,6 +3,7 @@
 //! (w_t·(r_ti − r̄_i))·(r_tj − r̄_j), exactly as the plain loop in the tests does it: the same bits.
 
 use std::ops::Range;
+use std::slice::ChunksExact;
 
 /// Rows × columns of one register tile: ROWS·COLS sums stay in registers while each return
 /// feeds them ROWS broadcasts and one COLS-wide load. Tiling never changes a result, so each target
@@ -94,37 +95,29 @@ fn lower_rows_in_tiles<const R: usize, const C: usize>(
     let last_column = (rows.end + C - 1) / C * C;
     for first in (0..m).step_by(RETURNS_PER_PASS) {
         let pass = first..(first + RETURNS_PER_PASS).min(m);
-        let pass_returns = returns
-            .chunks_exact(n)
-            .skip(first)
-            .zip(&weights[pass.clone()]);
-        // Tile by tile (first_tile and every block start are whole tiles): one bounds check per
-        // tile, not per value (the packing cost a fifth of the multiply-adds, measured).
-        let assets = first_tile.min(width)..width;
-        for (t, (row, w)) in pass_returns.enumerate() {
-            let tiles = row[assets.clone()].chunks(R);
-            for (tile, (values, mean)) in
-                tiles.zip(sample_mean[assets.clone()].chunks(R)).enumerate()
-            {
-                let at = ((first_tile / R + tile) * stride + t) * R;
-                pack_tile::<R>(&mut wx[at..at + values.len()], values, mean, Some(*w));
-            }
-        }
+        let pass_rows = returns[first * n..pass.end * n].chunks_exact(n);
+        let weighted = &mut wx[first_tile / R * stride * R..];
+        let own = first_tile.min(width)..width;
+        let pass_weights = Some(&weights[pass.clone()]);
+        pack_pass::<R>(
+            weighted,
+            pass_rows.clone(),
+            sample_mean,
+            own,
+            stride,
+            pass_weights,
+        );
         for block in (0..rows.end).step_by(COLUMNS_PER_BLOCK) {
             let block_end = (block + COLUMNS_PER_BLOCK).min(last_column);
-            for (t, row) in returns
-                .chunks_exact(n)
-                .skip(first)
-                .take(pass.len())
-                .enumerate()
-            {
-                let assets = block.min(width)..block_end.min(width);
-                let tiles = row[assets.clone()].chunks(C);
-                for (tile, (values, mean)) in tiles.zip(sample_mean[assets].chunks(C)).enumerate() {
-                    let at = (tile * stride + t) * C;
-                    pack_tile::<C>(&mut x[at..at + values.len()], values, mean, None);
-                }
-            }
+            let columns = block.min(width)..block_end.min(width);
+            pack_pass::<C>(
+                &mut x,
+                pass_rows.clone(),
+                sample_mean,
+                columns,
+                stride,
+                None,
+            );
             // Lower triangle only: row tiles from the block's first column down.
             for i0 in (block.max(first_tile)..rows.end).step_by(R) {
                 let ws = &wx[i0 / R * stride * R..][..pass.len() * R];
@@ -136,6 +129,28 @@ fn lower_rows_in_tiles<const R: usize, const C: usize>(
         }
     }
     lower.values
+}
+
+/// One pass's returns `rows` of `assets` (from a whole tile on), centred (times each return's
+/// weight when `weights` are given), into `out` by tiles of T assets, [tile][t][T], tiles `stride`
+/// long. Tile by tile: one bounds check per tile, not per value (the packing cost a fifth of the
+/// multiply-adds, measured).
+fn pack_pass<const T: usize>(
+    out: &mut [f64],
+    rows: ChunksExact<f64>,
+    sample_mean: &[f64],
+    assets: Range<usize>,
+    stride: usize,
+    weights: Option<&[f64]>,
+) {
+    for (t, row) in rows.enumerate() {
+        let weight = weights.map(|w| w[t]);
+        let tiles = row[assets.clone()].chunks(T);
+        for (tile, (values, mean)) in tiles.zip(sample_mean[assets.clone()].chunks(T)).enumerate() {
+            let at = (tile * stride + t) * T;
+            pack_tile::<T>(&mut out[at..at + values.len()], values, mean, weight);
+        }
+    }
 }
 
 /// One return's tile of centred values, out = r − r̄ (times `weight` when given); a whole tile as
