@@ -127,7 +127,7 @@ fn parametric_cases(cases: &mut Vec<(String, Vec<f64>)>) {
 /// A partial with each k-value tail in ascending order: a tail is a set (the merge reads it as one)
 /// whose order comes from `select_nth_unstable`, which differs between std versions (1.63 for the
 /// WASM build, stable natively) while every figure stays the same.
-fn canonical_partial(p: &[f64]) -> Vec<f64> {
+pub(crate) fn canonical_partial(p: &[f64]) -> Vec<f64> {
     let field = |i: usize| p[i] as usize;
     let (n, books, lanes, count, worst, k) =
         (field(2), field(4), field(7), field(9), field(10), field(11));
@@ -149,6 +149,19 @@ fn canonical_partial(p: &[f64]) -> Vec<f64> {
         }
     }
     assert_eq!(at, p.len(), "partial layout");
+    out
+}
+
+/// A kept answer ([status, count, units…, n, k, both lanes' tails]) with each tail in ascending
+/// order, as `canonical_partial` orders a partial's: the kept tails are sets too.
+pub(crate) fn canonical_kept(p: &[f64]) -> Vec<f64> {
+    let at = 2 + p[1] as usize;
+    let (n, k) = (p[at] as usize, p[at + 1] as usize);
+    let mut out = p.to_vec();
+    for list in out[at + 2..].chunks_mut(k.max(1)) {
+        list.sort_by(f64::total_cmp);
+    }
+    assert_eq!(at + 2 + 2 * n * k, p.len(), "kept layout");
     out
 }
 

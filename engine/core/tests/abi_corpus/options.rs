@@ -1,6 +1,7 @@
 //! Option cases of the bit-for-bit corpus: option columns of kept units in each valuation (then
 //! priced as a book), price and Greeks of calls, puts, Black-76 and expired options, bad input.
 
+use super::{canonical_kept, canonical_partial};
 use crate::common::*;
 use risk_engine_core::abi::constants::*;
 use risk_engine_core::abi::{call, call_led};
@@ -47,7 +48,7 @@ pub fn option_cases(cases: &mut Vec<(String, Vec<f64>)>) {
                     .all(|(a, b)| a.to_bits() == b.to_bits()),
             "option units {name}: call_led differs from call"
         );
-        cases.push((format!("option units {name}"), out.clone()));
+        cases.push((format!("option units {name}"), canonical_kept(&out)));
         // The columns priced as a book of the three assets and the options.
         let mut g = f.clone();
         g.mean.extend(std::iter::repeat(0.0).take(m));
@@ -62,7 +63,8 @@ pub fn option_cases(cases: &mut Vec<(String, Vec<f64>)>) {
             k.extend(encode_spec(&g, 0, blocks(&g)));
             k
         };
-        cases.push((format!("option book {name}"), call(OP_SIMULATE_KEPT, &g3)));
+        let book = call(OP_SIMULATE_KEPT, &g3);
+        cases.push((format!("option book {name}"), canonical_partial(&book)));
     }
     let mut input = vec![m as f64];
     input.extend_from_slice(&options(VALUATION_FULL));
