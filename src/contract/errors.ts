@@ -28,6 +28,9 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS;
 
+/** The statuses the service answers with: 200 and every error's. */
+export type HttpStatus = 200 | (typeof ERRORS)[ErrorCode][0];
+
 export interface ValidationIssue {
   loc: (string | number)[];
   msg: string;
@@ -36,7 +39,7 @@ export interface ValidationIssue {
 
 /** An error a handler raises; the HTTP layer renders it as {"detail": {...}}. */
 export class ApiError extends Error {
-  readonly status: number;
+  readonly status: HttpStatus;
   constructor(
     readonly code: ErrorCode,
     message?: string,

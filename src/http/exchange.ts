@@ -1,6 +1,6 @@
 import { type HttpRequest, type HttpResponse } from 'uWebSockets.js';
 import { type Logger } from 'pino';
-import { ApiError } from '../contract/errors.js';
+import { ApiError, type HttpStatus } from '../contract/errors.js';
 import { requestIdOf } from '../ids.js';
 
 /** Everything read from the request before the first await (uWS invalidates `req` after it). */
@@ -186,7 +186,7 @@ export class Exchange {
     return this.abortController.signal;
   }
 
-  send(status: number, body: string | Buffer, headers: Record<string, string> = {}, contentType = 'application/json'): void {
+  send(status: HttpStatus, body: string | Buffer, headers: Record<string, string> = {}, contentType = 'application/json'): void {
     if (this.responded) return;
     this.responded = true;
     if (this.aborted) {
@@ -202,14 +202,14 @@ export class Exchange {
         this.paused = false;
         this.res.resume();
       }
-      this.res.writeStatus(`${status} ${STATUS_TEXT[status] ?? ''}`.trim());
+      this.res.writeStatus(`${status} ${STATUS_TEXT[status]}`);
       this.res.writeHeader('Content-Type', contentType);
       for (const [k, v] of Object.entries({ ...this.baseHeaders, ...headers })) this.res.writeHeader(k, v);
       this.res.end(body, this.closeAfter);
     });
   }
 
-  json(status: number, value: unknown, headers: Record<string, string> = {}): void {
+  json(status: HttpStatus, value: unknown, headers: Record<string, string> = {}): void {
     this.send(status, JSON.stringify(value), headers);
   }
 
@@ -219,7 +219,9 @@ export class Exchange {
   }
 }
 
-const STATUS_TEXT: Record<number, string> = {
+/** Every status's reason phrase: the status line needs one (or at least the space before it), and
+ * a status added to the error table without one here does not compile. */
+const STATUS_TEXT: Record<HttpStatus, string> = {
   200: 'OK',
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -228,7 +230,9 @@ const STATUS_TEXT: Record<number, string> = {
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
+  426: 'Upgrade Required',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
+  507: 'Insufficient Storage',
 };

@@ -4,6 +4,7 @@ import { waitFor } from '../helpers/wait.js';
 import { calcBody, calculate, call, csvForm, type Reply, upload, uploadFile, withoutRequestId } from '../helpers/http.js';
 import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
 import { syntheticCsv } from '../helpers/csv.js';
+import { rawExchange } from '../helpers/raw-socket.js';
 import { portfolio } from '../helpers/portfolio.js';
 
 const MAX_UPLOAD = 300_000;
@@ -112,6 +113,10 @@ t.test('error contract', async (t) => {
       expectError(t, r, 426, 'UPGRADE_REQUIRED');
       t.equal(r.headers.get('upgrade'), 'websocket', 'names the protocol to upgrade to');
     }
+    // The status line as sent: its reason phrase too (a status without one in the server's table
+    // went out as "HTTP/1.1 426" with no space after the code, which strict parsers refuse).
+    const raw = await rawExchange(Number(new URL(s.base).port), 'GET /api/v1/risk/live HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    t.match(raw, /^HTTP\/1\.1 426 Upgrade Required\r\n/, 'the status line has its reason phrase');
     const post = await call(s.base, 'POST', '/api/v1/risk/live', { key: s.key });
     expectError(t, post, 405, 'METHOD_NOT_ALLOWED');
     t.equal(post.headers.get('allow'), 'GET');
