@@ -7,8 +7,8 @@ import { AccessGuard } from './access-guard.js';
 import { type AppContext, type HttpServices } from './context.js';
 import { ServiceMetrics } from './service-metrics.js';
 import { compileValidator } from './validator.js';
-import { isStorageUnavailable } from '../persistence/storage-unavailable.js';
-import { ApiError, storageUnavailableError } from '../contract/errors.js';
+import { ApiError } from '../contract/errors.js';
+import { apiErrorOf, isUnexpected } from './failure.js';
 import { Exchange, readHead } from './exchange.js';
 import { Router } from './router.js';
 import { checkUwsRuntime, loadUws, type UwsBuild } from './uws-runtime.js';
@@ -151,17 +151,9 @@ export function startHttpServer(services: HttpServices): Promise<HttpServer> {
       );
     };
     const fail = (e: unknown) => {
-      if (e instanceof ApiError) {
-        if (e.code === 'CALCULATION_TIMEOUT') ctx.metrics.timeouts.inc();
-        ex.error(e);
-      } else if (isStorageUnavailable(e)) {
-        ctx.metrics.storageErrors.inc();
-        ex.log.warn({ err: e, route }, 'storage unavailable');
-        ex.error(storageUnavailableError());
-      } else if (!ex.aborted) {
-        ex.log.error({ err: e, route }, 'unhandled error');
-        ex.error(new ApiError('INTERNAL_ERROR'));
-      }
+      // An unexpected failure after the client left (its work cancelled) is no error to log.
+      if (ex.aborted && isUnexpected(e)) return;
+      ex.error(apiErrorOf(e, ctx.metrics, ex.log, route));
     };
     try {
       if (head.framingError) {

@@ -143,6 +143,41 @@ t.test('limits, revocation, slow reader, drain', async (t) => {
     );
   });
 
+  t.test('a client sending without reading gets no growing queue of errors', async (t) => {
+    const c = await LiveClient.open(s.base, s.key);
+    t.teardown(() => c.close());
+    const raw = (c.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    raw.pause();
+    const before = await metric(s.base, 'live_errors_dropped_total');
+    let sent = 0;
+    await waitFor(
+      async () => {
+        // Each is an error (no such subscription, or beyond the messages per second): the kernel's
+        // buffers fill with them, then the server's stays within LIVE_MAX_BUFFERED_BYTES.
+        for (let i = 0; i < 500; i++, sent++) c.send({ type: 'prices', id: 'none', prices: { AAPL: 100 } });
+        await new Promise((r) => setTimeout(r, 20));
+        return (await metric(s.base, 'live_errors_dropped_total')) > before || undefined;
+      },
+      'an error dropped while the socket was full',
+      240_000,
+      0,
+    );
+    raw.resume();
+    // The socket still serves once the reader reads (and the per-second budget has refilled).
+    await waitFor(
+      async () => {
+        c.send({ type: 'unsubscribe', id: 'probe' });
+        await new Promise((r) => setTimeout(r, 50));
+        return c.received.some((m) => m.type === 'error' && m.id === 'probe') || undefined;
+      },
+      'an answer to a message sent after reading again',
+      120_000,
+      0,
+    );
+    const errors = c.received.filter((m) => m.type === 'error' && m.id !== 'probe').length;
+    t.ok(errors < sent, `${sent - errors} of ${sent} errors dropped, none queued without bound`);
+  });
+
   t.test('revocation closes the socket within the reload interval', async (t) => {
     const { id, key } = await s.newKey();
     const c = await LiveClient.open(s.base, key);

@@ -3,6 +3,7 @@ import t, { type Test } from 'tap';
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { calcBody, calculate, call, uploadFile } from '../helpers/http.js';
 import { firstKey, keysCli, spawnService } from '../helpers/process.js';
@@ -133,12 +134,19 @@ t.test('SIGTERM with 5 calculations in flight: all 5 answer 200, new requests 50
     calculate(base, key, calcBody(ds, { method: 'monte_carlo_student_t', simulations: 150_000, method_options: { seed: i } })),
   );
   await engineBusy(base);
+  const early = await connected(Number(new URL(base).port));
   svc.child.kill('SIGTERM');
   await waitFor(() => (svc.stdout().includes('"msg":"draining"') ? true : undefined), 'the drain to begin');
   const late = await call(base, 'GET', '/readyz').catch(() => ({ status: 0 }));
   t.ok(late.status === 0 || late.status === 503, `a new request is refused or answered 503 (got ${late.status})`);
   const late2 = await calculate(base, key, calcBody(ds)).catch(() => ({ status: 0, body: null }));
   t.ok(late2.status === 0 || late2.status === 503, `a new calculation is refused (connection) or 503 (got ${late2.status})`);
+  // A live socket's upgrade on a connection opened before the drain (new ones are refused): the
+  // contract's 503, with its body, as every other request during the drain gets.
+  const upgrade = await upgradeOn(early);
+  t.match(upgrade, /^HTTP\/1\.1 503 Service Unavailable\r\n/, 'an upgrade during the drain: 503');
+  t.match(upgrade, /\r\nRetry-After: 1\r\n/i, 'with Retry-After');
+  t.match(upgrade, /"code":"SERVER_BUSY"/, 'and the error body of every other 503');
   const statuses = (await Promise.all(inFlight)).map((r) => r.status);
   t.same(statuses, [200, 200, 200, 200, 200], 'every in-flight calculation completes');
   t.equal(await svc.exited, 0, 'exit 0');
@@ -180,5 +188,31 @@ function freshConnectionStatus(port: number, path: string): Promise<number | str
       resolve(res.statusCode ?? 0);
     });
     req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+  });
+}
+
+/** A TCP connection to the service, open before what the test does next. */
+function connected(port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => resolve(socket));
+    socket.on('error', reject);
+  });
+}
+
+/** A WebSocket upgrade request on `socket`, and the head and body of the answer (until it closes or a whole answer came). */
+function upgradeOn(socket: net.Socket): Promise<string> {
+  return new Promise((resolve) => {
+    let out = '';
+    const done = () => (socket.destroy(), resolve(out));
+    socket.on('data', (c) => {
+      out += c.toString('latin1');
+      const end = out.indexOf('\r\n\r\n');
+      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(out)?.[1] ?? NaN);
+      if (end >= 0 && out.length - end - 4 >= length) done();
+    });
+    socket.on('close', done);
+    socket.write(
+      'GET /api/v1/risk/live HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+    );
   });
 }

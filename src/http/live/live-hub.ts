@@ -8,7 +8,8 @@ import { MONTE_CARLO, type CalculateRequest } from '../../contract/schemas.js';
 import { LivePricing, type LivePricer } from '../../risk/live-pricing.js';
 import { symbolsOf } from '../../risk/books.js';
 import { type AppContext } from '../context.js';
-import { readHead, type RequestHead } from '../exchange.js';
+import { Exchange, readHead, type RequestHead } from '../exchange.js';
+import { apiErrorOf } from '../failure.js';
 import { JSON_BODY_LIMIT } from '../body.js';
 import { LiveMetrics } from './live-metrics.js';
 import { LiveSession, type LiveServices } from './live-session.js';
@@ -61,11 +62,12 @@ export class LiveHub implements LiveServices {
       closeOnBackpressureLimit: false,
       sendPingsAutomatically: true,
       upgrade: (res, req, context) => {
+        const head = readHead(req, res);
         if (this.ctx.draining()) {
-          res.writeStatus('503 Service Unavailable').writeHeader('Retry-After', '1').end();
+          // The contract's error, as an HTTP request during the drain gets it.
+          new Exchange(res, head, this.ctx.log).error(new ApiError('SERVER_BUSY', 'The server is shutting down.', {}, { 'Retry-After': '1' }));
           return;
         }
-        const head = readHead(req, res);
         res.upgrade<SocketData>(
           { head },
           req.getHeader('sec-websocket-key'),
@@ -183,10 +185,9 @@ export class LiveHub implements LiveServices {
     return bytes;
   }
 
-  /** An error that is not the contract's: logged, answered as INTERNAL_ERROR without its text. */
-  internal(e: unknown): ApiError {
-    this.ctx.log.error({ err: e, route: LIVE_PATH }, 'unhandled error');
-    return new ApiError('INTERNAL_ERROR');
+  /** A failure as the contract's error, mapped as an HTTP answer's is. */
+  apiError(e: unknown): ApiError {
+    return apiErrorOf(e, this.ctx.metrics, this.ctx.log, LIVE_PATH);
   }
 
   private async closeRevoked(): Promise<void> {

@@ -8,6 +8,7 @@ export class LiveMetrics {
   readonly updates: Counter;
   readonly coalesced: Counter;
   readonly skipped: Counter;
+  readonly errorsDropped: Counter;
   readonly latency: Histogram;
 
   constructor(registry: Registry) {
@@ -28,6 +29,11 @@ export class LiveMetrics {
     this.skipped = new Counter({
       name: 'live_updates_superseded_total',
       help: "Live risk messages never sent: a newer one replaced them while the socket's buffer was full (slow reader)",
+      registers,
+    });
+    this.errorsDropped = new Counter({
+      name: 'live_errors_dropped_total',
+      help: "Live error messages never sent: the socket's buffer was full (a client sending without reading)",
       registers,
     });
     this.latency = new Histogram({

@@ -30,7 +30,7 @@ export interface LiveServices {
   release(key: KeyRecord): void;
   /** A new live book's pricer: calculate's answer to each request, its scenarios kept between them. */
   pricer(owner: string): LivePricer;
-  internal(e: unknown): ApiError;
+  apiError(e: unknown): ApiError;
 }
 
 /** The socket as a session uses it (uWS's WebSocket, or a test's stand-in). */
@@ -126,7 +126,8 @@ export class LiveSession {
       this.key = (await this.hub.guard.admit({ ...this.head, apiKeys: [presented] }, null)).key;
       this.presented = presented;
     } catch (e) {
-      this.end(LIVE_CLOSE.unauthorized, e instanceof ApiError ? e.code : 'API_KEY_INVALID');
+      // The reason is the error's code; a failure that is not the contract's is logged, as over HTTP.
+      this.end(LIVE_CLOSE.unauthorized, this.hub.apiError(e).code);
     }
   }
 
@@ -149,6 +150,7 @@ export class LiveSession {
       entry.bytes = bytes;
       // A subscription is a calculation first: it takes the calculate bucket's token.
       await this.hub.guard.admit({ ...this.head, apiKeys: [this.presented] }, 'calculate');
+      if (this.subs.get(msg.id) !== entry) return; // closed while admitted: price nothing
       const pricer = this.hub.pricer(key.owner);
       const price = (req: CalculateRequest) => pricer.price(req);
       const first = await price(request).catch((e: unknown) => Promise.reject(atMessage(e, ['request'])));
@@ -219,9 +221,12 @@ export class LiveSession {
     }
   }
 
+  /** An error message, unless the client has stopped reading: then it is dropped (and counted), so
+   * a client that sends without reading cannot make the server queue an answer to each message. */
   private error(id: string | null, e: unknown): void {
-    const err = e instanceof ApiError ? e : this.hub.internal(e);
-    this.send(JSON.stringify({ type: 'error', id, ...err.body() }));
+    const text = JSON.stringify({ type: 'error', id, ...this.hub.apiError(e).body() });
+    if (this.socket.buffered() > this.hub.config.liveMaxBufferedBytes) this.hub.metrics.errorsDropped.inc();
+    else this.send(text);
   }
 
   private send(text: string): void {
