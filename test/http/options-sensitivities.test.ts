@@ -166,5 +166,16 @@ t.test('sensitivities', async (t) => {
     await refused({ portfolio_mode: 'rebalanced', ...one({}) }, ['body', 'portfolio_mode']);
     await refused({ method: 'cornish_fisher', ...one({}) }, ['body', 'method']);
     await refused({ simulations: 1_000_000, sensitivities: Array.from({ length: 60 }, () => ({ symbol: 'AAPL', delta: 1 })) }, ['body', 'simulations']);
+    // simulations bounds the option columns only where the method draws that many scenarios:
+    // historical over one day ignores it (its windows are bounded by the engine), so no refusal.
+    const ignored = await calculate(
+      s.base,
+      s.key,
+      body({ method: 'historical', simulations: 1_000_000, sensitivities: Array.from({ length: 60 }, () => ({ symbol: 'AAPL', delta: 1 })) }),
+    );
+    t.equal(ignored.status, 200, `historical ignores simulations: ${ignored.text.slice(0, 200)}`);
+    // A capital of one subnormal money delta: the weights overflow (was a 500), as a stock book's do.
+    await refused({ portfolio_value: undefined, sensitivities: [{ symbol: 'AAPL', delta: 1e-310, gamma: 1 }] }, ['body', 'positions']);
+    await refused({ portfolio_value: undefined, sensitivities: [{ symbol: 'AAPL', delta: -5e-324, gamma: 0.5 }] }, ['body', 'positions']);
   });
 });

@@ -56,7 +56,7 @@ export async function batchWithOptions(req: BatchRequest, owner: string, deps: C
     const at = ['body', 'books', i];
     const split = splitOptions(b);
     const options = canonicalOptions(split.options);
-    checkOptionBounds(options.length, 0, req.simulations, [...at, 'positions']);
+    checkOptionBounds(options.length, 0, req, [...at, 'positions']);
     const { book: stated, cash } = cashAsPositions(split.req);
     // Stock positions are named at their own index in `positions`, whatever options precede them.
     const refs: SymbolRef[] = b.positions ? optionBookRefs(b.positions).map((r) => ({ ...r, loc: [...at, ...r.loc.slice(1)] })) : refsOf(stated, at);

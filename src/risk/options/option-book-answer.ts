@@ -1,3 +1,4 @@
+import { validationError } from '../../contract/errors.js';
 import { type CalculateResponseBody } from '../../contract/responses.js';
 import { type SensitivityEntry, type ValuationMode } from '../../contract/option-schemas.js';
 import { type EngineBook } from '../../engine/codec.js';
@@ -109,7 +110,14 @@ export async function layoutOf(run: OptionRun, book: OptionBook) {
   const atDelta = [...deltaMoney, ...given.map((g) => g.delta)];
   const exposures = Float64Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stock.exposures[i]! : i < n + m ? asked[i - n]! : 0));
   const deltaTwin = Float64Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stock.exposures[i]! : i < n + m ? 0 : atDelta[i - n - m]!));
-  const engineOf = (e: Float64Array): EngineBook => ({ capital, weights: e.map((x) => x / capital) });
+  // A capital of a few tiny money deltas (δ = 1e-310) makes a weight overflow: the stock path's 422.
+  const engineOf = (e: Float64Array): EngineBook => {
+    const weights = e.map((x) => x / capital);
+    if (!weights.every(Number.isFinite)) {
+      throw validationError([{ loc: [...book.at, 'positions'], msg: 'exposure / capital overflows double precision: give portfolio_value', type: 'overflow' }]);
+    }
+    return { capital, weights };
+  };
   return { n, m, priced, sens, rowColumns, greeks, rate, size, deltaMoney, stock, capital, exposures, deltaTwin, engineOf };
 }
 

@@ -12,7 +12,10 @@ import { checkSensitivities } from './sensitivities.js';
 import { optionFxPlan } from './option-fx.js';
 import { optionFxMeta } from './option-fx-figures.js';
 import { answerOptionBook, compareOptionBooks, laidBook, layoutOf, optionRun, type OptionBook } from './option-book-answer.js';
-import { type PositionEntry } from '../../contract/schemas.js';
+import { MONTE_CARLO, type CalculateRequest, type PositionEntry } from '../../contract/schemas.js';
+import { bootstraps } from '../history/bootstrap-paths.js';
+
+type DrawFields = Pick<CalculateRequest, 'method' | 'time_horizon' | 'simulations'>;
 
 type Loc = (string | number)[];
 
@@ -38,8 +41,14 @@ export function checkSupported(req: Pick<StockRequest, 'method' | 'portfolio_mod
     throw refuseAt(['body', 'method_options', 'target_relative_error'], 'target_relative_error is not taken with options');
 }
 
-/** Bounds of one book's option-like columns, refused at its positions (`at`: calculate's, a batch book's or the trades). */
-export function checkOptionBounds(options: number, given: number, simulations: number | undefined, at: Loc = ['body', 'positions']): void {
+/**
+ * Bounds of one book's option-like columns, refused at its positions (`at`: calculate's, a batch
+ * book's or the trades). `simulations` counts only where the method draws that many scenarios
+ * (Monte Carlo, filtered bootstrap paths); elsewhere it is ignored, and the engine bounds a
+ * historical book's windows itself.
+ */
+export function checkOptionBounds(options: number, given: number, req: DrawFields, at: Loc = ['body', 'positions']): void {
+  const simulations = MONTE_CARLO.has(req.method) || bootstraps(req) ? req.simulations : undefined;
   // The engine revalues each option (and sensitivity) twice, as asked and at its delta: its columns
   // are bounded by engine/core/src/limits.rs's MAX_OPTIONS, so half as many positions.
   const most = Math.floor(ABI.MAX_OPTIONS / 2);
@@ -80,8 +89,8 @@ export async function calculateWithOptions(
   checkSensitivities(req.method, req.sensitivities ?? []);
   const givenOrder = canonicalIndices(req.sensitivities ?? [], (g) => [g.symbol, g.delta, g.gamma ?? 0]);
   const given = givenOrder.map((i) => req.sensitivities![i]!);
-  checkOptionBounds(options.length, given.length, req.simulations);
-  checkOptionBounds(afterOptions.length, given.length, req.simulations, ['body', 'what_if', 'trades']);
+  checkOptionBounds(options.length, given.length, req);
+  checkOptionBounds(afterOptions.length, given.length, req, ['body', 'what_if', 'trades']);
   const { book: stated, cash } = cashAsPositions(req);
   const after = cashAsPositions({ positions: [...(req.positions ?? []), ...tradeStock] }).book;
   const underlyings = afterOptions.map((o) => o.entry.option.underlying);
