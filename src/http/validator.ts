@@ -26,10 +26,19 @@ function allowedValues(schema: TSchema): string | undefined {
   return `must be one of: ${members.map((m) => JSON.stringify(m.const)).join(', ')}`;
 }
 
+/** How many of an object's keys a union member does not declare (0 for a member that is no object). */
+function foreignKeys(member: TSchema | undefined, value: unknown): number {
+  const declared = (member as { properties?: Record<string, unknown> } | undefined)?.properties;
+  if (!declared || value === null || typeof value !== 'object' || Array.isArray(value)) return 0;
+  return Object.keys(value).filter((k) => !(k in declared)).length;
+}
+
 /**
- * The errors of a value, a union's (a position is a stock or cash) replaced by those of the member
- * the value comes closest to — the one with the fewest errors — so that a stock position's bad
- * quantity is reported at its quantity, not as "expected union value" at the item.
+ * The errors of a value, a union's (a position is a stock, cash or an option) replaced by those of
+ * the member the value comes closest to — the one whose fields it uses (fewest keys the member does
+ * not declare), then the one with the fewest errors — so that a stock position's bad quantity is
+ * reported at its quantity, and an option's bad strike at its strike however many fields are bad,
+ * not as "expected union value" at the item.
  */
 function* closestErrors(errors: Iterable<ValueError>): Generator<ValueError> {
   for (const e of errors) {
@@ -38,8 +47,11 @@ function* closestErrors(errors: Iterable<ValueError>): Generator<ValueError> {
       yield e;
       continue;
     }
-    const members = e.errors.map((it) => [...closestErrors(it)]);
-    const closest = members.reduce((best, m) => (m.length < best.length ? m : best));
+    const anyOf = (e.schema as { anyOf?: TSchema[] }).anyOf ?? [];
+    const members = e.errors.map((it, i) => ({ errors: [...closestErrors(it)], foreign: foreignKeys(anyOf[i], e.value) }));
+    const closest = members.reduce((best, m) =>
+      m.foreign < best.foreign || (m.foreign === best.foreign && m.errors.length < best.errors.length) ? m : best,
+    ).errors;
     if (closest.length === 0) yield e;
     else yield* closest;
   }

@@ -269,6 +269,15 @@ t.test('options', async (t) => {
     // Below 1e-6 σ√τ of a one-day option is no normal double (5e-324 gave a non-finite price, a 500).
     await refused({ positions: [option({ volatility: Number.MIN_VALUE })] }, at('volatility'));
     await refused({ positions: [option({ volatility: 9.99e-7 })] }, at('volatility'));
+    // Several bad fields (and a missing quantity): each at its own field, read as the option it is
+    // (the stock reading, with as many errors, had named positions[0].symbol and .option).
+    const many = await calculate(s.base, s.key, body({ simulations: 1000, positions: [{ option: option({ strike: 0, volatility: 0, rate: 2 }).option }] }));
+    t.equal(many.status, 422);
+    t.same(
+      (many.body?.detail?.errors as { loc: unknown[] }[]).map((e) => e.loc).sort(),
+      [at('rate'), at('strike'), at('volatility'), ['body', 'positions', 0, 'quantity']].sort(),
+      'every bad field named where it is',
+    );
     await refused({ positions: [option({ expiry: iso(DAYS - 2) })] }, at('expiry'));
     await refused({ positions: [option({ expiry: '2021-02-30' })] }, at('expiry'));
     await refused({ positions: [option({ expiry: '2200-01-01' })] }, at('expiry'));
