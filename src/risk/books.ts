@@ -81,6 +81,15 @@ function weightsOf(exposures: Float64Array, capital: number, stated?: StatedWeig
   return exposures.map((e, i) => stated?.(i, capital) ?? e / capital);
 }
 
+/** The engine book of exposures over `capital`; one whose weight overflows a double (a tiny capital) is refused at `at`. */
+export function engineBookOf(exposures: Float64Array, capital: number, at: Loc, stated?: StatedWeight): { capital: number; weights: Float64Array } {
+  const weights = weightsOf(exposures, capital, stated);
+  if (!weights.every(Number.isFinite)) {
+    throw validationError([{ loc: at, msg: 'exposure / capital overflows double precision: give a larger portfolio_value', type: 'overflow' }]);
+  }
+  return { capital, weights };
+}
+
 /** Gross exposure Σ|e_i|; one whose money does not fit a double is refused where it was stated. */
 function grossOf(exposures: Float64Array, at: Loc): number {
   let gross = 0;
@@ -102,11 +111,7 @@ function finish(
   const gross = grossOf(exposures, at);
   if (gross === 0) throw validationError([{ loc: at, msg: 'every exposure is zero: the book is empty', type: 'value_error' }]);
   const capital = portfolioValue ?? gross;
-  const weights = weightsOf(exposures, capital, stated);
-  if (!weights.every(Number.isFinite)) {
-    throw validationError([{ loc: at, msg: 'exposure / portfolio_value overflows double precision', type: 'overflow' }]);
-  }
-  return { own, listed, capital, exposures, quantities, engine: { capital, weights } };
+  return { own, listed, capital, exposures, quantities, engine: engineBookOf(exposures, capital, at, stated) };
 }
 
 /**

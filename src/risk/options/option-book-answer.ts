@@ -1,9 +1,8 @@
-import { validationError } from '../../contract/errors.js';
 import { type CalculateResponseBody } from '../../contract/responses.js';
 import { type SensitivityEntry, type ValuationMode } from '../../contract/option-schemas.js';
 import { type EngineBook } from '../../engine/codec.js';
 import { type EngineResults } from '../../engine/results-codec.js';
-import { priceBook, type BookRequest, type PricedBook } from '../books.js';
+import { engineBookOf, priceBook, type BookRequest, type PricedBook } from '../books.js';
 import { type PreparedModel } from '../model-setup.js';
 import { type Session } from '../deadline.js';
 import { buildResponse } from '../response-builder.js';
@@ -110,14 +109,8 @@ export async function layoutOf(run: OptionRun, book: OptionBook) {
   const atDelta = [...deltaMoney, ...given.map((g) => g.delta)];
   const exposures = Float64Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stock.exposures[i]! : i < n + m ? asked[i - n]! : 0));
   const deltaTwin = Float64Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stock.exposures[i]! : i < n + m ? 0 : atDelta[i - n - m]!));
-  // A capital of a few tiny money deltas (δ = 1e-310) makes a weight overflow: the stock path's 422.
-  const engineOf = (e: Float64Array): EngineBook => {
-    const weights = e.map((x) => x / capital);
-    if (!weights.every(Number.isFinite)) {
-      throw validationError([{ loc: [...book.at, 'positions'], msg: 'exposure / capital overflows double precision: give portfolio_value', type: 'overflow' }]);
-    }
-    return { capital, weights };
-  };
+  // A capital of a few tiny money deltas (δ = 1e-310) makes a weight overflow: refused as a stock book's.
+  const engineOf = (e: Float64Array): EngineBook => engineBookOf(e, capital, [...book.at, 'positions']);
   return { n, m, priced, sens, rowColumns, greeks, rate, size, deltaMoney, stock, capital, exposures, deltaTwin, engineOf };
 }
 

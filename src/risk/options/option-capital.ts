@@ -1,5 +1,5 @@
 import { validationError } from '../../contract/errors.js';
-import { priceStockPart, type BookRequest, type PricedBook } from '../books.js';
+import { engineBookOf, priceStockPart, type BookRequest, type PricedBook } from '../books.js';
 
 /**
  * The stock part of a book with options over `symbols` (an options-only book holds none); capital
@@ -29,5 +29,5 @@ export function priceOptionBook(
     throw validationError([{ loc: [...at, 'positions'], msg: zeroMessage, type: 'value_error' }]);
   }
   const { own, listed, exposures, quantities } = stock;
-  return { own, listed, exposures, quantities, capital, engine: { capital, weights: exposures.map((e) => e / capital) } };
+  return { own, listed, exposures, quantities, capital, engine: engineBookOf(exposures, capital, [...at, 'positions']) };
 }
