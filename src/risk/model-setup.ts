@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../contract/errors.js';
-import { DEFAULTS, HISTORICAL_WINDOWS, MONTE_CARLO, type CalculateRequest } from '../contract/schemas.js';
+import { DEFAULTS, HISTORICAL_WINDOWS, type CalculateRequest } from '../contract/schemas.js';
 import { selectColumns, type Dataset } from '../datasets/dataset.js';
 import { type DatasetStore } from '../datasets/dataset-store.js';
 import { type Estimation } from '../engine/codec.js';
@@ -11,7 +11,7 @@ import { estimateModel } from './engine-run.js';
 import { instrumentPrices, type FxPlan } from './fx/fx-plan.js';
 import { instrumentEstimation } from './fx/instrument-estimation.js';
 import { type FilterSetting } from './history/filtered-estimation.js';
-import { bootstraps } from './history/bootstrap-paths.js';
+import { bootstraps, drawsSimulations } from './history/bootstrap-paths.js';
 
 /** A request's model options with their defaults applied, as the response reports them. */
 export interface ResolvedOptions {
@@ -56,7 +56,7 @@ export function resolveOptions(req: ModelRequest): ResolvedOptions {
   const o = req.method_options ?? {};
   return {
     // Filtered history over T > 1 days draws its bootstrap paths from a seed too.
-    seed: MONTE_CARLO.has(req.method) || bootstraps(req) ? (o.seed ?? drawSeed()) : null,
+    seed: drawsSimulations(req) ? (o.seed ?? drawSeed()) : null,
     drift: o.drift ?? DEFAULTS.drift,
     covariance: o.covariance ?? DEFAULTS.covariance,
     ewmaLambda: o.covariance === 'ewma' ? (o.ewma_lambda ?? DEFAULTS.ewma_lambda) : null,

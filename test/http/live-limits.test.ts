@@ -16,6 +16,30 @@ async function metric(base: string, name: string): Promise<number> {
   return Number(line?.split(' ')[1] ?? NaN);
 }
 
+/**
+ * Stops `c` reading, then sends `batch()` every 20 ms until the counter `counted` rises (the
+ * kernel's buffers full, then uWS's beyond LIVE_MAX_BUFFERED_BYTES), and reads again. Gives the
+ * number of messages sent.
+ */
+async function unreadUntil(base: string, c: LiveClient, counted: string, batch: (sent: number) => number): Promise<number> {
+  const raw = (c.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+  raw.pause();
+  const before = await metric(base, counted);
+  let sent = 0;
+  await waitFor(
+    async () => {
+      sent += batch(sent);
+      await new Promise((r) => setTimeout(r, 20));
+      return (await metric(base, counted)) > before || undefined;
+    },
+    `${counted} to rise while the socket was full`,
+    240_000,
+    0,
+  );
+  raw.resume();
+  return sent;
+}
+
 t.test('authentication', async (t) => {
   const s = await startTestService();
   t.teardown(() => s.stop());
@@ -116,23 +140,11 @@ t.test('limits, revocation, slow reader, drain', async (t) => {
     t.teardown(() => c.close());
     c.send({ type: 'subscribe', id: 'slow', request: calcBody(ds, { simulations: 1000, method_options: { seed: 1, histogram_bins: 200 } }) });
     await c.risk('slow');
-    // The client stops reading: the kernel's buffers fill, then uWS's beyond LIVE_MAX_BUFFERED_BYTES.
-    const raw = (c.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
-    raw.pause();
-    const before = await metric(s.base, 'live_updates_superseded_total');
-    let sent = 0;
-    await waitFor(
-      async () => {
-        // Within the 1,000 messages per second: new prices, each priced on its own or coalesced.
-        for (let i = 0; i < 10; i++) c.send({ type: 'prices', id: 'slow', prices: { AAPL: 100 + ++sent } });
-        await new Promise((r) => setTimeout(r, 20));
-        return (await metric(s.base, 'live_updates_superseded_total')) > before || undefined;
-      },
-      'an update superseded while the socket was full',
-      240_000,
-      0,
-    );
-    raw.resume();
+    // Within the 1,000 messages per second: new prices, each priced on its own or coalesced.
+    const sent = await unreadUntil(s.base, c, 'live_updates_superseded_total', (from) => {
+      for (let i = 1; i <= 10; i++) c.send({ type: 'prices', id: 'slow', prices: { AAPL: 100 + from + i } });
+      return 10;
+    });
     const last = await c.risk('slow', sent);
     t.equal(last.seq, sent, `the latest state arrives once the reader reads again (${sent} inputs)`);
     const seqs = c.received.filter((m) => m.type === 'risk').map((m) => m.seq as number);
@@ -146,23 +158,11 @@ t.test('limits, revocation, slow reader, drain', async (t) => {
   t.test('a client sending without reading gets no growing queue of errors', async (t) => {
     const c = await LiveClient.open(s.base, s.key);
     t.teardown(() => c.close());
-    const raw = (c.ws as unknown as { _socket: { pause(): void; resume(): void } })._socket;
-    raw.pause();
-    const before = await metric(s.base, 'live_errors_dropped_total');
-    let sent = 0;
-    await waitFor(
-      async () => {
-        // Each is an error (no such subscription, or beyond the messages per second): the kernel's
-        // buffers fill with them, then the server's stays within LIVE_MAX_BUFFERED_BYTES.
-        for (let i = 0; i < 500; i++, sent++) c.send({ type: 'prices', id: 'none', prices: { AAPL: 100 } });
-        await new Promise((r) => setTimeout(r, 20));
-        return (await metric(s.base, 'live_errors_dropped_total')) > before || undefined;
-      },
-      'an error dropped while the socket was full',
-      240_000,
-      0,
-    );
-    raw.resume();
+    // Each is an error (no such subscription, or beyond the messages per second).
+    const sent = await unreadUntil(s.base, c, 'live_errors_dropped_total', () => {
+      for (let i = 0; i < 500; i++) c.send({ type: 'prices', id: 'none', prices: { AAPL: 100 } });
+      return 500;
+    });
     // The socket still serves once the reader reads (and the per-second budget has refilled).
     await waitFor(
       async () => {

@@ -224,9 +224,9 @@ export class LiveSession {
   /** An error message, unless the client has stopped reading: then it is dropped (and counted), so
    * a client that sends without reading cannot make the server queue an answer to each message. */
   private error(id: string | null, e: unknown): void {
-    const text = JSON.stringify({ type: 'error', id, ...this.hub.apiError(e).body() });
+    const err = this.hub.apiError(e);
     if (this.socket.buffered() > this.hub.config.liveMaxBufferedBytes) this.hub.metrics.errorsDropped.inc();
-    else this.send(text);
+    else this.send(JSON.stringify({ type: 'error', id, ...err.body() }));
   }
 
   private send(text: string): void {

@@ -2,10 +2,13 @@ import { ABI } from '../../engine/abi.js';
 import { decodeBootstrap, encodeBootstrap, type BootstrapModel } from '../../engine/bootstrap-codec.js';
 import { EngineFailure } from '../../engine/codec.js';
 import { type EngineExecutor } from '../../engine/ops.js';
-import { type CalculateRequest } from '../../contract/schemas.js';
+import { MONTE_CARLO, type CalculateRequest } from '../../contract/schemas.js';
 
 /** Filtered history over T > 1 days draws bootstrap paths (api.md §16); T = 1 replays every date. */
 export const bootstraps = (req: Pick<CalculateRequest, 'method' | 'time_horizon'>): boolean => req.method === 'historical_filtered' && req.time_horizon > 1;
+
+/** Whether the method draws `simulations` scenarios from a seed (Monte Carlo, bootstrap paths); the others ignore both. */
+export const drawsSimulations = (req: Pick<CalculateRequest, 'method' | 'time_horizon'>): boolean => MONTE_CARLO.has(req.method) || bootstraps(req);
 
 /**
  * Steps (paths × days × assets) below which the paths are drawn by one task: splitting costs a copy

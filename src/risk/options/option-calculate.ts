@@ -12,8 +12,8 @@ import { checkSensitivities } from './sensitivities.js';
 import { optionFxPlan } from './option-fx.js';
 import { optionFxMeta } from './option-fx-figures.js';
 import { answerOptionBook, compareOptionBooks, laidBook, layoutOf, optionRun, type OptionBook } from './option-book-answer.js';
-import { MONTE_CARLO, type CalculateRequest, type PositionEntry } from '../../contract/schemas.js';
-import { bootstraps } from '../history/bootstrap-paths.js';
+import { type CalculateRequest, type PositionEntry } from '../../contract/schemas.js';
+import { drawsSimulations } from '../history/bootstrap-paths.js';
 
 type DrawFields = Pick<CalculateRequest, 'method' | 'time_horizon' | 'simulations'>;
 
@@ -48,7 +48,7 @@ export function checkSupported(req: Pick<StockRequest, 'method' | 'portfolio_mod
  * historical book's windows itself.
  */
 export function checkOptionBounds(options: number, given: number, req: DrawFields, at: Loc = ['body', 'positions']): void {
-  const simulations = MONTE_CARLO.has(req.method) || bootstraps(req) ? req.simulations : undefined;
+  const simulations = drawsSimulations(req) ? req.simulations : undefined;
   // The engine revalues each option (and sensitivity) twice, as asked and at its delta: its columns
   // are bounded by engine/core/src/limits.rs's MAX_OPTIONS, so half as many positions.
   const most = Math.floor(ABI.MAX_OPTIONS / 2);
