@@ -103,6 +103,11 @@ export const MethodOptions = Type.Object(
 
 /** Largest |quantity| or |market_value| of a position or trade. */
 export const MAX_POSITION = 1e15;
+/**
+ * Capital C, stated or (an option book's) defaulted: below 1e-6 every scenario's P&L underflows
+ * towards zero, and an option book's P&L per unit of a tiny money-delta capital overflows a double.
+ */
+export const CAPITAL_BOUNDS = { min: 1e-6, max: 1e15 } as const;
 /** Items of one book (portfolio or positions) and of one what-if. */
 export const MAX_BOOK_ITEMS = 5000;
 /** Books of one batch. */
@@ -183,11 +188,10 @@ export function calculationFields(maxSimulations: number) {
       'Risk calculation method. historical_filtered: historical simulation of volatility-filtered returns (method_options.filter): time_horizon 1 replays every date; time_horizon > 1 draws `simulations` seeded bootstrap paths of T filtered days, the variance updated along each path (buy_and_hold only). cornish_fisher: modified VaR and ES from the mean, standard deviation, skewness and excess kurtosis of the historical windows’ P&L (meta.cornish_fisher).',
     ),
     method_options: Type.Optional(MethodOptions),
-    // Below 1e-6 every scenario's P&L underflows towards zero: figures would no longer depend on the draws.
     portfolio_value: Type.Optional(
       Type.Number({
-        minimum: 1e-6,
-        maximum: 1e15,
+        minimum: CAPITAL_BOUNDS.min,
+        maximum: CAPITAL_BOUNDS.max,
         description:
           'Capital C in `currency`, 1e-6 to 1e15: required with `portfolio`; with `positions` optional (default: gross exposure). `_pct` figures divide by C.',
         examples: [1_000_000],

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ISO_4217 } from './currencies.js';
 import { Exposures } from './responses.js';
-import { BookPositions, MAX_BOOK_ITEMS, PortfolioItem } from './schemas.js';
+import { BookPositions, CAPITAL_BOUNDS, MAX_BOOK_ITEMS, PortfolioItem } from './schemas.js';
 import { SymbolName } from './symbol-grammar.js';
 
 /** Named crisis windows (first and last price date), replayed where the data covers them. */
@@ -97,7 +97,11 @@ export const StressRequest = Type.Object(
     dataset_id: Type.String({ minLength: 1, maxLength: 64, description: 'Id of an uploaded dataset of the caller.', examples: ['ds_0123456789abcdefABCDEF'] }),
     currency: Type.String({ format: 'iso4217', enum: [...ISO_4217].sort(), description: 'ISO 4217 alphabetic code.' }),
     portfolio_value: Type.Optional(
-      Type.Number({ minimum: 1e-6, maximum: 1e15, description: 'Capital C: required with `portfolio`; default with `positions`: the gross exposure.' }),
+      Type.Number({
+        minimum: CAPITAL_BOUNDS.min,
+        maximum: CAPITAL_BOUNDS.max,
+        description: 'Capital C: required with `portfolio`; default with `positions`: the gross exposure.',
+      }),
     ),
     portfolio: Type.Optional(
       Type.Array(PortfolioItem, {

@@ -1,11 +1,14 @@
 import { validationError } from '../../contract/errors.js';
+import { CAPITAL_BOUNDS } from '../../contract/schemas.js';
 import { engineBookOf, priceStockPart, type BookRequest, type PricedBook } from '../books.js';
 
 /**
  * The stock part of a book with options over `symbols` (an options-only book holds none); capital
  * C is `portfolio_value`, else the stock gross exposure plus the options' absolute money deltas
  * `deltaMoney` (calculate's rule, api.md §15); none of them, the refusal `zeroMessage`. The engine
- * weights are the stock exposures / C.
+ * weights are the stock exposures / C. A defaulted C below the least a stated one may be is refused:
+ * an option far out of the money has a money delta near 10⁻³⁰⁶ and a P&L of its price, so its P&L
+ * per unit of such a capital (pnl_pct, and the engine's P&L per unit) overflows a double.
  */
 export function priceOptionBook(
   stated: BookRequest,
@@ -27,6 +30,10 @@ export function priceOptionBook(
   const capital = portfolioValue ?? gross;
   if (!(capital > 0) || !Number.isFinite(capital)) {
     throw validationError([{ loc: [...at, 'positions'], msg: zeroMessage, type: 'value_error' }]);
+  }
+  if (capital < CAPITAL_BOUNDS.min) {
+    const msg = `the gross exposure (stock, and options at their delta) is ${capital}, below the least capital ${CAPITAL_BOUNDS.min.toExponential()}: give portfolio_value`;
+    throw validationError([{ loc: [...at, 'positions'], msg, type: 'value_error' }]);
   }
   const { own, listed, exposures, quantities } = stock;
   return { own, listed, exposures, quantities, capital, engine: engineBookOf(exposures, capital, [...at, 'positions']) };
