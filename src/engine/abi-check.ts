@@ -9,7 +9,7 @@ const REPORTED_ONLY = new Set(['VERSION_MAJOR', 'VERSION_MINOR', 'VERSION_PATCH'
 export class AbiMismatchError extends Error {}
 
 /** The constants an engine reports: [0, count, (name length, name bytes…, value) × count]. */
-export function reportedConstants(engine: Engine): Map<string, number> {
+export function reportedConstants(engine: Pick<Engine, 'call'>): Map<string, number> {
   const out = engine.call(ABI.OP_ABI, new Float64Array(0));
   if (out[0] !== 0) throw new AbiMismatchError('the engine does not answer OP_ABI: it predates this binding');
   const constants = new Map<string, number>();
@@ -24,7 +24,7 @@ export function reportedConstants(engine: Engine): Map<string, number> {
 }
 
 /** Checks that the engine's constants are this binding's; returns the engine's version. */
-export function readAbi(engine: Engine): { version: string } {
+export function readAbi(engine: Pick<Engine, 'call'>): { version: string } {
   const reported = reportedConstants(engine);
   const ours = new Map<string, number>(Object.entries(ABI));
   const problems: string[] = [];

@@ -1,11 +1,13 @@
 import { createRequire } from 'node:module';
 import { readAbi } from './abi-check.js';
-import { type Engine, type OpCode } from './ops.js';
+import { sharedAnswer, type Engine, type OpCode } from './ops.js';
 import { NATIVE_BASELINE_PATH, NATIVE_HOST_BENCH_PATH, NATIVE_PATH } from '../paths.js';
 
 interface NativeAddon {
   engineCall(op: number, input: Float64Array): Float64Array;
   engineCallLed(op: number, lead: Float64Array, input: Float64Array): Float64Array;
+  engineAnswerLength(op: number, lead: Float64Array, input: Float64Array): number;
+  engineCallLedInto(op: number, lead: Float64Array, input: Float64Array, out: Float64Array): boolean;
   engineBuild(): string;
 }
 
@@ -34,6 +36,17 @@ export class NativeEngine implements Engine {
   call(op: OpCode, input: Float64Array, lead?: Float64Array): Float64Array {
     // The lead is read where it lies (no copy), a SharedArrayBuffer's view included.
     return lead ? this.addon.engineCallLed(op, lead, input) : this.addon.engineCall(op, input);
+  }
+
+  callShared(op: OpCode, input: Float64Array, lead?: Float64Array): Float64Array {
+    // An answer whose length is known up front (option columns: up to 10⁸ words) is written
+    // straight into shared memory; any other is copied there.
+    const words = lead ? this.addon.engineAnswerLength(op, lead, input) : -1;
+    if (words >= 0) {
+      const out = new Float64Array(new SharedArrayBuffer(words * 8));
+      if (this.addon.engineCallLedInto(op, lead!, input, out)) return out;
+    }
+    return sharedAnswer(this.call(op, input, lead));
   }
 }
 

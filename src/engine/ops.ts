@@ -13,6 +13,22 @@ export interface Engine {
    * instead of copying it into every task's input.
    */
   call(op: OpCode, input: Float64Array, lead?: Float64Array): Float64Array;
+  /**
+   * `call`, its answer in memory shared between threads (a SharedArrayBuffer's view): what a host
+   * keeps and hands to later tasks in place, so no thread copies it again.
+   */
+  callShared(op: OpCode, input: Float64Array, lead?: Float64Array): Float64Array;
+}
+
+/** Where a task's answer is made: the engine's own buffer (moved to the caller) or shared memory. */
+export type AnswerMemory = 'own' | 'shared';
+
+/** `answer` in shared memory: itself when it already is, else a copy. */
+export function sharedAnswer(answer: Float64Array): Float64Array {
+  if (answer.buffer instanceof SharedArrayBuffer) return answer;
+  const shared = new Float64Array(new SharedArrayBuffer(answer.byteLength));
+  shared.set(answer);
+  return shared;
 }
 
 /** An engine call's result with where its time went. */
@@ -24,8 +40,11 @@ export interface EngineReply {
 
 /** Runs engine operations somewhere: in this thread, or on a worker pool. */
 export interface EngineExecutor {
-  /** `lead` as Engine.call takes it: shared with the worker (a SharedArrayBuffer's view) or cloned, never transferred. */
-  run(op: OpCode, input: Float64Array, signal?: AbortSignal, lead?: Float64Array): Promise<EngineReply>;
+  /**
+   * `lead` as Engine.call takes it: shared with the worker (a SharedArrayBuffer's view) or cloned,
+   * never transferred; `answer` 'shared': the output made in shared memory where the task runs.
+   */
+  run(op: OpCode, input: Float64Array, signal?: AbortSignal, lead?: Float64Array, answer?: AnswerMemory): Promise<EngineReply>;
 }
 
 /** An executor refused a task: its queue is full, or it is closing. Nothing was run. */

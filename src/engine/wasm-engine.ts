@@ -59,6 +59,15 @@ export class WasmEngine implements Engine {
   }
 
   call(op: OpCode, input: Float64Array, lead?: Float64Array): Float64Array {
+    return this.run(op, input, lead, (words) => new Float64Array(words));
+  }
+
+  callShared(op: OpCode, input: Float64Array, lead?: Float64Array): Float64Array {
+    return this.run(op, input, lead, (words) => new Float64Array(new SharedArrayBuffer(words * 8)));
+  }
+
+  /** One call, its answer copied out of linear memory into `make`'s buffer of its length. */
+  private run(op: OpCode, input: Float64Array, lead: Float64Array | undefined, make: (words: number) => Float64Array): Float64Array {
     const e = this.exports;
     // Linear memory is the engine's only view: a lead is copied in ahead of the input.
     const length = input.length + (lead ? 1 + lead.length : 0);
@@ -78,7 +87,8 @@ export class WasmEngine implements Engine {
     const len = e.engine_call(op, this.inputPtr, length);
     this.refreshHeap(); // the call may have grown (and so detached) memory
     const at = e.engine_result_ptr() / 8;
-    const out = this.heap.slice(at, at + len);
+    const out = make(len);
+    out.set(this.heap.subarray(at, at + len));
     e.engine_result_clear();
     if (this.memoryBytes > this.releaseAboveBytes) this.renew();
     return out;

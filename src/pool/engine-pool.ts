@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { type EngineSource } from '../engine/load.js';
-import { absoluteNow, ExecutorBusyError, type EngineExecutor, type EngineReply, type OpCode } from '../engine/ops.js';
+import { absoluteNow, ExecutorBusyError, type AnswerMemory, type EngineExecutor, type EngineReply, type OpCode } from '../engine/ops.js';
 import { type EngineTask, type EngineWorkerData } from '../worker/messages.js';
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../worker/engine-worker.js');
@@ -56,13 +56,13 @@ export class EnginePool implements EngineExecutor {
     return Math.max(0, this.outstanding - this.threadCount);
   }
 
-  async run(op: OpCode, input: Float64Array, signal?: AbortSignal, lead?: Float64Array): Promise<EngineReply> {
+  async run(op: OpCode, input: Float64Array, signal?: AbortSignal, lead?: Float64Array, answer: AnswerMemory = 'own'): Promise<EngineReply> {
     // Admission is decided here, by our own count, synchronously: a burst cannot overshoot the
     // bound, and a closing pool takes nothing more.
     if (this.closing) throw new ExecutorBusyError('the engine pool is closing');
     if (this.outstanding >= this.threadCount + this.maxQueue) throw new ExecutorBusyError('the engine queue is full');
     this.outstanding++;
-    const task: EngineTask = { op, input, submittedAt: absoluteNow(), ...(lead ? { lead } : {}) };
+    const task: EngineTask = { op, input, submittedAt: absoluteNow(), ...(lead ? { lead } : {}), ...(answer === 'shared' ? { shared: true } : {}) };
     try {
       return (await this.pool.run(task, { signal: signal ?? null, transferList: [input.buffer as ArrayBuffer] })) as EngineReply;
     } finally {

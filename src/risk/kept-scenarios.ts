@@ -1,7 +1,7 @@
 import { decodeResults, type EngineResults } from '../engine/results-codec.js';
 import { checkStatus, encodeFinalize, encodeSpec } from '../engine/codec.js';
 import { ABI } from '../engine/abi.js';
-import { type EngineExecutor, type EngineReply } from '../engine/ops.js';
+import { sharedAnswer, type EngineExecutor, type EngineReply } from '../engine/ops.js';
 import { type Estimation } from '../engine/codec.js';
 import { addPhase, scenarioCount, scenarioUnits, simulationSpec, type BatchPolicy, type ModelInput, type PhaseTiming } from './engine-run.js';
 import { minBlocksFor, planBatches } from './plan.js';
@@ -37,23 +37,19 @@ export async function keepScenarios(
   const spec = simulationSpec(model, est);
   const batches = planBatches(scenarioCount(model, est), policy.maxBatches, policy.minBlocksPerBatch ?? minBlocksFor(scenarioUnits(model, est)));
   const budget = budgetOf(policy);
-  const replies = await Promise.all(batches.map((b) => exec.run(ABI.OP_UNITS, encodeSpec(spec, b.first, b.end, budget()), signal)));
+  const replies = await Promise.all(batches.map((b) => exec.run(ABI.OP_UNITS, encodeSpec(spec, b.first, b.end, budget()), signal, undefined, 'shared')));
   return keptFrom(batches, replies);
 }
 
 /**
  * Kept scenarios from the engine's answers, one per batch (OP_UNITS, or OP_OPTION_UNITS widening
- * them): after the status word, the units and their per-asset tails in the engine's own layout,
- * copied once into shared memory, where every later task reads them in place (no copy per tick on
- * this thread, none at all into a native engine).
+ * them): after the status word, the units and their per-asset tails in the engine's own layout, in
+ * shared memory, where every later task reads them in place (no copy per tick on this thread, none
+ * at all into a native engine). Answers asked 'shared' are made there by the task, so this thread
+ * never copies them (10⁸ words of option columns took it 1.3–2.5 s); others are copied once.
  */
 export function keptFrom(batches: readonly { first: number; end: number }[], replies: EngineReply[]): KeptScenarios {
-  const units = replies.map((r) => {
-    const answer = checkStatus(r.output).subarray(1);
-    const shared = new Float64Array(new SharedArrayBuffer(answer.byteLength));
-    shared.set(answer);
-    return shared;
-  });
+  const units = replies.map((r) => sharedAnswer(checkStatus(r.output).subarray(1)));
   return { batches: batches.map((b) => ({ first: b.first, end: b.end })), units, bytes: units.reduce((a, u) => a + u.byteLength, 0) };
 }
 

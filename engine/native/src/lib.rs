@@ -30,6 +30,29 @@ pub fn engine_call_led(
     to_js(env, risk_engine_core::abi::call_led(op, &lead, &input))
 }
 
+/// The words of `engine_call_led(op, lead, input)`'s answer when they are known before it runs
+/// (OP_OPTION_UNITS on valid input), else −1: a host then allocates the answer where it is to live,
+/// memory shared between threads, and has `engine_call_led_into` write it there.
+#[napi]
+pub fn engine_answer_length(op: u32, lead: Float64Array, input: Float64Array) -> f64 {
+    risk_engine_core::abi::prepare_led(op, &lead, &input).map_or(-1.0, |call| call.length() as f64)
+}
+
+/// `engine_call_led(op, lead, input)` written into `out`, of `engine_answer_length` words; false,
+/// `out` untouched, when that length is not known before the call or `out` is not of it.
+#[napi]
+pub fn engine_call_led_into(
+    op: u32,
+    lead: Float64Array,
+    input: Float64Array,
+    mut out: Float64Array,
+) -> bool {
+    match risk_engine_core::abi::prepare_led(op, &lead, &input) {
+        Some(call) => call.write(&mut out),
+        None => false,
+    }
+}
+
 /// An answer whose length is known before the operation runs (OP_OPTION_UNITS: up to 10⁸ words)
 /// written straight into the buffer the JS heap owns: no second allocation, no copy (which took as
 /// long as pricing it).

@@ -122,7 +122,7 @@ export async function withOptionColumns(
   // The kept scenarios go as the call's lead (read in place); the answer, the units with the option
   // columns and the stock columns' tails, is kept the same way.
   const replies = await Promise.all(
-    kept.units.map((u) => exec.run(ABI.OP_OPTION_UNITS, Float64Array.from([assets, horizon, (twin ? 2 : 1) * columns, ...words]), signal, u)),
+    kept.units.map((u) => exec.run(ABI.OP_OPTION_UNITS, Float64Array.from([assets, horizon, (twin ? 2 : 1) * columns, ...words]), signal, u, 'shared')),
   );
   return keptFrom(kept.batches, replies);
 }
