@@ -28,8 +28,10 @@ export function priceOptionBook(
   let gross = stock.gross;
   for (const d of deltaMoney) gross += Math.abs(d);
   const capital = portfolioValue ?? gross;
-  if (!(capital > 0) || !Number.isFinite(capital)) {
-    throw validationError([{ loc: [...at, 'positions'], msg: zeroMessage, type: 'value_error' }]);
+  if (!(capital > 0)) throw validationError([{ loc: [...at, 'positions'], msg: zeroMessage, type: 'value_error' }]);
+  if (!Number.isFinite(capital)) {
+    const msg = 'the gross exposure (stock, and options at their delta) overflows double precision';
+    throw validationError([{ loc: [...at, 'positions'], msg, type: 'overflow' }]);
   }
   if (capital < CAPITAL_BOUNDS.min) {
     const msg = `the gross exposure (stock, and options at their delta) is ${capital}, below the least capital ${CAPITAL_BOUNDS.min.toExponential()}: give portfolio_value`;

@@ -16,6 +16,7 @@ import { optionBookRefs, splitOptions, timesToExpiry } from '../options/option-p
 import { type StressOutcome } from './scenarios.js';
 import { checkOptionStress, optionStressUnits, worstStartWithOptions } from './option-stress.js';
 import { priceStressBook, stressedOptions, withOptionsRepriced } from './option-book.js';
+import { checkFinite } from './finite-outcomes.js';
 
 type StockStress = ReturnType<typeof splitOptions<StressRequestBody>>['req'];
 
@@ -107,7 +108,9 @@ export async function stress(req: StressRequestBody, owner: string, deps: Calcul
             : undefined;
         outcomes.push(runScenario(priced, ownBook, history, start === undefined ? solved : { ...solved, worstStart: () => start }));
       }
+      checkFinite(req.scenarios, outcomes);
       const results = await withOptionsRepriced(deps, req.scenarios, outcomes, book, stressed.options, signal);
+      checkFinite(req.scenarios, results);
       return {
         status: 'success',
         meta: {
