@@ -27,6 +27,11 @@ export interface WorkShape {
   /** Returns in the estimation window at most: the columns of a loadings factor. */
   window: number;
   confidence: number;
+  /**
+   * Columns of kept scenarios the calculation holds at once, `scenarios` values each (option books:
+   * the drawn units, then the units widened by the option columns); 0 when scenarios are priced as drawn.
+   */
+  kept?: number;
 }
 
 /** Cost units of a calculation: proportional to its engine time on one worker. */
@@ -40,13 +45,13 @@ export function workUnits(w: WorkShape): number {
 /**
  * Bytes a calculation holds at its peak, as the engine keeps them: each book's P&L per scenario,
  * and the tail's ⌈(1 − c)·N⌉ scenarios per book with their assets' P&L (importance sampling: c = 0,
- * every scenario). Measured: one batch of 200 books × 10 assets × 500,000 simulations peaked near
- * 1.6 GB of RSS, 0.8 GB of it these P&L values.
+ * every scenario), and any kept scenarios. Measured: one batch of 200 books × 10 assets × 500,000
+ * simulations peaked near 1.6 GB of RSS, 0.8 GB of it these P&L values.
  */
 export function workBytes(w: WorkShape): number {
   // Less a hair: (1 − 0.99)·1000 is 10.000000000000009 in doubles, and the tail 10 scenarios.
   const tail = Math.ceil((1 - w.confidence) * w.scenarios - 1e-9) * (2 * w.assets + 2) * w.books;
-  return 8 * (w.books * w.scenarios + tail);
+  return 8 * (w.books * w.scenarios + tail + w.scenarios * (w.kept ?? 0));
 }
 
 /** Days simulated one by one: the horizon for rebalanced paths and Student-t (one mixing draw a day), else 1. */

@@ -86,6 +86,12 @@ t.test('workBytes: the P&L of every book and scenario, the tail with its assets;
   t.equal(workBytes(shape({ scenarios: 1000, assets: 10, books: 1, confidence: 0 })), 8 * (1000 + 1000 * 22), 'importance sampling keeps every scenario');
   // A maximum batch (200 books × 500,000 simulations) at 99 %: 0.8 GB of P&L, 0.18 GB of tail.
   t.equal(workBytes(shape({ scenarios: 500_000, assets: 10, books: 200 })), 8 * (1e8 + 5000 * 22 * 200));
+  // Kept scenarios: an option book of 500 options on 3 symbols × 99,840 (the drawn 3 columns and the
+  // 1,003 widened ones): 0.8 GB, where the P&L and tail alone are 36 MB.
+  const options = shape({ scenarios: 99_840, assets: 1003, books: 2, confidence: 0.99 });
+  const tail = 999 * (2 * 1003 + 2) * 2;
+  t.equal(workBytes(options), 8 * (2 * 99_840 + tail), 'without its kept scenarios');
+  t.equal(workBytes({ ...options, kept: 3 + 1003 }), 8 * (2 * 99_840 + tail + 99_840 * 1006), 'with them');
   fc.assert(
     fc.property(
       fc.integer({ min: 0, max: 100_000_000 }),

@@ -76,7 +76,9 @@ export async function batchWithOptions(req: BatchRequest, owner: string, deps: C
   const symbols = canonicalSymbols(dataset, [listed]);
   const fx = optionFxPlan(dataset, symbols, unionOf(books.map((b) => b.cash)), underlyings.flat(), [], [], req.currency);
   const widest = Math.max(...books.map((b) => b.options.length));
-  const shape = requestShape(req, (fx ? fx.instruments.length : symbols.length) + 2 * widest, 2 * books.length, dataset.dates.length);
+  const stockColumns = fx ? fx.instruments.length : symbols.length;
+  // Held at once: the run's drawn units, and one book's units with its option columns (books go one at a time).
+  const shape = { ...requestShape(req, stockColumns + 2 * widest, 2 * books.length, dataset.dates.length), kept: 2 * stockColumns + 2 * widest };
   return underDeadline(
     deps,
     clientSignal,

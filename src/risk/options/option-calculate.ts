@@ -102,8 +102,10 @@ export async function calculateWithOptions(
   const symbols = canonicalSymbols(dataset, [listed, underlyings, given.map((g) => g.symbol)]);
   // Multi-currency (api.md §14): columns are instruments; a foreign option converts at its cash column.
   const fx = optionFxPlan(dataset, symbols, cash, underlyings, given, givenOrder, req.currency);
-  const columns = (fx ? fx.instruments.length : symbols.length) + 2 * (afterOptions.length + given.length);
-  const shape = requestShape(req, columns, req.what_if ? 6 : 2, dataset.dates.length);
+  const stockColumns = fx ? fx.instruments.length : symbols.length;
+  const columns = stockColumns + 2 * (afterOptions.length + given.length);
+  // Held at once: the drawn units, and the units with the option columns.
+  const shape = { ...requestShape(req, columns, req.what_if ? 6 : 2, dataset.dates.length), kept: stockColumns + columns };
   const valuation = valuationOf(req, afterOptions.length);
   return underDeadline(
     deps,
