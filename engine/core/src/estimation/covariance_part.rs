@@ -45,7 +45,7 @@ pub fn covariance_part(
     if uses_loadings(w.observations, input.n_assets) {
         return Ok(None);
     }
-    let (returns, sample_mean, weights) = returns_of(input, &w);
+    let (returns, sample_mean, weights) = returns_of(input, &w)?;
     let rows = part_rows(input.n_assets, part, parts);
     let lower = covariance_rows(&returns, &sample_mean, &weights, rows.clone());
     Ok(Some(CovariancePart { rows, lower }))

@@ -55,7 +55,7 @@ fn loadings(returns: &[f64], sample_mean: &[f64], weights: &[f64]) -> Vec<f64> {
 pub fn estimate(input: &EstimationInput) -> Result<Estimation> {
     let w = window(input)?;
     let (n, obs) = (input.n_assets, w.observations);
-    let (returns, sample_mean, weights) = returns_of(input, &w);
+    let (returns, sample_mean, weights) = returns_of(input, &w)?;
     if let Some(lower) = input.covariance_lower {
         ensure(
             !uses_loadings(obs, n),
@@ -170,6 +170,36 @@ mod tests {
                 required: 30
             }
         );
+    }
+
+    #[test]
+    fn a_price_ratio_beyond_a_double_is_an_overflow() {
+        // Every price finite and positive; 1e300 / 1e-10 is not, nor 1e-300 / 1e300 (a ratio of 0).
+        for (from, to) in [
+            (1e-10, 1e300),
+            (1e300, 1e-300),
+            (f64::MIN_POSITIVE, f64::MAX),
+        ] {
+            let mut p = geometric(41);
+            p[2 * 20] = from; // asset 0 at date 20, then date 21
+            p[2 * 21] = to;
+            for d in 22..41 {
+                p[2 * d] = to;
+            }
+            match estimate(&input(&p, 41, 2)) {
+                Err(EngineError::Overflow(m)) => {
+                    assert!(m.contains("ratio beyond double precision"), "{m}")
+                }
+                other => panic!("{from} → {to}: {other:?}"),
+            }
+        }
+        // The largest ratio that fits is priced: e^709 ≈ 8e307.
+        let mut p = geometric(41);
+        for d in 21..41 {
+            p[2 * d] = 1e-300 * 8e307;
+        }
+        p[2 * 20] = 1e-300;
+        assert!(estimate(&input(&p, 41, 2)).is_ok());
     }
 
     /// Prices of `n` assets over `dates` days, from a SplitMix-style stream (no two alike).

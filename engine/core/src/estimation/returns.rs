@@ -86,14 +86,27 @@ pub(crate) fn window(input: &EstimationInput) -> Result<Window> {
 }
 
 /// The window's log returns [t][asset] oldest first, their sample mean and the estimator's weights.
-pub(crate) fn returns_of(input: &EstimationInput, w: &Window) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+/// Every price is finite and positive, but the ratio of two (1e300 after 1e-10) may not be: such a
+/// return is refused as an overflow, not passed on as an infinite one.
+pub(crate) fn returns_of(
+    input: &EstimationInput,
+    w: &Window,
+) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
     let n = input.n_assets;
     let obs = w.observations;
     let mut returns = Vec::with_capacity(obs * n);
     for pair in w.complete[w.first..=w.first + obs].windows(2) {
         let (prev, cur) = (pair[0] * n, pair[1] * n);
         for i in 0..n {
-            returns.push(ln(input.prices[cur + i] / input.prices[prev + i]));
+            let r = ln(input.prices[cur + i] / input.prices[prev + i]);
+            if !r.is_finite() {
+                return Err(EngineError::Overflow(format!(
+                    "a price moves by a ratio beyond double precision between two dates (from {:e} to {:e})",
+                    input.prices[prev + i],
+                    input.prices[cur + i]
+                )));
+            }
+            returns.push(r);
         }
     }
     let mut sample_mean = vec![0.0; n];
@@ -107,7 +120,7 @@ pub(crate) fn returns_of(input: &EstimationInput, w: &Window) -> (Vec<f64>, Vec<
         Covariance::Sample => vec![1.0 / (obs as f64 - 1.0); obs],
         Covariance::Ewma(lambda) => ewma_weights(obs, lambda),
     };
-    (returns, sample_mean, weights)
+    Ok((returns, sample_mean, weights))
 }
 
 pub(super) fn ewma_weights(obs: usize, lambda: f64) -> Vec<f64> {
