@@ -2,6 +2,7 @@ import { validationError } from '../contract/errors.js';
 import { MAX_POSITION, MONTE_CARLO, type CalculateRequest, type PositionEntry } from '../contract/schemas.js';
 import { type CalculateResponseBody } from '../contract/responses.js';
 import { reportingPrice, type LiveMarket } from './live-market.js';
+import { checkPositionItems } from './request-checks.js';
 
 type Loc = (string | number)[];
 
@@ -85,6 +86,7 @@ export class LiveBook {
 
   /** Trades added to the holdings (a quantity revalues with later prices, a market value does not). All or nothing. */
   addTrades(trades: PositionEntry[]): void {
+    checkPositionItems(trades, ['trades']);
     const next = new Map(this.holdings);
     trades.forEach((t, i) => {
       this.known(t.symbol, ['trades', i, 'symbol']);

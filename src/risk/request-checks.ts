@@ -125,7 +125,7 @@ function checkPortfolio(items: PortfolioEntry[], at: Loc, portfolioValue: number
 }
 
 /** Stock positions or trades: exactly one of quantity and market_value each (an option's contracts are the schema's). */
-function checkPositionItems(items: readonly (PositionEntry | OptionEntry)[], at: Loc): void {
+export function checkPositionItems(items: readonly (PositionEntry | OptionEntry)[], at: Loc): void {
   items.forEach((item, i) => {
     if ('option' in item) return;
     const given = Number(item.quantity !== undefined) + Number(item.market_value !== undefined);

@@ -262,6 +262,20 @@ t.test('live risk', async (t) => {
       ],
     });
     t.match((await error()).detail.errors[0].msg, /zero/, 'a book emptied is refused, the state kept');
+    // A trade is exactly one of quantity and market_value, as in calculate's what-if (each was
+    // taken: none as a trade of nothing, both as the two added).
+    for (const [trade, type] of [
+      [{ symbol: 'AAPL' }, 'missing'],
+      [{ symbol: 'AAPL', quantity: 1, market_value: 1 }, 'value_error'],
+    ] as const) {
+      c.send({ type: 'trades', id: 'x', trades: [{ symbol: 'MSFT', quantity: 1 }, trade] });
+      e = await error();
+      t.same(
+        e.detail.errors?.[0],
+        { loc: ['trades', 1], msg: 'exactly one of quantity or market_value', type },
+        `${JSON.stringify(trade)} refused, the whole message`,
+      );
+    }
     c.send({ type: 'prices', id: 'x', prices: { AAPL: 5 } });
     t.equal((await c.risk('x', 1)).seq, 1, 'refused inputs do not count');
     c.send({ type: 'hello', id: 'x' });
