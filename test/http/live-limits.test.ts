@@ -50,6 +50,27 @@ t.test('authentication', async (t) => {
   const early = await LiveClient.open(s.base);
   early.send({ type: 'subscribe', id: 'a', request: {} });
   t.same((await early.closed).code, 4401, 'a message before auth closes 4401');
+  // Whatever it is: nothing is answered before a key (each was answered with an error, the socket left open).
+  for (const message of ['{not json', { type: 'subscribe' }, { type: 'hello' }, { type: 'auth' }, { type: 'auth', key: 7 }]) {
+    const c = await LiveClient.open(s.base);
+    c.send(message);
+    const closed = await c.closed;
+    t.same([closed.code, closed.reason], [4401, 'API_KEY_MISSING'], `${JSON.stringify(message)} before auth closes 4401`);
+    t.same(c.received, [], 'and is answered nothing');
+  }
+  // Behind a good auth, a bad message is answered as ever.
+  const behind = await LiveClient.open(s.base, s.key);
+  behind.send('{not json');
+  t.equal((await behind.next((m) => m.type === 'error')).detail.code, 'MALFORMED_JSON', 'a bad message sent right behind the auth is answered');
+  behind.close();
+  // Over 1 MiB uWS drops the connection without a close frame; the server serves the next socket.
+  const large = await LiveClient.open(s.base, s.key);
+  large.send(JSON.stringify({ type: 'prices', id: 'x', prices: {}, pad: 'x'.repeat(1 << 20) }));
+  t.equal((await large.closed).code, 1006, 'a message over 1 MiB: the connection dropped (1006)');
+  const after = await LiveClient.open(s.base, s.key);
+  after.send({ type: 'hello' });
+  t.equal((await after.next((m) => m.type === 'error')).detail.code, 'VALIDATION_ERROR', 'the next socket is served');
+  after.close();
 
   const silent = await LiveClient.open(s.base);
   const started = performance.now();

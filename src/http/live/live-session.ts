@@ -117,6 +117,9 @@ export class LiveSession {
       else if (type === 'trades') this.input(id, (book) => book.addTrades((checked as LiveTradesMessage).trades));
       else this.unsubscribe(id);
     } catch (e) {
+      // Before its key, a socket is answered nothing: a message that is not a valid auth closes it.
+      if (!this.key && this.authing) await this.authing;
+      if (!this.key) return this.end(LIVE_CLOSE.unauthorized, 'API_KEY_MISSING');
       this.error(id, e);
     }
   }
