@@ -3,7 +3,8 @@
 const MISSING = new Set(['', 'na', 'nan', 'null']);
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const DECIMAL_COMMA = /^[+-]?\d+,\d+$/;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?$/;
+/** YYYY-MM-DD, then optionally an ISO 8601 time (hh:mm, :ss, a fraction) and zone (Z, ±hh, ±hh:mm, ±hhmm). */
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]([01]\d|2[0-3]):[0-5]\d(?::(?:[0-5]\d|60)(?:[.,]\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)?)?$/;
 
 export type PriceCell = { kind: 'missing' } | { kind: 'price'; value: number } | { kind: 'invalid'; why: string };
 
@@ -23,7 +24,9 @@ export function parseDate(raw: string): string | null {
   const m = ISO_DATE.exec(raw.trim());
   if (!m) return null;
   const [, y, mo, d] = m as unknown as [string, string, string, string];
-  const t = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  // setUTCFullYear, not Date.UTC, which reads years 0–99 as 1900–1999.
+  const t = new Date(0);
+  t.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
   if (t.getUTCFullYear() !== Number(y) || t.getUTCMonth() !== Number(mo) - 1 || t.getUTCDate() !== Number(d)) {
     return null;
   }

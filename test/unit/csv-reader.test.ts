@@ -2,6 +2,7 @@
 import t, { type Test } from 'tap';
 import { readCsv } from '../../src/datasets/csv-reader.js';
 import { CsvError } from '../../src/datasets/csv-error.js';
+import { parseDate } from '../../src/datasets/csv-values.js';
 
 async function* chunks(text: string | Buffer, size = 7): AsyncGenerator<Buffer> {
   const buf = Buffer.isBuffer(text) ? text : Buffer.from(text);
@@ -69,4 +70,41 @@ t.test('rejections carry reason, line and column', async (t) => {
   await rejects(t, Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00]), 'INVALID_ENCODING', undefined);
   await rejects(t, 'date,A\n2020-01-01,1\u0000\n', 'BINARY_CONTENT');
   await rejects(t, 'date,A\n2020-01-01,' + 'x'.repeat(1_100_000) + '\n', 'MALFORMED_CSV');
+});
+
+t.test('dates: YYYY-MM-DD, then an ISO 8601 time and zone or nothing; every year from 0000', async (t) => {
+  const kept: [string, string][] = [
+    ['2020-01-06', '2020-01-06'],
+    ['2020-01-06T16:00', '2020-01-06'],
+    ['2020-01-06T16:00:00Z', '2020-01-06'],
+    ['2020-01-06 16:00:00.123+05:30', '2020-01-06'],
+    ['2020-01-06T16:00:00,5-0500', '2020-01-06'],
+    ['2020-01-06T23:59:60Z', '2020-01-06'],
+    ['2020-01-06T00:00-03', '2020-01-06'],
+    ['2024-02-29', '2024-02-29'],
+    // Years 0–99 were read as 1900–1999 (Date.UTC's rule), so valid ones were refused.
+    ['0000-01-01', '0000-01-01'],
+    ['0096-02-29', '0096-02-29'],
+    ['0099-12-31', '0099-12-31'],
+    ['9999-12-31', '9999-12-31'],
+  ];
+  for (const [raw, date] of kept) t.equal(parseDate(raw), date, raw);
+  // Anything after the date that is no time was taken (`2020-01-01Tgarbage` was a date).
+  for (const raw of [
+    '2020-01-01Tgarbage',
+    '2020-01-01T',
+    '2020-01-01T24:00',
+    '2020-01-01T12:60',
+    '2020-01-01T12',
+    '2020-01-01T12:00:00+25:00',
+    '2020-01-01T12:00:00ZZ',
+    '2023-02-29',
+    '0099-02-29',
+    '2020-13-01',
+    '2020-00-10',
+    '2020-1-01',
+    '20200101',
+  ]) {
+    t.equal(parseDate(raw), null, raw);
+  }
 });
