@@ -8,6 +8,7 @@ import { call, csvForm } from '../helpers/http.js';
 import { startTestService } from '../helpers/service.js';
 import { iso, walk, wideCsv } from '../helpers/price-series.js';
 import { blackScholesDelta } from '../helpers/black-scholes.js';
+import { allFinite } from '../../src/risk/failures.js';
 
 const DAYS = 400;
 const aapl = walk(DAYS, 31).map((p) => Number(p.toPrecision(12)));
@@ -18,14 +19,6 @@ const TAU = 91 / 365;
 /** Strike 1.206·S at σ 0.01 over 91 days: d₁ ≈ −37.7, a money delta of about 2e-306. */
 const FAR = { underlying: 'AAPL', type: 'call', strike: S0 * 1.206, expiry: EXPIRY, volatility: 0.01, rate: 0 };
 const LEAST = 1e-6;
-
-/** Every number in a JSON value is finite (JSON has no Infinity: it would have been a null or a 500). */
-function allFinite(v: unknown): boolean {
-  if (typeof v === 'number') return Number.isFinite(v);
-  if (Array.isArray(v)) return v.every(allFinite);
-  if (v && typeof v === 'object') return Object.values(v).every(allFinite);
-  return true;
-}
 
 t.test('an option book whose defaulted capital is below the least capital', async (t) => {
   const s = await startTestService({ RATE_LIMIT_STRESS_PER_MIN: '1000', RATE_LIMIT_BACKTEST_PER_MIN: '1000', RATE_LIMIT_UPLOAD_PER_MIN: '1000' });
