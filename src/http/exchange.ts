@@ -22,7 +22,8 @@ export interface RequestHead {
   peer: string;
   forwardedFor: string;
   /** Idempotency-Key as sent (null when absent; checked by the route that honours it). */
-  idempotencyKey: string | null;
+  /** Every Idempotency-Key sent (a repeated one is refused, not resolved). */
+  idempotencyKeys: string[];
   /** X-Request-Id as sent (checked before use), and the W3C traceparent. */
   requestId: string;
   traceparent: string;
@@ -30,14 +31,14 @@ export interface RequestHead {
 
 export function readHead(req: HttpRequest, res: HttpResponse): RequestHead {
   const apiKeys: string[] = [];
-  let idempotencyKey: string | null = null;
+  const idempotencyKeys: string[] = [];
   let contentLengths = 0;
   const transferEncodings: string[] = [];
   const forwardedFor: string[] = [];
   // getHeader sees only the first of repeated headers: repeats are counted here.
   req.forEach((k, v) => {
     if (k === 'x-api-key') apiKeys.push(v);
-    else if (k === 'idempotency-key') idempotencyKey = v;
+    else if (k === 'idempotency-key') idempotencyKeys.push(v);
     else if (k === 'content-length') contentLengths++;
     else if (k === 'transfer-encoding') transferEncodings.push(v);
     else if (k === 'x-forwarded-for') forwardedFor.push(v);
@@ -56,7 +57,7 @@ export function readHead(req: HttpRequest, res: HttpResponse): RequestHead {
     framingError: framingErrorOf(contentLengths, transferEncodings),
     peer: Buffer.from(res.getRemoteAddressAsText()).toString(),
     forwardedFor: forwardedFor.join(','),
-    idempotencyKey,
+    idempotencyKeys,
     requestId: req.getHeader('x-request-id'),
     traceparent: req.getHeader('traceparent'),
   };

@@ -1,6 +1,7 @@
 // Idempotency-Key on upload: a retried upload stores one dataset and answers the same one; a key
 // reused with another file is refused; keys are per owner; concurrent twins make one dataset.
 import t from 'tap';
+import net from 'node:net';
 import { call, csvForm, type Reply } from '../helpers/http.js';
 import { syntheticCsv } from '../helpers/csv.js';
 import { Readable } from 'node:stream';
@@ -118,4 +119,41 @@ t.test('many keys remembered at once are all known after a restart', async (t) =
     again.map((r) => r.kind !== 'conflict' && r.stored.id),
     first.map((r) => r.kind !== 'conflict' && r.stored.id),
   );
+});
+
+t.test('a repeated Idempotency-Key is refused, not resolved to one of its values', async (t) => {
+  const { key } = await s.newKey({ owner: 'twice-desk', upload: 100 });
+  // Two header lines need a raw request: fetch joins repeats into one value.
+  const form = new Request('http://x/', { method: 'POST', body: csvForm(csv) });
+  const body = Buffer.from(await form.arrayBuffer());
+  const raw = (lines: string[]) =>
+    new Promise<string>((resolve) => {
+      const socket = net.connect(s.service.port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (c) => (text += c.toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(text));
+      const head = [
+        'POST /api/v1/risk/datasets/upload HTTP/1.1',
+        'Host: x',
+        `X-API-Key: ${key}`,
+        `Content-Type: ${form.headers.get('content-type')}`,
+        `Content-Length: ${body.length}`,
+        'Connection: close',
+        ...lines,
+      ];
+      socket.write(Buffer.concat([Buffer.from(head.join('\r\n') + '\r\n\r\n'), body]));
+    });
+  for (const values of [
+    ['a', 'b'],
+    ['same', 'same'],
+  ]) {
+    const text = await raw(values.map((v) => `Idempotency-Key: ${v}`));
+    t.match(text, /^HTTP\/1\.1 422 /, `${values.join(' and ')}: 422`);
+    const detail = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).detail;
+    t.same(detail.errors[0].loc, ['header', 'idempotency-key'], 'at the header');
+    t.match(detail.errors[0].msg, /sent 2 times/);
+  }
+  t.match(await raw(['Idempotency-Key: once']), /^HTTP\/1\.1 200 /, 'sent once: stored');
+  t.equal(await listed(key), 1, 'the refused ones stored nothing');
 });

@@ -23,7 +23,9 @@ function quotaError(e: QuotaExceeded): ApiError {
 /** POST /api/v1/risk/datasets/upload; with an Idempotency-Key, the same file again answers the same dataset. */
 export const uploadRoute = limitedRoute('upload', async (ctx, ex, key) => {
   const { maxUploadBytes, maxSymbols } = ctx.config;
-  const idempotencyKey = ex.head.idempotencyKey;
+  const sent = ex.head.idempotencyKeys;
+  if (sent.length > 1) throw keyError(`sent ${sent.length} times: send it once`);
+  const idempotencyKey = sent[0] ?? null;
   if (idempotencyKey !== null && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) throw keyError('1 to 255 printable ASCII characters');
   guardBody(ex, 'multipart/form-data', maxUploadBytes + MULTIPART_OVERHEAD, `The file exceeds MAX_UPLOAD_BYTES (${maxUploadBytes} bytes).`);
   const { dataset, fileSha256 } = await receiveDataset(ex, { maxBytes: maxUploadBytes, maxSymbols });
