@@ -21,8 +21,7 @@ export interface RequestHead {
   /** The TCP peer's address, and every X-Forwarded-For header joined with ',' (trusted per peer). */
   peer: string;
   forwardedFor: string;
-  /** Idempotency-Key as sent (null when absent; checked by the route that honours it). */
-  /** Every Idempotency-Key sent (a repeated one is refused, not resolved). */
+  /** Every Idempotency-Key as sent (none when absent; checked by the route that honours it, which refuses a repeat). */
   idempotencyKeys: string[];
   /** X-Request-Id as sent (checked before use), and the W3C traceparent. */
   requestId: string;
