@@ -9,13 +9,12 @@ use super::figures::{
 pub use super::finalize_params::FinalizeParams;
 use super::merged_tail::{merged_tail, Prefix};
 use super::part_summary::{merged_parts, BookParts, PartSummary};
+use super::rank_select::{select_ranks, Ranked};
 use super::weighted;
 use crate::error::{ensure, Result};
 use crate::grid_sum::column_sums;
 use crate::metrics::{compensated_sum, Metrics, Results, WhatIf, PERCENTILES, PERCENTILE_LEVELS};
-use crate::select::{
-    from_order_key, multi_select, nth_smallest, order_key, rank_of_level, smallest_sorted,
-};
+use crate::select::{from_order_key, nth_smallest, order_key, rank_of_level};
 use crate::simulate::Partial;
 use crate::spec::{var_window, Comparison};
 
@@ -274,7 +273,7 @@ fn what_if(books: &[Metrics], before: &Batches, after: &Batches) -> WhatIf {
     }
 }
 
-/// The single merge's selection: every scenario's key, the ranks selected in place.
+/// The single merge's selection: every scenario's key, then the ranks by `select_ranks`.
 fn select_all(
     pnl: &[f64],
     ranks: &[usize],
@@ -284,15 +283,16 @@ fn select_all(
 ) -> Selected {
     keys.clear();
     keys.extend(pnl.iter().map(|&x| order_key(x)));
-    multi_select(keys, ranks);
-    let at = ranks.iter().map(|&r| keys[r - 1]).collect();
-    // Every key before index worst_k − 1 is no larger than the worst_k-th: the merge ends there.
-    let boundary = keys[worst_k - 1];
-    let below = keys[..worst_k - 1]
-        .iter()
-        .filter(|&&x| x < boundary)
-        .count();
-    // Likewise keys[..k] is the tail: VaR and ES from its keys in ascending order.
-    let sorted = smallest_sorted(&mut keys[..k], k);
-    Selected { at, sorted, below }
+    let Ranked {
+        at,
+        below,
+        smallest,
+    } = select_ranks(keys, ranks, k);
+    // The keys below the worst_k-th: where the merge of the worst rows ends.
+    let below = below[ranks.binary_search(&worst_k).unwrap_or(0)];
+    Selected {
+        at,
+        sorted: smallest,
+        below,
+    }
 }

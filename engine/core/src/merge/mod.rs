@@ -9,4 +9,5 @@ pub mod finalize;
 pub mod finalize_params;
 pub mod merged_tail;
 pub mod part_summary;
+pub mod rank_select;
 pub mod weighted;
