@@ -41,11 +41,18 @@ done
 # build/native-baseline: plain x86-64, the like-for-like comparison with WASM in the benchmarks.
 # On CPUs LLVM tunes to prefer 256-bit vectors (Intel's AVX-512 server parts), the pricer's 8-lane
 # groups run as two halves; -prefer-256-bit lets them fill one 512-bit register (25 % faster option
-# revaluation, measured). It is a tuning flag, not an instruction set, so the bits do not change; a
-# rustc that refuses it gets the plain -C target-cpu=native build instead.
+# revaluation, measured). It is an x86 tuning flag, not an instruction set, so the bits do not
+# change; rustc warns that it is unstable, so it is added only on x86-64 and where a probe
+# compilation with it succeeds.
 native_fp=$(fingerprint engine/core/src engine/core/Cargo.toml engine/native Cargo.toml)
-NATIVE_PLAIN="-C target-cpu=native"
-WIDE_NATIVE="$NATIVE_PLAIN -C target-feature=-prefer-256-bit"
+HOST_NATIVE="-C target-cpu=native"
+probe_dir=$(mktemp -d)
+if [ "$(uname -m)" = x86_64 ] && command -v rustc >/dev/null &&
+  rustc $HOST_NATIVE -C target-feature=-prefer-256-bit --crate-type lib --emit=metadata \
+    --out-dir "$probe_dir" - </dev/null 2>/dev/null; then
+  HOST_NATIVE="$HOST_NATIVE -C target-feature=-prefer-256-bit"
+fi
+rm -rf "$probe_dir"
 build_native() { # $1 = output dir, $2 = RUSTFLAGS, $3… = extra napi/cargo arguments
   local stamp="$native_fp ${2:-baseline}"
   if stale "$1/stamp" "$stamp" || [ ! -f "$1/index.node" ]; then
@@ -53,21 +60,18 @@ build_native() { # $1 = output dir, $2 = RUSTFLAGS, $3… = extra napi/cargo arg
     mkdir -p "$1"
     if RUSTFLAGS="$2" CARGO_TARGET_DIR="$PWD/target/$(basename "$1")" npx --no-install napi build --release --cargo-cwd engine/native "${@:3}" "$1" >&2; then
       echo "$stamp" > "$1/stamp"
-    elif [ "$2" = "$WIDE_NATIVE" ]; then
-      say "the wide-vector tuning was refused; building with ${NATIVE_PLAIN}"
-      build_native "$1" "$NATIVE_PLAIN" "${@:3}"
     else
       say "WARNING: native addon build failed; the service will use WASM"
     fi
   fi
 }
 if command -v cargo >/dev/null && cargo --version >/dev/null 2>&1; then
-  build_native build/native "${NATIVE_RUSTFLAGS-$WIDE_NATIVE}"
+  build_native build/native "${NATIVE_RUSTFLAGS-$HOST_NATIVE}"
   # The baseline is a benchmark build: it carries the benchmark-only operations (bench-ops).
   build_native build/native-baseline "" --features bench-ops
   # The service's build with the benchmark-only operations: its dense kernels against its own
   # no-FMA peak (bench/lib/kernel-bench.ts). Never loaded by the service.
-  build_native build/native-host-bench "${NATIVE_RUSTFLAGS-$WIDE_NATIVE}" --features bench-ops
+  build_native build/native-host-bench "${NATIVE_RUSTFLAGS-$HOST_NATIVE}" --features bench-ops
 else
   say "no cargo for the native addon; the service will use WASM"
 fi

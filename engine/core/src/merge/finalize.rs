@@ -283,13 +283,12 @@ fn select_all(
 ) -> Selected {
     keys.clear();
     keys.extend(pnl.iter().map(|&x| order_key(x)));
+    // The count below the worst_k-th key: where the merge of the worst rows ends.
     let Ranked {
         at,
         below,
         smallest,
-    } = select_ranks(keys, ranks, k);
-    // The keys below the worst_k-th: where the merge of the worst rows ends.
-    let below = below[ranks.binary_search(&worst_k).unwrap_or(0)];
+    } = select_ranks(keys, ranks, worst_k, k);
     Selected {
         at,
         sorted: smallest,
