@@ -8,13 +8,14 @@ use super::figures::{
 };
 pub use super::finalize_params::FinalizeParams;
 use super::merged_tail::{merged_tail, Prefix};
-use super::part_summary::{merged_parts, BookParts, PartSummary};
-use super::rank_select::{select_ranks, Ranked};
+use super::part_summary::{bucket, merged_parts, BookParts, PartSummary, BUCKETS};
 use super::weighted;
 use crate::error::{ensure, Result};
 use crate::grid_sum::column_sums;
 use crate::metrics::{compensated_sum, Metrics, Results, WhatIf, PERCENTILES, PERCENTILE_LEVELS};
-use crate::select::{from_order_key, nth_smallest, order_key, rank_of_level};
+use crate::select::{
+    from_order_key, multi_select, nth_smallest, order_key, rank_of_level, smallest_sorted,
+};
 use crate::simulate::Partial;
 use crate::spec::{var_window, Comparison};
 
@@ -183,7 +184,7 @@ fn book_metrics(
     ranks.dedup();
     let Selected { at, sorted, below } = match split {
         Some((counts, _)) => select_by_buckets(pnl, counts, &ranks, k, worst_k)?,
-        None => select_all(pnl, &ranks, k, worst_k, keys),
+        None => select_all(pnl, &ranks, k, worst_k, keys)?,
     };
     let key_of = |rank: usize| at[ranks.binary_search(&rank).unwrap_or(0)];
     let mut percentiles = [0.0; PERCENTILES];
@@ -273,25 +274,39 @@ fn what_if(books: &[Metrics], before: &Batches, after: &Batches) -> WhatIf {
     }
 }
 
-/// The single merge's selection: every scenario's key, then the ranks by `select_ranks`.
+/// The single merge's selection. Over many scenarios: their keys counted per bucket, then
+/// `select_by_buckets` (the split merge's selection: only the buckets holding a rank are gathered,
+/// where `multi_select` over a million keys went over them several times). Over few, or when one
+/// bucket holds most keys (a flat P&L, which gathering would copy whole): every key, in place.
 fn select_all(
     pnl: &[f64],
     ranks: &[usize],
     k: usize,
     worst_k: usize,
     keys: &mut Vec<u64>,
-) -> Selected {
+) -> Result<Selected> {
+    if pnl.len() >= BUCKETS_FROM {
+        let mut counts = vec![0u64; BUCKETS];
+        pnl.iter().for_each(|&x| counts[bucket(order_key(x))] += 1);
+        if counts.iter().all(|&c| c <= pnl.len() as u64 / 2) {
+            return select_by_buckets(pnl, &counts, ranks, k, worst_k);
+        }
+    }
     keys.clear();
     keys.extend(pnl.iter().map(|&x| order_key(x)));
-    // The count below the worst_k-th key: where the merge of the worst rows ends.
-    let Ranked {
-        at,
-        below,
-        smallest,
-    } = select_ranks(keys, ranks, worst_k, k);
-    Selected {
-        at,
-        sorted: smallest,
-        below,
-    }
+    multi_select(keys, ranks);
+    let at = ranks.iter().map(|&r| keys[r - 1]).collect();
+    // Every key before index worst_k − 1 is no larger than the worst_k-th: the merge ends there.
+    let boundary = keys[worst_k - 1];
+    let below = keys[..worst_k - 1]
+        .iter()
+        .filter(|&&x| x < boundary)
+        .count();
+    // Likewise keys[..k] is the tail: VaR and ES from its keys in ascending order.
+    let sorted = smallest_sorted(&mut keys[..k], k);
+    Ok(Selected { at, sorted, below })
 }
+
+/// Scenarios from which `select_all` counts keys per bucket: below, the count table costs more
+/// than selecting in place.
+const BUCKETS_FROM: usize = 4 * BUCKETS;
