@@ -2,7 +2,7 @@
 // tasks each pool ran, so that a "split" whose parts ran one after the other is seen for what it is.
 import { resolveEngineSource } from '../../src/engine/load.js';
 import { ABI } from '../../src/engine/abi.js';
-import { absoluteNow, type AnswerMemory, type EngineExecutor, type EngineReply, type OpCode } from '../../src/engine/ops.js';
+import { absoluteNow, type AnswerMemory, type EngineExecutor, type EngineInput, type EngineReply, type OpCode } from '../../src/engine/ops.js';
 import { EnginePool } from '../../src/pool/engine-pool.js';
 import { runModel } from '../../src/risk/engine-run.js';
 import { interleaved, median } from './stats.js';
@@ -20,7 +20,7 @@ export class TimedExecutor implements EngineExecutor {
   lastOutput: Float64Array | null = null;
   constructor(private readonly inner: EngineExecutor) {}
 
-  async run(op: OpCode, input: Float64Array, signal?: AbortSignal, lead?: Float64Array, answer?: AnswerMemory): Promise<EngineReply> {
+  async run(op: OpCode, input: EngineInput, signal?: AbortSignal, lead?: Float64Array, answer?: AnswerMemory): Promise<EngineReply> {
     const submitted = absoluteNow();
     const reply = await this.inner.run(op, input, signal, lead, answer);
     // The worker measured its wait and its run; its start is the submission plus the wait.

@@ -210,6 +210,14 @@ export function encodeSpec(s: SimulationSpec, first: number, end: number, budget
 }
 
 /** Finalize input: [count, partial…]. */
+/**
+ * OP_FINALIZE's input as parts: the count, then each task's partial as it came back (transferred to
+ * the worker and read there in place, not joined on the way).
+ */
+export function finalizeInput(partials: readonly Float64Array[]): Float64Array[] {
+  return [Float64Array.of(partials.length), ...partials];
+}
+
 export function encodeFinalize(partials: Float64Array[]): Float64Array {
   const out = new Float64Array(1 + partials.reduce((a, p) => a + p.length, 0));
   out[0] = partials.length;

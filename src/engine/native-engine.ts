@@ -1,11 +1,12 @@
 import { createRequire } from 'node:module';
 import { readAbi } from './abi-check.js';
-import { sharedAnswer, type Engine, type OpCode } from './ops.js';
+import { joinedInput, sharedAnswer, type Engine, type EngineInput, type OpCode } from './ops.js';
 import { NATIVE_BASELINE_PATH, NATIVE_HOST_BENCH_PATH, NATIVE_PATH } from '../paths.js';
 
 interface NativeAddon {
   engineCall(op: number, input: Float64Array): Float64Array;
   engineCallLed(op: number, lead: Float64Array, input: Float64Array): Float64Array;
+  engineCallParts(op: number, parts: Float64Array[]): Float64Array;
   engineAnswerLength(op: number, lead: Float64Array, input: Float64Array): number;
   engineCallLedInto(op: number, lead: Float64Array, input: Float64Array, out: Float64Array): boolean;
   engineBuild(): string;
@@ -33,12 +34,15 @@ export class NativeEngine implements Engine {
     this.version = readAbi(this).version;
   }
 
-  call(op: OpCode, input: Float64Array, lead?: Float64Array): Float64Array {
+  call(op: OpCode, input: EngineInput, lead?: Float64Array): Float64Array {
+    // Parts are read where they lie (OP_FINALIZE's partials; any other joined by the addon).
+    if (!lead && !(input instanceof Float64Array) && input.length > 1) return this.addon.engineCallParts(op, [...input]);
     // The lead is read where it lies (no copy), a SharedArrayBuffer's view included.
-    return lead ? this.addon.engineCallLed(op, lead, input) : this.addon.engineCall(op, input);
+    return lead ? this.addon.engineCallLed(op, lead, joinedInput(input)) : this.addon.engineCall(op, joinedInput(input));
   }
 
-  callShared(op: OpCode, input: Float64Array, lead?: Float64Array): Float64Array {
+  callShared(op: OpCode, parts: EngineInput, lead?: Float64Array): Float64Array {
+    const input = joinedInput(parts);
     // An answer whose length is known up front (option columns: up to 10⁸ words) is written
     // straight into shared memory; any other is copied there.
     const words = lead ? this.addon.engineAnswerLength(op, lead, input) : -1;

@@ -3,6 +3,26 @@ import { type ABI } from './abi.js';
 /** An operation code of the engine's one entry point: one of the ABI's OP_* constants. */
 export type OpCode = (typeof ABI)[Extract<keyof typeof ABI, `OP_${string}`>];
 
+/**
+ * A call's input: one buffer, or consecutive parts read as if joined (OP_FINALIZE's count and then
+ * the tasks' partials as they came back, which the native build reads where they lie and the WASM
+ * build copies into its memory one after another: no thread joins them first).
+ */
+export type EngineInput = Float64Array | readonly Float64Array[];
+
+/** `input` as one buffer (itself, or its parts joined). */
+export function joinedInput(input: EngineInput): Float64Array {
+  if (input instanceof Float64Array) return input;
+  if (input.length === 1) return input[0]!;
+  const out = new Float64Array(input.reduce((a, p) => a + p.length, 0));
+  let at = 0;
+  for (const p of input) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /** The engine, in either build: one synchronous call per task over flat f64 buffers. */
 export interface Engine {
   readonly build: string;
@@ -12,12 +32,12 @@ export interface Engine {
    * A host passes a large buffer shared between tasks (a live book's kept scenarios) this way
    * instead of copying it into every task's input.
    */
-  call(op: OpCode, input: Float64Array, lead?: Float64Array): Float64Array;
+  call(op: OpCode, input: EngineInput, lead?: Float64Array): Float64Array;
   /**
    * `call`, its answer in memory shared between threads (a SharedArrayBuffer's view): what a host
    * keeps and hands to later tasks in place, so no thread copies it again.
    */
-  callShared(op: OpCode, input: Float64Array, lead?: Float64Array): Float64Array;
+  callShared(op: OpCode, input: EngineInput, lead?: Float64Array): Float64Array;
 }
 
 /** Where a task's answer is made: the engine's own buffer (moved to the caller) or shared memory. */
@@ -44,7 +64,7 @@ export interface EngineExecutor {
    * `lead` as Engine.call takes it: shared with the worker (a SharedArrayBuffer's view) or cloned,
    * never transferred; `answer` 'shared': the output made in shared memory where the task runs.
    */
-  run(op: OpCode, input: Float64Array, signal?: AbortSignal, lead?: Float64Array, answer?: AnswerMemory): Promise<EngineReply>;
+  run(op: OpCode, input: EngineInput, signal?: AbortSignal, lead?: Float64Array, answer?: AnswerMemory): Promise<EngineReply>;
 }
 
 /** An executor refused a task: its queue is full, or it is closing. Nothing was run. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { readAbi } from './abi-check.js';
-import { type Engine, type OpCode } from './ops.js';
+import { type Engine, type EngineInput, type OpCode } from './ops.js';
 import { WASM_PATHS } from '../paths.js';
 
 export type WasmVariant = keyof typeof WASM_PATHS;
@@ -58,19 +58,21 @@ export class WasmEngine implements Engine {
     return this.exports.memory.buffer.byteLength;
   }
 
-  call(op: OpCode, input: Float64Array, lead?: Float64Array): Float64Array {
+  call(op: OpCode, input: EngineInput, lead?: Float64Array): Float64Array {
     return this.run(op, input, lead, (words) => new Float64Array(words));
   }
 
-  callShared(op: OpCode, input: Float64Array, lead?: Float64Array): Float64Array {
+  callShared(op: OpCode, input: EngineInput, lead?: Float64Array): Float64Array {
     return this.run(op, input, lead, (words) => new Float64Array(new SharedArrayBuffer(words * 8)));
   }
 
   /** One call, its answer copied out of linear memory into `make`'s buffer of its length. */
-  private run(op: OpCode, input: Float64Array, lead: Float64Array | undefined, make: (words: number) => Float64Array): Float64Array {
+  private run(op: OpCode, input: EngineInput, lead: Float64Array | undefined, make: (words: number) => Float64Array): Float64Array {
     const e = this.exports;
-    // Linear memory is the engine's only view: a lead is copied in ahead of the input.
-    const length = input.length + (lead ? 1 + lead.length : 0);
+    // Linear memory is the engine's only view: a lead is copied in ahead of the input, and an
+    // input's parts one after another (never joined outside it first).
+    const parts = input instanceof Float64Array ? [input] : input;
+    const length = parts.reduce((a, p) => a + p.length, 0) + (lead ? 1 + lead.length : 0);
     if (length > this.inputCapacity) {
       if (this.inputCapacity > 0) e.engine_free(this.inputPtr, this.inputCapacity);
       this.inputCapacity = Math.max(length, 4096);
@@ -83,7 +85,10 @@ export class WasmEngine implements Engine {
       this.heap.set(lead, write + 1);
       write += 1 + lead.length;
     }
-    this.heap.set(input, write);
+    for (const p of parts) {
+      this.heap.set(p, write);
+      write += p.length;
+    }
     const len = e.engine_call(op, this.inputPtr, length);
     this.refreshHeap(); // the call may have grown (and so detached) memory
     const at = e.engine_result_ptr() / 8;

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { type EngineSource } from '../engine/load.js';
-import { absoluteNow, ExecutorBusyError, type AnswerMemory, type EngineExecutor, type EngineReply, type OpCode } from '../engine/ops.js';
+import { absoluteNow, ExecutorBusyError, type AnswerMemory, type EngineExecutor, type EngineInput, type EngineReply, type OpCode } from '../engine/ops.js';
 import { type EngineTask, type EngineWorkerData } from '../worker/messages.js';
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../worker/engine-worker.js');
@@ -56,7 +56,7 @@ export class EnginePool implements EngineExecutor {
     return Math.max(0, this.outstanding - this.threadCount);
   }
 
-  async run(op: OpCode, input: Float64Array, signal?: AbortSignal, lead?: Float64Array, answer: AnswerMemory = 'own'): Promise<EngineReply> {
+  async run(op: OpCode, input: EngineInput, signal?: AbortSignal, lead?: Float64Array, answer: AnswerMemory = 'own'): Promise<EngineReply> {
     // Admission is decided here, by our own count, synchronously: a burst cannot overshoot the
     // bound, and a closing pool takes nothing more.
     if (this.closing) throw new ExecutorBusyError('the engine pool is closing');
@@ -64,7 +64,7 @@ export class EnginePool implements EngineExecutor {
     this.outstanding++;
     const task: EngineTask = { op, input, submittedAt: absoluteNow(), ...(lead ? { lead } : {}), ...(answer === 'shared' ? { shared: true } : {}) };
     try {
-      return (await this.pool.run(task, { signal: signal ?? null, transferList: [input.buffer as ArrayBuffer] })) as EngineReply;
+      return (await this.pool.run(task, { signal: signal ?? null, transferList: transferable(input) })) as EngineReply;
     } finally {
       this.outstanding--;
     }
@@ -74,4 +74,12 @@ export class EnginePool implements EngineExecutor {
     this.closing = true;
     await this.pool.close();
   }
+}
+
+/** The input's buffers, each once; memory shared between threads is posted as it is, never moved. */
+function transferable(input: EngineInput): ArrayBuffer[] {
+  const parts = input instanceof Float64Array ? [input] : input;
+  const buffers = new Set<ArrayBuffer>();
+  for (const p of parts) if (!(p.buffer instanceof SharedArrayBuffer)) buffers.add(p.buffer as ArrayBuffer);
+  return [...buffers];
 }

@@ -8,6 +8,7 @@ import {
   encodeCovariancePart,
   encodeEstimation,
   encodeFinalize,
+  finalizeInput,
   encodeFinalizeSplit,
   encodeParametric,
   parametricCovariance,
@@ -257,7 +258,7 @@ export async function runModel(
   replies.forEach((r) => checkStatus(r.output));
   const partials = replies.map((r) => r.output);
   const parts = finalizeParts(policy, partials.length, model.importanceSampling);
-  const final = parts > 1 ? await splitFinalize(exec, partials, parts, signal, timing) : await exec.run(ABI.OP_FINALIZE, encodeFinalize(partials), signal);
+  const final = parts > 1 ? await splitFinalize(exec, partials, parts, signal, timing) : await exec.run(ABI.OP_FINALIZE, finalizeInput(partials), signal);
   addPhase(timing, [final]);
   return decodeResults(final.output);
 }

@@ -1,5 +1,5 @@
 import { decodeResults, type EngineResults } from '../engine/results-codec.js';
-import { checkStatus, encodeFinalize, encodeSpec } from '../engine/codec.js';
+import { checkStatus, encodeSpec, finalizeInput } from '../engine/codec.js';
 import { ABI } from '../engine/abi.js';
 import { sharedAnswer, type EngineExecutor, type EngineReply } from '../engine/ops.js';
 import { type Estimation } from '../engine/codec.js';
@@ -70,7 +70,7 @@ export async function runKept(
   );
   addPhase(timing, replies);
   replies.forEach((r) => checkStatus(r.output));
-  const final = await exec.run(ABI.OP_FINALIZE, encodeFinalize(replies.map((r) => r.output)), signal);
+  const final = await exec.run(ABI.OP_FINALIZE, finalizeInput(replies.map((r) => r.output)), signal);
   addPhase(timing, [final]);
   timing.batches = kept.batches.length;
   return decodeResults(final.output);

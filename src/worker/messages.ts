@@ -1,10 +1,11 @@
-import { type OpCode } from '../engine/ops.js';
+import { type EngineInput, type OpCode } from '../engine/ops.js';
 import { type EngineSource } from '../engine/load.js';
 
 /** A task sent to an engine worker: one engine call. */
 export interface EngineTask {
   op: OpCode;
-  input: Float64Array;
+  /** Transferred to the worker (its parts' buffers, when it has parts), never cloned. */
+  input: EngineInput;
   /** Engine.call's lead: a SharedArrayBuffer's view, shared with the worker, or else cloned; never transferred. */
   lead?: Float64Array;
   /** The answer made in shared memory (the main thread keeps it and hands it to later tasks). */

@@ -7,7 +7,7 @@
 import t from 'tap';
 import { type CalculateRequest } from '../../src/contract/schemas.js';
 import { ABI } from '../../src/engine/abi.js';
-import { type EngineExecutor, type EngineReply, type OpCode } from '../../src/engine/ops.js';
+import { type EngineExecutor, type EngineInput, type EngineReply, type OpCode } from '../../src/engine/ops.js';
 import { calculate } from '../../src/risk/calculate.js';
 import { LivePricing } from '../../src/risk/live-pricing.js';
 import { bitJson } from '../helpers/bit-json.js';
@@ -21,7 +21,7 @@ class Counting implements EngineExecutor {
   readonly ops = new Map<number, number>();
   unsharedLeads = 0;
   constructor(private readonly inner: EngineExecutor) {}
-  run(op: OpCode, input: Float64Array, signal?: AbortSignal, lead?: Float64Array): Promise<EngineReply> {
+  run(op: OpCode, input: EngineInput, signal?: AbortSignal, lead?: Float64Array): Promise<EngineReply> {
     this.ops.set(op, (this.ops.get(op) ?? 0) + 1);
     if (lead && !(lead.buffer instanceof SharedArrayBuffer)) this.unsharedLeads++;
     return this.inner.run(op, input, signal, lead);

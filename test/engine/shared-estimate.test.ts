@@ -7,7 +7,7 @@ import { type Estimation } from '../../src/engine/codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { ABI } from '../../src/engine/abi.js';
-import { type EngineExecutor, type EngineReply, type OpCode } from '../../src/engine/ops.js';
+import { type EngineExecutor, type EngineInput, type EngineReply, type OpCode } from '../../src/engine/ops.js';
 import { validateRequest } from '../helpers/calculation-domain.js';
 import { baseRequest } from '../helpers/edge-requests.js';
 import { fourBuilds, OWNER, storeSyntheticDataset } from '../helpers/four-builds.js';
@@ -33,7 +33,7 @@ class GatedExecutor implements EngineExecutor {
     this.open();
   }
 
-  async run(op: OpCode, input: Float64Array, signal?: AbortSignal): Promise<EngineReply> {
+  async run(op: OpCode, input: EngineInput, signal?: AbortSignal): Promise<EngineReply> {
     if (op === ABI.OP_ESTIMATE) {
       this.estimations++;
       await new Promise<void>((resolve, reject) => {

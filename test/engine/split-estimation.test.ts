@@ -7,7 +7,7 @@ import { type Estimation } from '../../src/engine/codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource, type EngineChoice } from '../../src/engine/load.js';
 import { ABI } from '../../src/engine/abi.js';
-import { type EngineExecutor, type EngineReply, type OpCode } from '../../src/engine/ops.js';
+import { type EngineExecutor, type EngineInput, type EngineReply, type OpCode } from '../../src/engine/ops.js';
 import { EnginePool } from '../../src/pool/engine-pool.js';
 import { estimateModel, MIN_SPLIT_ESTIMATION_WORK, type EstimationOptions } from '../../src/risk/engine-run.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
@@ -16,7 +16,7 @@ import { mulberry32 } from '../helpers/mulberry32.js';
 class Counting implements EngineExecutor {
   readonly ops = new Map<number, number>();
   constructor(private readonly inner: EngineExecutor) {}
-  run(op: OpCode, input: Float64Array, signal?: AbortSignal, lead?: Float64Array): Promise<EngineReply> {
+  run(op: OpCode, input: EngineInput, signal?: AbortSignal, lead?: Float64Array): Promise<EngineReply> {
     this.ops.set(op, (this.ops.get(op) ?? 0) + 1);
     return this.inner.run(op, input, signal, lead);
   }

@@ -12,7 +12,7 @@ import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { ABI } from '../../src/engine/abi.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { NativeEngine } from '../../src/engine/native-engine.js';
-import { type Engine, type EngineExecutor } from '../../src/engine/ops.js';
+import { joinedInput, type Engine, type EngineExecutor } from '../../src/engine/ops.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { type CalculateResponseBody } from '../../src/contract/responses.js';
 import { FileDatasetStore } from '../../src/datasets/dataset-store.js';
@@ -114,7 +114,7 @@ function tallied(name: string, engine: Engine): EngineExecutor {
   const seen = finalizeSplits.get(name) ?? finalizeSplits.set(name, new Map()).get(name)!;
   return {
     run(op, input, signal, lead) {
-      const parts = op === ABI.OP_FINALIZE || op === ABI.OP_RUN ? 1 : op === ABI.OP_FINALIZE_SPLIT ? input[0]! : 0;
+      const parts = op === ABI.OP_FINALIZE || op === ABI.OP_RUN ? 1 : op === ABI.OP_FINALIZE_SPLIT ? joinedInput(input)[0]! : 0;
       if (parts > 0) seen.set(parts, (seen.get(parts) ?? 0) + 1);
       return direct.run(op, input, signal, lead);
     },

@@ -1,13 +1,14 @@
 //! A finalize split into parts (OP_FINALIZE_PART over runs of partials, then OP_FINALIZE_SPLIT)
 //! gives OP_FINALIZE's answer bit for bit, for splits of 1, 2, 3 and 7 parts over drawn shapes;
-//! parts that disagree with their partials are refused.
+//! parts that disagree with their partials are refused. OP_FINALIZE over its partials handed as
+//! separate parts (`call_parts`, read in place) answers what it answers over them joined.
 mod common;
 
 use common::*;
-use risk_engine_core::abi::call;
 use risk_engine_core::abi::constants::{
     OP_FINALIZE, OP_FINALIZE_PART, OP_FINALIZE_SPLIT, OP_SIMULATE,
 };
+use risk_engine_core::abi::{call, call_parts};
 use risk_engine_core::spec::{Comparison, Method, Mode, SpecFields};
 
 /// Seven partials of the spec (at drawn block cuts), encoded, in scenario order.
@@ -183,5 +184,61 @@ fn parts_that_disagree_with_their_partials_are_refused() {
     ] {
         let out = merge(&bad);
         assert!(out[0] != 0.0, "a bad part was accepted");
+    }
+}
+
+/// `call_parts(OP_FINALIZE, [[count], partial…])` is `call` on the joined input, bit for bit, in
+/// every layout: one partial per part (read in place), partials split across parts or two in one
+/// part, a wrong count, mixed calculations and a damaged partial (all joined, `call`'s answer).
+#[test]
+fn finalize_over_parts_answers_as_over_the_joined_input() {
+    let mut d = Draw(20_261_128);
+    for _ in 0..8 {
+        let f = drawn_shape(&mut d);
+        let partials = seven_partials(&f, &mut d);
+        let other = seven_partials(
+            &spec(Method::MonteCarloNormal, Mode::BuyAndHold, 2_000),
+            &mut d,
+        );
+        let mut damaged = partials[2].clone();
+        damaged[1] += 1.0;
+        let count = |n: usize| vec![n as f64];
+        let whole: Vec<&[f64]> = partials.iter().map(|p| &p[..]).collect();
+        let (a, b) = partials[3].split_at(partials[3].len() / 2);
+        let layouts: Vec<Vec<Vec<f64>>> = vec![
+            [vec![count(7)], partials.clone()].concat(),
+            [
+                vec![count(7)],
+                partials[..3].to_vec(),
+                vec![a.to_vec(), b.to_vec()],
+                partials[4..].to_vec(),
+            ]
+            .concat(),
+            vec![
+                count(7),
+                [&partials[0][..], &partials[1][..]].concat(),
+                whole[2..].concat(),
+            ],
+            [vec![count(6)], partials.clone()].concat(),
+            [vec![count(1)], vec![partials[0].clone()]].concat(),
+            [vec![count(2)], vec![partials[0].clone(), other[1].clone()]].concat(),
+            [
+                vec![count(3)],
+                vec![partials[0].clone(), partials[1].clone(), damaged],
+            ]
+            .concat(),
+            vec![count(0)],
+        ];
+        for (i, layout) in layouts.iter().enumerate() {
+            let slices: Vec<&[f64]> = layout.iter().map(|p| &p[..]).collect();
+            let joined = call(OP_FINALIZE, &slices.concat());
+            assert!(
+                same_bits(&call_parts(OP_FINALIZE, &slices), &joined),
+                "layout {i}"
+            );
+            if i == 0 {
+                assert_eq!(joined[0], 0.0, "finalize failed");
+            }
+        }
     }
 }

@@ -15,6 +15,18 @@ pub fn engine_call(env: Env, op: u32, input: Float64Array) -> napi::Result<JsTyp
     to_js(env, risk_engine_core::abi::call(op, &input))
 }
 
+/// `engine_call(op, parts joined)`: OP_FINALIZE's partials, as the tasks answered them, read where
+/// they lie instead of joined into one input first (see `risk_engine_core::abi::call_parts`).
+#[napi]
+pub fn engine_call_parts(
+    env: Env,
+    op: u32,
+    parts: Vec<Float64Array>,
+) -> napi::Result<JsTypedArray> {
+    let slices: Vec<&[f64]> = parts.iter().map(|p| &p[..]).collect();
+    to_js(env, risk_engine_core::abi::call_parts(op, &slices))
+}
+
 /// `engine_call(op, [lead.length, …lead, …input])`, the lead read in place: a live book's kept
 /// scenarios, shared between tasks (a SharedArrayBuffer) rather than copied into each.
 #[napi]

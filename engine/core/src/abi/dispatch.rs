@@ -139,6 +139,44 @@ fn decode_finalize(r: &mut Reader) -> Result<(FinalizeParams, Vec<Partial>)> {
     Ok((params.expect("count ≥ 1"), partials))
 }
 
+/// `call(op, parts joined)`, reading OP_FINALIZE's partials where they lie when the parts are its
+/// count, then one partial each (the tasks' answers as they came back): a host then joins nothing,
+/// and megabytes of partials are not copied on the thread that waits for the merge. Any other
+/// layout, or a partial that is not whole in its part, is joined and goes through `call`, so the
+/// answer, an error included, is always `call`'s.
+pub fn call_parts(op: u32, parts: &[&[f64]]) -> Vec<f64> {
+    if op == OP_FINALIZE {
+        if let Some(answer) = finalize_in_place(parts) {
+            return answer;
+        }
+    }
+    call(op, &parts.concat())
+}
+
+/// OP_FINALIZE over [count] and then `count` parts of one partial each; None when they are not that.
+fn finalize_in_place(parts: &[&[f64]]) -> Option<Vec<f64>> {
+    let (head, rest) = parts.split_first()?;
+    if head.len() != 1 || head[0] != rest.len() as f64 || rest.is_empty() {
+        return None;
+    }
+    let mut params: Option<FinalizeParams> = None;
+    let mut partials = Vec::with_capacity(rest.len());
+    for part in rest {
+        let mut r = Reader::new(part);
+        let (h, p) = decode_partial(&mut r).ok()?;
+        r.end().ok()?;
+        if params.as_ref().map_or(false, |first| *first != h) {
+            return None;
+        }
+        params = Some(h);
+        partials.push(p);
+    }
+    let params = params?;
+    Some(or_error(
+        finalize(&params, &mut partials).map(|m| encode_results(&m)),
+    ))
+}
+
 /// OP_FINALIZE_SPLIT: the parts' summaries, then the partials as OP_FINALIZE takes them.
 fn finalize_split_encoded(input: &[f64]) -> Result<Vec<f64>> {
     let mut r = Reader::new(input);

@@ -92,12 +92,12 @@ pub fn finalize_split(
     // One key buffer for every book: a fresh one each time is mostly page faults.
     let mut keys: Vec<u64> = Vec::with_capacity(next);
     for (b, book) in params.books.iter().enumerate() {
-        // One task's P&L is taken as it is; several are put back in scenario order.
-        let pnl: Vec<f64> = if partials.len() == 1 {
-            std::mem::take(&mut partials[0].books[b].pnl)
-        } else {
-            let mut all = Vec::with_capacity(next);
-            for p in partials.iter() {
+        // The first task's P&L taken as it is and the others' put after it, in scenario order:
+        // the first's values are neither copied nor written to fresh pages again.
+        let pnl: Vec<f64> = {
+            let mut all = std::mem::take(&mut partials[0].books[b].pnl);
+            all.reserve_exact(next - all.len());
+            for p in partials[1..].iter() {
                 all.extend_from_slice(&p.books[b].pnl);
             }
             all
