@@ -3,7 +3,7 @@
 //! component-VaR window) and selection runs on them alone. The keys found are those a selection
 //! over every scenario finds: a rank's key is a value, not a position.
 
-use super::figures::{var_es, Batches};
+use super::figures::{batch_var_es, Batches};
 use super::part_summary::{batch_bounds, bucket, BUCKETS};
 use crate::error::{ensure, Result};
 use crate::select::{multi_select, nth_smallest, order_key, rank_of_level, smallest_sorted};
@@ -103,7 +103,6 @@ pub(crate) fn batches_with(
     pnl: &[f64],
     confidence: f64,
     given: &[Option<(f64, f64)>],
-    keys: &mut Vec<u64>,
 ) -> Result<Batches> {
     let bounds = batch_bounds(pnl.len());
     ensure(
@@ -114,11 +113,10 @@ pub(crate) fn batches_with(
     for (w, g) in bounds.windows(2).zip(given) {
         let (v, e) = match *g {
             Some(figures) => figures,
-            None => {
-                keys.clear();
-                keys.extend(pnl[w[0]..w[1]].iter().map(|&x| order_key(x)));
-                var_es(keys, rank_of_level(1.0 - confidence, w[1] - w[0]))
-            }
+            None => batch_var_es(
+                &[&pnl[w[0]..w[1]]],
+                rank_of_level(1.0 - confidence, w[1] - w[0]),
+            ),
         };
         vars.push(v);
         ess.push(e);

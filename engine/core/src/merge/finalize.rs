@@ -232,8 +232,8 @@ fn book_metrics(
         0.0
     };
     let batches = match split {
-        Some((_, given)) => batches_with(pnl, params.confidence, given, keys)?,
-        None => batch_figures(pnl, params.confidence, keys),
+        Some((_, given)) => batches_with(pnl, params.confidence, given)?,
+        None => batch_figures(pnl, params.confidence),
     };
     let moments = Moments {
         mean,

@@ -5,7 +5,7 @@
 //! batch wholly inside it (the very computation the single merge runs on that batch). Weighted
 //! (importance-sampled) calculations summarize nothing: their merge is the single one.
 
-use super::figures::{var_es, SE_BATCHES};
+use super::figures::{batch_var_es, SE_BATCHES};
 use super::finalize_params::FinalizeParams;
 use crate::error::{ensure, Result};
 use crate::select::{order_key, rank_of_level};
@@ -77,7 +77,6 @@ pub fn summarize_part(params: &FinalizeParams, partials: &mut [Partial]) -> Resu
         });
     }
     let bounds = batch_bounds(params.scenarios);
-    let mut keys = Vec::new();
     let books = (0..params.books.len())
         .map(|b| {
             let mut buckets = vec![0u64; BUCKETS];
@@ -89,10 +88,8 @@ pub fn summarize_part(params: &FinalizeParams, partials: &mut [Partial]) -> Resu
             let mut batches = Vec::new();
             for (i, w) in bounds.windows(2).enumerate() {
                 if w[0] >= first && w[1] <= end {
-                    keys.clear();
-                    keys.extend(scenario_keys(partials, b, w[0], w[1]));
-                    let (v, e) = var_es(
-                        &mut keys,
+                    let (v, e) = batch_var_es(
+                        &scenario_runs(partials, b, w[0], w[1]),
                         rank_of_level(1.0 - params.confidence, w[1] - w[0]),
                     );
                     batches.push((i, v, e));
@@ -104,19 +101,18 @@ pub fn summarize_part(params: &FinalizeParams, partials: &mut [Partial]) -> Resu
     Ok(PartSummary { first, end, books })
 }
 
-/// Order keys of book `b`'s scenarios [from, to), in scenario order, from contiguous `partials`.
-pub(crate) fn scenario_keys(
-    partials: &[Partial],
-    b: usize,
-    from: usize,
-    to: usize,
-) -> impl Iterator<Item = u64> + '_ {
-    partials.iter().flat_map(move |p| {
-        let pnl = &p.books[b].pnl;
-        let lo = from.clamp(p.first, p.first + pnl.len()) - p.first;
-        let hi = to.clamp(p.first, p.first + pnl.len()) - p.first;
-        pnl[lo..hi].iter().map(|&x| order_key(x))
-    })
+/// Book `b`'s P&L over scenarios [from, to), as runs in scenario order, from contiguous `partials`.
+fn scenario_runs(partials: &[Partial], b: usize, from: usize, to: usize) -> Vec<&[f64]> {
+    partials
+        .iter()
+        .map(|p| {
+            let pnl = &p.books[b].pnl;
+            let lo = from.clamp(p.first, p.first + pnl.len()) - p.first;
+            let hi = to.clamp(p.first, p.first + pnl.len()) - p.first;
+            &pnl[lo..hi]
+        })
+        .filter(|run| !run.is_empty())
+        .collect()
 }
 
 /// What the merge takes of the parts, per book: the keys per bucket over every scenario, and the
