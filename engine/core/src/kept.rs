@@ -79,7 +79,7 @@ pub fn simulate_kept(
     deadline: &Deadline,
     units: &[f64],
     tails: UnitTails,
-) -> Result<Partial> {
+) -> Result<Partial<'static>> {
     let k = keepable(spec, range)?;
     ensure(
         units.len() == (range.end - range.first) * block_units(spec),

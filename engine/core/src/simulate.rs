@@ -7,12 +7,14 @@ use crate::error::{EngineError, Result};
 use crate::kernels::{group_size, price_block_from, scaled_factor, Assets, Priced, Workspace};
 use crate::spec::{BlockRange, Spec, BLOCK};
 use crate::tail::{ScenarioTail, ValueTail};
+use std::borrow::Cow;
 
 /// One book's share of a task.
 #[derive(Clone, Debug)]
-pub struct BookPartial {
-    /// Portfolio P&L of scenarios first, first + 1, ….
-    pub pnl: Vec<f64>,
+pub struct BookPartial<'a> {
+    /// Portfolio P&L of scenarios first, first + 1, …: the task's own, or read where a decoded
+    /// input holds it (the merge then copies it once, into the book's P&L in scenario order).
+    pub pnl: Cow<'a, [f64]>,
     /// The task's worst scenarios (`Spec::worst_count`, capped at its scenario count), by index.
     pub worst: ScenarioTail,
     /// Per asset, its k smallest P&L order keys (in no particular order); empty where the tails
@@ -37,16 +39,16 @@ impl UnitTails {
 }
 
 #[derive(Clone, Debug)]
-pub struct Partial {
+pub struct Partial<'a> {
     /// Global index of the first scenario.
     pub first: usize,
-    pub books: Vec<BookPartial>,
+    pub books: Vec<BookPartial<'a>>,
     pub units: UnitTails,
     /// Importance sampling: each scenario's likelihood ratio, in scenario order; else empty.
     pub weights: Vec<f64>,
 }
 
-impl Partial {
+impl Partial<'_> {
     /// Scenarios the task simulated.
     pub fn count(&self) -> usize {
         self.books.first().map_or(0, |b| b.pnl.len())
@@ -63,6 +65,7 @@ fn record(
     assets: Assets,
     pnl: &[f64],
 ) -> Result<()> {
+    let own = book.pnl.to_mut();
     for (s, &x) in pnl[..count].iter().enumerate() {
         // Extreme leverage or horizons can leave double precision; say so rather than rank NaN.
         if !x.is_finite() {
@@ -71,7 +74,7 @@ fn record(
                     .into(),
             ));
         }
-        book.pnl.push(x);
+        own.push(x);
         if book.worst.admits(x) {
             let values = (0..n).map(|i| assets.at(i, s));
             book.worst.push(x, (block_start + s) as u64, values);
@@ -88,7 +91,7 @@ fn record(
 
 /// Simulates the blocks of `range`; stops with DeadlineExceeded once `deadline` has passed. The
 /// spec is valid by construction; only the range, which belongs to no spec, is checked here.
-pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<Partial> {
+pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<Partial<'static>> {
     simulate_from(spec, range, deadline, None)
 }
 
@@ -124,7 +127,7 @@ pub(crate) fn simulate_from(
     range: BlockRange,
     deadline: &Deadline,
     kept: Option<(&[f64], UnitTails)>,
-) -> Result<Partial> {
+) -> Result<Partial<'static>> {
     range.validate(spec)?;
     let n = spec.n_assets();
     // Kept units outlive the loop: the worst scenarios' asset P&L is read from them once at the
@@ -140,7 +143,7 @@ pub(crate) fn simulate_from(
         .books()
         .iter()
         .map(|_| BookPartial {
-            pnl: Vec::with_capacity(count),
+            pnl: Cow::Owned(Vec::with_capacity(count)),
             worst: if spec.importance_sampling() {
                 ScenarioTail::every(count, n)
             } else {

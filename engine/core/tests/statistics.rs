@@ -239,7 +239,7 @@ fn var_and_es_follow_the_k_worst_definition() {
         &risk_engine_core::deadline::Deadline::none(),
     )
     .unwrap();
-    let mut sorted = partial.books[0].pnl.clone();
+    let mut sorted = partial.books[0].pnl.to_vec();
     sorted.sort_by(f64::total_cmp);
     let m = run(&s);
     let k = 10; // ⌈0.01 · 1000⌉

@@ -119,7 +119,7 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
 
 /// Input: [number of partials, partial…] as `OP_SIMULATE` returned them, in any order.
 /// OP_FINALIZE's input to its end: [count, partials…] of one calculation.
-fn decode_finalize(r: &mut Reader) -> Result<(FinalizeParams, Vec<Partial>)> {
+fn decode_finalize<'a>(r: &mut Reader<'a>) -> Result<(FinalizeParams, Vec<Partial<'a>>)> {
     // Room for this many partials up front; a count beyond it grows the vector as partials decode.
     const PREALLOCATED_PARTIALS: usize = 1024;
     let count = r.count()?;

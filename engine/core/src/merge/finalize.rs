@@ -9,6 +9,7 @@ use super::figures::{
 pub use super::finalize_params::FinalizeParams;
 use super::merged_tail::{merged_tail, Prefix};
 use super::part_summary::{bucket, merged_parts, BookParts, PartSummary, BUCKETS};
+use super::pnl_buffer;
 use super::weighted;
 use crate::error::{ensure, Result};
 use crate::grid_sum::column_sums;
@@ -18,6 +19,7 @@ use crate::select::{
 };
 use crate::simulate::Partial;
 use crate::spec::{var_window, Comparison};
+use std::borrow::Cow;
 
 pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Results> {
     finalize_split(params, partials, &mut [])
@@ -77,7 +79,7 @@ pub fn finalize_split(
     }
     let k = rank_of_level(1.0 - params.confidence, next);
     // Shared lanes: each asset's k-th smallest and k-th largest e^{R} − 1, once for all books.
-    let kth_of = |lane: &dyn Fn(&Partial) -> &Vec<Vec<u64>>, i: usize| {
+    let kth_of = |lane: &dyn for<'p> Fn(&'p Partial<'_>) -> &'p Vec<Vec<u64>>, i: usize| {
         kth_smallest(partials.iter().map(|p| &lane(p)[i][..]), k).map(from_order_key)
     };
     let smallest = (0..if params.lanes >= 1 { n } else { 0 })
@@ -92,10 +94,18 @@ pub fn finalize_split(
     // One key buffer for every book: a fresh one each time is mostly page faults.
     let mut keys: Vec<u64> = Vec::with_capacity(next);
     for (b, book) in params.books.iter().enumerate() {
-        // The first task's P&L taken as it is and the others' put after it, in scenario order:
-        // the first's values are neither copied nor written to fresh pages again.
+        // A task's own P&L is taken as it is and the others' put after it, in scenario order
+        // (its values neither copied nor written to fresh pages again); decoded ones, read where
+        // the input holds them, are copied once, here, into the thread's kept vector.
         let pnl: Vec<f64> = {
-            let mut all = std::mem::take(&mut partials[0].books[b].pnl);
+            let mut all = match std::mem::take(&mut partials[0].books[b].pnl) {
+                Cow::Owned(own) => own,
+                Cow::Borrowed(values) => {
+                    let mut copy = pnl_buffer::take(next);
+                    copy.extend_from_slice(values);
+                    copy
+                }
+            };
             all.reserve_exact(next - all.len());
             for p in partials[1..].iter() {
                 all.extend_from_slice(&p.books[b].pnl);
@@ -131,6 +141,7 @@ pub fn finalize_split(
             standalone_var,
             &mut keys,
         )?;
+        pnl_buffer::give_back(pnl);
         books.push(finite(m)?);
         if params.comparison != Comparison::None {
             batches.push(figures);

@@ -1,8 +1,9 @@
 //! The merge: task partials into each book's figures. `finalize` (the exact merge), `weighted`
 //! (importance-sampled scenarios), `merged_tail` (the worst scenarios over every task),
 //! `figures` (the estimators both merges share: VaR/ES, standard errors, histogram, the one
-//! `Metrics` constructor), `finalize_params` (what the merge needs of a calculation), and
-//! `bucket_select` (order statistics from keys counted per bucket).
+//! `Metrics` constructor), `finalize_params` (what the merge needs of a calculation),
+//! `bucket_select` (order statistics from keys counted per bucket) and `pnl_buffer` (the vector a
+//! book's P&L is gathered into, kept by each thread).
 
 pub mod bucket_select;
 pub mod figures;
@@ -10,4 +11,5 @@ pub mod finalize;
 pub mod finalize_params;
 pub mod merged_tail;
 pub mod part_summary;
+mod pnl_buffer;
 pub mod weighted;

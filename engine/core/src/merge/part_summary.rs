@@ -81,7 +81,7 @@ pub fn summarize_part(params: &FinalizeParams, partials: &mut [Partial]) -> Resu
         .map(|b| {
             let mut buckets = vec![0u64; BUCKETS];
             for p in partials.iter() {
-                for &x in &p.books[b].pnl {
+                for &x in p.books[b].pnl.iter() {
                     buckets[bucket(order_key(x))] += 1;
                 }
             }
@@ -102,7 +102,12 @@ pub fn summarize_part(params: &FinalizeParams, partials: &mut [Partial]) -> Resu
 }
 
 /// Book `b`'s P&L over scenarios [from, to), as runs in scenario order, from contiguous `partials`.
-fn scenario_runs(partials: &[Partial], b: usize, from: usize, to: usize) -> Vec<&[f64]> {
+fn scenario_runs<'p>(
+    partials: &'p [Partial<'_>],
+    b: usize,
+    from: usize,
+    to: usize,
+) -> Vec<&'p [f64]> {
     partials
         .iter()
         .map(|p| {

@@ -203,7 +203,7 @@ pub fn results(
     let mut books = Vec::with_capacity(params.books.len());
     let mut batches = Vec::new();
     for (b, book) in params.books.iter().enumerate() {
-        let pnl = gather(partials, |p| &mut p.books[b].pnl);
+        let pnl = gather(partials, |p| p.books[b].pnl.to_mut());
         let assets = gather(partials, |p| &mut p.books[b].worst.asset_pnl);
         let (m, figures) = book_metrics(
             params.confidence,
@@ -222,7 +222,10 @@ pub fn results(
 }
 
 /// One vector of every partial's `part`, in their (scenario) order; one partial's is taken as is.
-fn gather(partials: &mut [Partial], part: impl Fn(&mut Partial) -> &mut Vec<f64>) -> Vec<f64> {
+fn gather<'a>(
+    partials: &mut [Partial<'a>],
+    part: impl for<'p> Fn(&'p mut Partial<'a>) -> &'p mut Vec<f64>,
+) -> Vec<f64> {
     if partials.len() == 1 {
         return std::mem::take(part(&mut partials[0]));
     }

@@ -10,6 +10,7 @@ use crate::select::{from_order_key, order_key};
 use crate::simulate::{BookPartial, Partial, UnitTails};
 use crate::spec::Spec;
 use crate::tail::ScenarioTail;
+use std::borrow::Cow;
 
 /// Partial layout: [0, N, n, c, books, bins, comparison, lanes, first, count, worst count w, tail
 /// count k, weighted], per book (capital, weights(n)), with weights their likelihood ratios(count), per lane and asset its k tail values (lane 2 holds
@@ -72,7 +73,7 @@ fn read_tails(r: &mut Reader, assets: usize, k: usize) -> Result<Vec<Vec<u64>>> 
 
 /// One partial of `OP_FINALIZE`'s input: the calculation's parameters (its header, the same in
 /// every partial of one calculation) and the task's results.
-pub fn decode_partial(r: &mut Reader) -> Result<(FinalizeParams, Partial)> {
+pub fn decode_partial<'a>(r: &mut Reader<'a>) -> Result<(FinalizeParams, Partial<'a>)> {
     let start = r.position();
     ensure(r.scalar()? == 0.0, "partial must be a success result")?;
     let scenarios = r.count()?;
@@ -110,7 +111,8 @@ pub fn decode_partial(r: &mut Reader) -> Result<(FinalizeParams, Partial)> {
     };
     let mut partials = Vec::with_capacity(book_count);
     for _ in 0..book_count {
-        let pnl = r.take(count)?.to_vec();
+        // Read in place: the merge copies it once, into the book's P&L in scenario order.
+        let pnl = Cow::Borrowed(r.take(count)?);
         ensure(
             pnl.iter().all(|x| x.is_finite()),
             "partial P&L must be finite",
