@@ -1,7 +1,8 @@
 //! The merge's order statistics from the parts' bucket counts: the buckets tell where each rank
 //! lies, so one pass over the P&L keeps only the keys of those buckets (and every key up to the
 //! component-VaR window) and selection runs on them alone. The keys found are those a selection
-//! over every scenario finds: a rank's key is a value, not a position.
+//! over every scenario finds: a rank's key is a value, not a position. `select_all` is the single
+//! merge's way in: it counts the keys itself, or selects in place where counting does not pay.
 
 use super::figures::{batch_var_es, Batches};
 use super::part_summary::{batch_bounds, bucket, BUCKETS};
@@ -123,3 +124,40 @@ pub(crate) fn batches_with(
     }
     Ok((vars, ess))
 }
+
+/// The single merge's selection. Over many scenarios: their keys counted per bucket, then
+/// `select_by_buckets` (the split merge's selection: only the buckets holding a rank are gathered,
+/// where `multi_select` over a million keys went over them several times). Over few, or when one
+/// bucket holds most keys (a flat P&L, which gathering would copy whole): every key, in place.
+pub(crate) fn select_all(
+    pnl: &[f64],
+    ranks: &[usize],
+    k: usize,
+    worst_k: usize,
+    keys: &mut Vec<u64>,
+) -> Result<Selected> {
+    if pnl.len() >= BUCKETS_FROM {
+        let mut counts = vec![0u64; BUCKETS];
+        pnl.iter().for_each(|&x| counts[bucket(order_key(x))] += 1);
+        if counts.iter().all(|&c| c <= pnl.len() as u64 / 2) {
+            return select_by_buckets(pnl, &counts, ranks, k, worst_k);
+        }
+    }
+    keys.clear();
+    keys.extend(pnl.iter().map(|&x| order_key(x)));
+    multi_select(keys, ranks);
+    let at = ranks.iter().map(|&r| keys[r - 1]).collect();
+    // Every key before index worst_k − 1 is no larger than the worst_k-th: the merge ends there.
+    let boundary = keys[worst_k - 1];
+    let below = keys[..worst_k - 1]
+        .iter()
+        .filter(|&&x| x < boundary)
+        .count();
+    // Likewise keys[..k] is the tail: VaR and ES from its keys in ascending order.
+    let sorted = smallest_sorted(&mut keys[..k], k);
+    Ok(Selected { at, sorted, below })
+}
+
+/// Scenarios from which `select_all` counts keys per bucket: below, the count table costs more
+/// than selecting in place.
+const BUCKETS_FROM: usize = 4 * BUCKETS;

@@ -1,25 +1,22 @@
 //! Exact merge of task partials into the metrics. The answer depends only on the scenarios, never on
 //! how they were split: partials are put back in scenario order and every tie is broken by index.
 
-use super::bucket_select::{batches_with, select_by_buckets, Selected};
+use super::bucket_select::{batches_with, select_all, select_by_buckets, Selected};
 use super::figures::{
     batch_figures, between, finite, histogram, mean_asset_loss, rescaled, simulated_metrics,
     standard_error, summarize, var_es_of_sorted, AssetFigures, Batches, Moments, Summary,
 };
 pub use super::finalize_params::FinalizeParams;
 use super::merged_tail::{merged_tail, Prefix};
-use super::part_summary::{bucket, merged_parts, BookParts, PartSummary, BUCKETS};
+use super::part_summary::{merged_parts, BookParts, PartSummary};
 use super::pnl_buffer;
 use super::weighted;
 use crate::error::{ensure, Result};
 use crate::grid_sum::column_sums;
 use crate::metrics::{compensated_sum, Metrics, Results, WhatIf, PERCENTILES, PERCENTILE_LEVELS};
-use crate::select::{
-    from_order_key, multi_select, nth_smallest, order_key, rank_of_level, smallest_sorted,
-};
+use crate::select::{from_order_key, nth_smallest, rank_of_level};
 use crate::simulate::Partial;
 use crate::spec::{var_window, Comparison};
-use std::borrow::Cow;
 
 pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Results> {
     finalize_split(params, partials, &mut [])
@@ -94,24 +91,7 @@ pub fn finalize_split(
     // One key buffer for every book: a fresh one each time is mostly page faults.
     let mut keys: Vec<u64> = Vec::with_capacity(next);
     for (b, book) in params.books.iter().enumerate() {
-        // A task's own P&L is taken as it is and the others' put after it, in scenario order
-        // (its values neither copied nor written to fresh pages again); decoded ones, read where
-        // the input holds them, are copied once, here, into the thread's kept vector.
-        let pnl: Vec<f64> = {
-            let mut all = match std::mem::take(&mut partials[0].books[b].pnl) {
-                Cow::Owned(own) => own,
-                Cow::Borrowed(values) => {
-                    let mut copy = pnl_buffer::take(next);
-                    copy.extend_from_slice(values);
-                    copy
-                }
-            };
-            all.reserve_exact(next - all.len());
-            for p in partials[1..].iter() {
-                all.extend_from_slice(&p.books[b].pnl);
-            }
-            all
-        };
+        let pnl = pnl_buffer::gathered(partials, b, next);
         let standalone_var = if params.lanes == 0 {
             (0..n)
                 .map(|i| {
@@ -284,40 +264,3 @@ fn what_if(books: &[Metrics], before: &Batches, after: &Batches) -> WhatIf {
         incremental_es_standard_error: standard_error(&differences(after_es, before_es)),
     }
 }
-
-/// The single merge's selection. Over many scenarios: their keys counted per bucket, then
-/// `select_by_buckets` (the split merge's selection: only the buckets holding a rank are gathered,
-/// where `multi_select` over a million keys went over them several times). Over few, or when one
-/// bucket holds most keys (a flat P&L, which gathering would copy whole): every key, in place.
-fn select_all(
-    pnl: &[f64],
-    ranks: &[usize],
-    k: usize,
-    worst_k: usize,
-    keys: &mut Vec<u64>,
-) -> Result<Selected> {
-    if pnl.len() >= BUCKETS_FROM {
-        let mut counts = vec![0u64; BUCKETS];
-        pnl.iter().for_each(|&x| counts[bucket(order_key(x))] += 1);
-        if counts.iter().all(|&c| c <= pnl.len() as u64 / 2) {
-            return select_by_buckets(pnl, &counts, ranks, k, worst_k);
-        }
-    }
-    keys.clear();
-    keys.extend(pnl.iter().map(|&x| order_key(x)));
-    multi_select(keys, ranks);
-    let at = ranks.iter().map(|&r| keys[r - 1]).collect();
-    // Every key before index worst_k − 1 is no larger than the worst_k-th: the merge ends there.
-    let boundary = keys[worst_k - 1];
-    let below = keys[..worst_k - 1]
-        .iter()
-        .filter(|&&x| x < boundary)
-        .count();
-    // Likewise keys[..k] is the tail: VaR and ES from its keys in ascending order.
-    let sorted = smallest_sorted(&mut keys[..k], k);
-    Ok(Selected { at, sorted, below })
-}
-
-/// Scenarios from which `select_all` counts keys per bucket: below, the count table costs more
-/// than selecting in place.
-const BUCKETS_FROM: usize = 4 * BUCKETS;

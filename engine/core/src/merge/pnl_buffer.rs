@@ -4,6 +4,8 @@
 //! were gathered for (it is emptied before every use), so no answer depends on it; a vector past
 //! RETAINED_WORDS is let go rather than kept.
 
+use crate::simulate::Partial;
+use std::borrow::Cow;
 use std::cell::RefCell;
 
 /// The largest vector a thread keeps: 32 MiB, four million scenarios.
@@ -11,6 +13,26 @@ const RETAINED_WORDS: usize = 1 << 22;
 
 thread_local! {
     static KEPT: RefCell<Vec<f64>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Book `b`'s P&L over `partials` (tiling `scenarios` in scenario order) in one vector: a task's own
+/// P&L is taken as it is and the others' put after it (its values neither copied nor written to
+/// fresh pages again); decoded ones, read where the input holds them, are copied once, into the
+/// thread's kept vector. `give_back` it when done.
+pub(crate) fn gathered(partials: &mut [Partial], b: usize, scenarios: usize) -> Vec<f64> {
+    let mut all = match std::mem::take(&mut partials[0].books[b].pnl) {
+        Cow::Owned(own) => own,
+        Cow::Borrowed(values) => {
+            let mut copy = take(scenarios);
+            copy.extend_from_slice(values);
+            copy
+        }
+    };
+    all.reserve_exact(scenarios - all.len());
+    for p in partials[1..].iter() {
+        all.extend_from_slice(&p.books[b].pnl);
+    }
+    all
 }
 
 /// An empty vector with room for `words`: the one this thread kept, else a new one.
