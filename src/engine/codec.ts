@@ -209,15 +209,16 @@ export function encodeSpec(s: SimulationSpec, first: number, end: number, budget
   return out;
 }
 
-/** Finalize input: [count, partial…]. */
 /**
  * OP_FINALIZE's input as parts: the count, then each task's partial as it came back (transferred to
- * the worker and read there in place, not joined on the way).
+ * the worker and read there in place, not joined on the way). A pool moves every part that is its
+ * buffer's whole view and clones any other (a view into a larger buffer keeps that buffer here).
  */
 export function finalizeInput(partials: readonly Float64Array[]): Float64Array[] {
   return [Float64Array.of(partials.length), ...partials];
 }
 
+/** OP_FINALIZE's input joined into one buffer: [count, partial…]. */
 export function encodeFinalize(partials: Float64Array[]): Float64Array {
   const out = new Float64Array(1 + partials.reduce((a, p) => a + p.length, 0));
   out[0] = partials.length;

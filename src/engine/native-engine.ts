@@ -12,7 +12,10 @@ interface NativeAddon {
   engineBuild(): string;
 }
 
-/** The native addon: loading it checks its ABI and reads its version (throws if either fails). */
+/** Every function the binding calls on the addon. */
+const ENTRY_POINTS = ['engineCall', 'engineCallLed', 'engineCallParts', 'engineAnswerLength', 'engineCallLedInto', 'engineBuild'] as const satisfies readonly (keyof NativeAddon)[];
+
+/** The native addon: loading it checks its entry points and ABI and reads its version (throws if any fails). */
 export class NativeEngine implements Engine {
   readonly build: string;
   readonly version: string;
@@ -30,6 +33,10 @@ export class NativeEngine implements Engine {
 
   constructor(file = NATIVE_PATH) {
     this.addon = createRequire(import.meta.url)(file) as NativeAddon;
+    // An addon built before an entry point existed speaks the same ABI constants: refused here,
+    // at load, rather than failing the first call that needs it.
+    const missing = ENTRY_POINTS.filter((name) => typeof this.addon[name] !== 'function');
+    if (missing.length > 0) throw new Error(`native addon ${file} lacks ${missing.join(', ')}: rebuild it (scripts/setup.sh)`);
     this.build = this.addon.engineBuild();
     this.version = readAbi(this).version;
   }

@@ -76,10 +76,17 @@ export class EnginePool implements EngineExecutor {
   }
 }
 
-/** The input's buffers, each once; memory shared between threads is posted as it is, never moved. */
+/**
+ * The buffers of the input's parts that are each their buffer's whole view, each once: those move to
+ * the worker. Memory shared between threads is posted as it is, and a view into a larger buffer is
+ * cloned (moving it would detach the rest of that buffer here).
+ */
 function transferable(input: EngineInput): ArrayBuffer[] {
   const parts = input instanceof Float64Array ? [input] : input;
   const buffers = new Set<ArrayBuffer>();
-  for (const p of parts) if (!(p.buffer instanceof SharedArrayBuffer)) buffers.add(p.buffer as ArrayBuffer);
+  for (const p of parts) {
+    const whole = p.byteOffset === 0 && p.byteLength === p.buffer.byteLength;
+    if (whole && !(p.buffer instanceof SharedArrayBuffer)) buffers.add(p.buffer as ArrayBuffer);
+  }
   return [...buffers];
 }

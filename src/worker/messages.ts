@@ -4,7 +4,7 @@ import { type EngineSource } from '../engine/load.js';
 /** A task sent to an engine worker: one engine call. */
 export interface EngineTask {
   op: OpCode;
-  /** Transferred to the worker (its parts' buffers, when it has parts), never cloned. */
+  /** Moved to the worker where a part is its buffer's whole view (else cloned; shared memory posted as it is). */
   input: EngineInput;
   /** Engine.call's lead: a SharedArrayBuffer's view, shared with the worker, or else cloned; never transferred. */
   lead?: Float64Array;

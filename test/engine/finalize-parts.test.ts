@@ -2,7 +2,11 @@
 // builds read the partials where they lie, the WASM builds copy them in one after another, and no
 // thread joins them first. Every build answers over the parts what it answers over them joined —
 // calculations split into several tasks, and layouts the in-place path does not take (a partial cut
-// in two, two in one part, a wrong count) — and the pool moves the parts to its worker, not copies.
+// in two, two in one part, a wrong count) — and the pool moves the parts to its worker, not copies
+// (a view into a larger buffer is cloned); an addon without the entry point is refused at load.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import t from 'tap';
 import { ABI } from '../../src/engine/abi.js';
 import { finalizeInput } from '../../src/engine/codec.js';
@@ -101,7 +105,32 @@ t.test('the pool moves a finalize’s parts to its worker; shared ones are poste
       shared.every((p, i) => p.length === partials![i]!.length),
       'shared partials stay where they are',
     );
+    // A view into a larger buffer is cloned, not moved: the rest of its buffer stays usable here.
+    const viewed = partials!.map((p) => {
+      const larger = new Float64Array(p.length + 3).fill(7);
+      larger.set(p, 2);
+      return larger.subarray(2, 2 + p.length);
+    });
+    const third = await pool.run(ABI.OP_FINALIZE, finalizeInput(viewed));
+    t.equal(bits(third.output), bits(direct), 'views: the same bits');
+    t.ok(
+      viewed.every((p, i) => p.length === partials![i]!.length && new Float64Array(p.buffer)[0] === 7),
+      'views into larger buffers are cloned, their buffers left whole',
+    );
   } finally {
     await pool.close();
   }
+});
+
+t.test('an addon without an entry point the binding calls is refused at load', (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'addon-'));
+  const file = path.join(dir, 'old-addon.cjs');
+  // An addon from before engineCallParts: every other entry point, and the same ABI.
+  writeFileSync(file, 'module.exports = { engineCall() {}, engineCallLed() {}, engineAnswerLength() {}, engineCallLedInto() {}, engineBuild() { return "old"; } };');
+  try {
+    t.throws(() => new NativeEngine(file), /lacks engineCallParts/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  t.end();
 });

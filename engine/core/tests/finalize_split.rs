@@ -189,7 +189,8 @@ fn parts_that_disagree_with_their_partials_are_refused() {
 
 /// `call_parts(OP_FINALIZE, [[count], partial…])` is `call` on the joined input, bit for bit, in
 /// every layout: one partial per part (read in place), partials split across parts or two in one
-/// part, a wrong count, mixed calculations and a damaged partial (all joined, `call`'s answer).
+/// part, a wrong count, mixed calculations, a damaged partial, an empty part between partials and a
+/// partial with a word after it (all joined, `call`'s answer).
 #[test]
 fn finalize_over_parts_answers_as_over_the_joined_input() {
     let mut d = Draw(20_261_128);
@@ -227,7 +228,14 @@ fn finalize_over_parts_answers_as_over_the_joined_input() {
                 vec![partials[0].clone(), partials[1].clone(), damaged],
             ]
             .concat(),
+            [
+                vec![count(2)],
+                vec![partials[0].clone(), Vec::new(), partials[1].clone()],
+            ]
+            .concat(),
+            [vec![count(1)], vec![[&partials[0][..], &[0.0]].concat()]].concat(),
             vec![count(0)],
+            vec![Vec::new()],
         ];
         for (i, layout) in layouts.iter().enumerate() {
             let slices: Vec<&[f64]> = layout.iter().map(|p| &p[..]).collect();

@@ -24,6 +24,7 @@ pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Res
 
 /// `finalize` given the summaries of finalize parts over the same partials (none: the single
 /// merge): the same figures, bit for bit, with the selections and batch figures left to the parts.
+/// The partials are consumed: sorted, and the first one's P&L taken out of it.
 pub fn finalize_split(
     params: &FinalizeParams,
     partials: &mut [Partial],

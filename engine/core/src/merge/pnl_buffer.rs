@@ -1,8 +1,8 @@
 //! The vector a merge gathers a book's P&L into, kept by each thread from one merge to the next: one
-//! made afresh for every merge is mostly page faults (a million scenarios: about 2,000 of them, a
-//! fifth of the merge's time on a worker thread of this VM). Its values never outlive the book they
-//! were gathered for (it is emptied before every use), so no answer depends on it; a vector past
-//! RETAINED_WORDS is let go rather than kept.
+//! made afresh for every merge is mostly page faults (a million scenarios: about 2,000 of them,
+//! measured at a fifth of the merge's time on a worker thread). Its values never outlive the book
+//! they were gathered for (it is emptied before every use), so no answer depends on it; a vector
+//! past RETAINED_WORDS is let go rather than kept.
 
 use crate::simulate::Partial;
 use std::borrow::Cow;
@@ -16,9 +16,9 @@ thread_local! {
 }
 
 /// Book `b`'s P&L over `partials` (tiling `scenarios` in scenario order) in one vector: a task's own
-/// P&L is taken as it is and the others' put after it (its values neither copied nor written to
-/// fresh pages again); decoded ones, read where the input holds them, are copied once, into the
-/// thread's kept vector. `give_back` it when done.
+/// P&L is taken as it is (its values not copied again) and the others' put after it; decoded ones,
+/// read where the input holds them, are copied once, into the thread's kept vector. The first
+/// partial's P&L is taken out of it. `give_back` the vector when done.
 pub(crate) fn gathered(partials: &mut [Partial], b: usize, scenarios: usize) -> Vec<f64> {
     let mut all = match std::mem::take(&mut partials[0].books[b].pnl) {
         Cow::Owned(own) => own,
@@ -35,11 +35,14 @@ pub(crate) fn gathered(partials: &mut [Partial], b: usize, scenarios: usize) -> 
     all
 }
 
-/// An empty vector with room for `words`: the one this thread kept, else a new one.
-pub(crate) fn take(words: usize) -> Vec<f64> {
+/// An empty vector with room for `words`: the one this thread kept when it is large enough (a
+/// smaller one is dropped rather than grown, which would copy its old contents), else a new one.
+fn take(words: usize) -> Vec<f64> {
     let mut v = KEPT.with(|kept| std::mem::take(&mut *kept.borrow_mut()));
     v.clear();
-    v.reserve_exact(words);
+    if v.capacity() < words {
+        v = Vec::with_capacity(words);
+    }
     v
 }
 

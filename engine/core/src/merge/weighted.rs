@@ -11,6 +11,7 @@ use super::figures::{
     SE_BATCHES,
 };
 use super::finalize_params::FinalizeParams;
+use super::pnl_buffer;
 use crate::error::Result;
 use crate::limits::MAX_SCENARIOS;
 use crate::metrics::{compensated_sum, CompensatedSum, Metrics, PERCENTILES, PERCENTILE_LEVELS};
@@ -203,7 +204,7 @@ pub fn results(
     let mut books = Vec::with_capacity(params.books.len());
     let mut batches = Vec::new();
     for (b, book) in params.books.iter().enumerate() {
-        let pnl = gather(partials, |p| p.books[b].pnl.to_mut());
+        let pnl = pnl_buffer::gathered(partials, b, params.scenarios);
         let assets = gather(partials, |p| &mut p.books[b].worst.asset_pnl);
         let (m, figures) = book_metrics(
             params.confidence,
@@ -213,6 +214,7 @@ pub fn results(
             &assets,
             &weights,
         );
+        pnl_buffer::give_back(pnl);
         books.push(finite(m)?);
         if params.comparison != Comparison::None {
             batches.push(figures);
