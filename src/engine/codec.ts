@@ -1,4 +1,5 @@
 import { ABI } from './abi.js';
+import { joinedInput } from './ops.js';
 
 /**
  * Flat f64 encodings of engine requests and results; the layouts mirror engine/core/src/abi/codec.rs
@@ -220,32 +221,12 @@ export function finalizeInput(partials: readonly Float64Array[]): Float64Array[]
 
 /** OP_FINALIZE's input joined into one buffer: [count, partial…]. */
 export function encodeFinalize(partials: Float64Array[]): Float64Array {
-  const out = new Float64Array(1 + partials.reduce((a, p) => a + p.length, 0));
-  out[0] = partials.length;
-  let at = 1;
-  for (const p of partials) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return joinedInput(finalizeInput(partials));
 }
 
 /** OP_FINALIZE_SPLIT's input: [parts, the OP_FINALIZE_PART results…, then OP_FINALIZE's input]. */
 export function encodeFinalizeSplit(summaries: Float64Array[], partials: Float64Array[]): Float64Array {
-  const lead = 1 + summaries.reduce((a, s) => a + s.length, 0);
-  const out = new Float64Array(lead + 1 + partials.reduce((a, p) => a + p.length, 0));
-  out[0] = summaries.length;
-  let at = 1;
-  for (const s of summaries) {
-    out.set(s, at);
-    at += s.length;
-  }
-  out[at++] = partials.length;
-  for (const p of partials) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return joinedInput([Float64Array.of(summaries.length), ...summaries, ...finalizeInput(partials)]);
 }
 
 export interface ParametricRequest {

@@ -120,14 +120,24 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
 /// Input: [number of partials, partial…] as `OP_SIMULATE` returned them, in any order.
 /// OP_FINALIZE's input to its end: [count, partials…] of one calculation.
 fn decode_finalize<'a>(r: &mut Reader<'a>) -> Result<(FinalizeParams, Vec<Partial<'a>>)> {
-    // Room for this many partials up front; a count beyond it grows the vector as partials decode.
-    const PREALLOCATED_PARTIALS: usize = 1024;
     let count = r.count()?;
     ensure(count >= 1, "at least one partial")?;
+    let decoded = one_calculation((0..count).map(|_| decode_partial(r)), count)?;
+    r.end()?;
+    Ok(decoded)
+}
+
+/// Decoded partials with the parameters they share: refused unless every one has the same.
+fn one_calculation<'a>(
+    decoded: impl Iterator<Item = Result<(FinalizeParams, Partial<'a>)>>,
+    count: usize,
+) -> Result<(FinalizeParams, Vec<Partial<'a>>)> {
+    // Room for this many partials up front; a count beyond it grows the vector as partials decode.
+    const PREALLOCATED_PARTIALS: usize = 1024;
     let mut params: Option<FinalizeParams> = None;
     let mut partials = Vec::with_capacity(count.min(PREALLOCATED_PARTIALS));
-    for _ in 0..count {
-        let (h, p) = decode_partial(r)?;
+    for d in decoded {
+        let (h, p) = d?;
         ensure(
             params.as_ref().map_or(true, |first| *first == h),
             "partials of one calculation",
@@ -135,8 +145,8 @@ fn decode_finalize<'a>(r: &mut Reader<'a>) -> Result<(FinalizeParams, Vec<Partia
         params = Some(h);
         partials.push(p);
     }
-    r.end()?;
-    Ok((params.expect("count ≥ 1"), partials))
+    let params = params.ok_or_else(|| EngineError::invalid("at least one partial"))?;
+    Ok((params, partials))
 }
 
 /// `call(op, parts joined)`, reading OP_FINALIZE's partials where they lie when the parts are its
@@ -154,24 +164,18 @@ pub fn call_parts(op: u32, parts: &[&[f64]]) -> Vec<f64> {
 }
 
 /// OP_FINALIZE over [count] and then `count` parts of one partial each; None when they are not that.
-fn finalize_in_place(parts: &[&[f64]]) -> Option<Vec<f64>> {
+fn finalize_in_place<'a>(parts: &[&'a [f64]]) -> Option<Vec<f64>> {
     let (head, rest) = parts.split_first()?;
     if head.len() != 1 || head[0] != rest.len() as f64 || rest.is_empty() {
         return None;
     }
-    let mut params: Option<FinalizeParams> = None;
-    let mut partials = Vec::with_capacity(rest.len());
-    for part in rest {
+    let whole = |part: &&'a [f64]| {
         let mut r = Reader::new(part);
-        let (h, p) = decode_partial(&mut r).ok()?;
-        r.end().ok()?;
-        if params.as_ref().map_or(false, |first| *first != h) {
-            return None;
-        }
-        params = Some(h);
-        partials.push(p);
-    }
-    let params = params?;
+        let decoded = decode_partial(&mut r)?;
+        r.end()?;
+        Ok(decoded)
+    };
+    let (params, mut partials) = one_calculation(rest.iter().map(whole), rest.len()).ok()?;
     Some(or_error(
         finalize(&params, &mut partials).map(|m| encode_results(&m)),
     ))
