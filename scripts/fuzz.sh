@@ -17,5 +17,5 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
   fi
 fi
 RUSTC_BOOTSTRAP=1 cargo fuzz run --sanitizer none api_call -- \
-  -seed="${FUZZ_SEED:-1}" -runs="${FUZZ_RUNS:-3000000}" -max_len=4096 -rss_limit_mb=2048 -print_final_stats=1 2>&1 |
+  -seed="${FUZZ_SEED:-1}" -runs="${FUZZ_RUNS:-1000000}" -max_len=4096 -rss_limit_mb=2048 -print_final_stats=1 2>&1 |
   grep -vE '^#[0-9]+ ' | tail -30

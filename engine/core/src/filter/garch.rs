@@ -101,10 +101,18 @@ pub fn fit(r: &[f64]) -> Fit {
         && first.converged
         && second.converged
         && second.value.is_finite()
+        && g.omega.is_finite()
         && g.alpha + g.beta < 1.0 - STATIONARITY_MARGIN;
+    // Returns whose squares underflow (all zero, or below 1e-154) have no finite likelihood
+    // anywhere: such a fit is unusable, and what it reports stays finite (0 for what is not).
+    let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
     Fit {
-        params: g,
-        log_likelihood: -second.value,
+        params: Garch {
+            omega: finite(g.omega),
+            alpha: finite(g.alpha),
+            beta: finite(g.beta),
+        },
+        log_likelihood: finite(-second.value),
         usable,
     }
 }
@@ -134,6 +142,26 @@ pub fn fit_columns(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Returns whose squares underflow have no finite likelihood: the fit is unusable and reports
+    /// only finite numbers (the engine's answers never hold another).
+    #[test]
+    fn returns_too_small_to_square_give_an_unusable_finite_fit() {
+        for r in [
+            vec![0.0; 40],
+            vec![1.8e-254, 1.38e-312],
+            vec![1e-170, -1e-180, 0.0, 5e-324],
+            vec![0.0],
+            vec![],
+        ] {
+            let f = fit(&r);
+            assert!(!f.usable, "{r:?}");
+            let p = f.params;
+            for x in [p.omega, p.alpha, p.beta, f.log_likelihood] {
+                assert!(x.is_finite(), "{r:?}: {f:?}");
+            }
+        }
+    }
 
     /// A GARCH(1,1) path from a small deterministic generator (Box–Muller on an LCG's uniforms).
     fn simulate(g: &Garch, m: usize, seed: u64) -> Vec<f64> {
