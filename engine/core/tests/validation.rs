@@ -208,3 +208,44 @@ fn a_partial_claiming_absurd_dimensions_is_refused_without_allocating() {
     input.extend_from_slice(&partial);
     assert_eq!(call(OP_FINALIZE, &input)[0], INVALID);
 }
+
+/// Option Greeks that leave double precision are refused as an overflow, never answered as ∞ or
+/// NaN: Γ = φ(d₁)/(S·σ√τ) for a spot near the smallest doubles, and the input the fuzzer found
+/// (a spot of 1.5e-213 and τ of 1e-314 years, where S·σ√τ underflows to 0 and Γ was 0/0).
+#[test]
+fn option_greeks_that_overflow_are_refused() {
+    use risk_engine_core::abi::constants::{
+        ERR_OVERFLOW, MODEL_BLACK_SCHOLES, OPTION_CALL, OPTION_NO_FX, OP_OPTION_GREEKS,
+        VALUATION_FULL,
+    };
+    let greeks = |spot: f64, strike: f64, volatility: f64, dividend: f64, tau: f64| {
+        call(
+            OP_OPTION_GREEKS,
+            &[
+                1.0,
+                0.0,
+                VALUATION_FULL as f64,
+                OPTION_CALL as f64,
+                MODEL_BLACK_SCHOLES as f64,
+                spot,
+                strike,
+                volatility,
+                0.0,
+                dividend,
+                tau,
+                OPTION_NO_FX as f64,
+            ],
+        )
+    };
+    let overflow = ERR_OVERFLOW as f64;
+    assert_eq!(
+        greeks(1.5e-213, 1.5e-42, 2.0, 1.9e-307, 1.0e-314)[0],
+        overflow
+    );
+    // A day to expiry at the least volatility: S·σ√τ = 5e-311 for a spot of 1e-303.
+    assert_eq!(greeks(1e-303, 1e-303, 1e-6, 0.0, 1.0 / 365.0)[0], overflow);
+    // The same option at a spot the Greeks fit answers every one finite.
+    let fine = greeks(100.0, 100.0, 0.2, 0.0, 1.0 / 365.0);
+    assert_eq!(fine[0], 0.0);
+    assert!(fine.iter().all(|x| x.is_finite()));
+}

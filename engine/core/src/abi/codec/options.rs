@@ -164,7 +164,16 @@ pub fn option_greeks_encoded(input: &[f64]) -> Result<Vec<f64>> {
         let own = OptionColumn { fx: None, ..*o };
         own.validate(o.underlying + 1)?;
         let g = Setup::new(o.contract, o.tau).greeks(o.spot);
-        out.extend_from_slice(&[g.price, g.delta, g.gamma, g.vega, g.theta]);
+        let greeks = [g.price, g.delta, g.gamma, g.vega, g.theta];
+        // Γ = φ(d₁)/(S·σ√τ) and θ's φ(d₁)·σ/(2√τ) leave double precision for a spot near the
+        // smallest doubles (or a τ of a few seconds on a huge one): said, not answered as ∞.
+        if !greeks.iter().all(|x| x.is_finite()) {
+            return Err(EngineError::Overflow(
+                "an option's gamma or theta overflows double precision (its spot, volatility or time to expiry too small)"
+                    .into(),
+            ));
+        }
+        out.extend_from_slice(&greeks);
     }
     Ok(out)
 }
