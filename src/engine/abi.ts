@@ -65,7 +65,7 @@ export const ABI = {
   WORST_WINDOW_NONE: -1,
   GARCH_FIT_HEADER_LEN: 3,
   GARCH_FIT_RESULT_HEADER_LEN: 2,
-  /** Per asset: ω, α, β, log-likelihood, usable (1) or not (0: fall back to EWMA). */
+  /** Per asset: ω, α, β, log-likelihood, usable (1) or not (0: fall back to EWMA; the four numbers are then placeholders, finite). */
   GARCH_FIT_WORDS: 5,
   /** [budget ms, observations, assets, horizon, paths, seed, first path, end path]; σ_{m+1}, ω, α, β, z follow. */
   BOOTSTRAP_HEADER_LEN: 8,

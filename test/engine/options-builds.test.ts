@@ -80,3 +80,33 @@ t.test('bad option terms are refused, not priced', async (t) => {
     t.equal(out[0], ABI.ERR_INVALID_INPUT, `field ${field} = ${value} refused`);
   }
 });
+
+t.test('option columns past double precision are an overflow on every build and entry point', async (t) => {
+  const builds = [
+    instantiateEngine(resolveEngineSource('wasm')),
+    instantiateEngine(resolveEngineSource('wasm-scalar')),
+    instantiateEngine(resolveEngineSource('native')),
+    NativeEngine.baseline(),
+  ];
+  const { units } = drawn(5);
+  const kept = Float64Array.from([units.length, ...units, 0, 0]);
+  // [underlying, valuation, type, model, spot, strike, σ, r, q, τ, fx]: Γ = φ/(S·σ√τ) past 1e308
+  // (delta-gamma at a spot of 1e-303), and a forward S·e^{−qτ} past it (full, 1e300, q −1, 100 y).
+  const option = (valuation: number, spot: number, vol: number, q: number, tau: number) => [0, valuation, ABI.OPTION_CALL, ABI.MODEL_BLACK_SCHOLES, spot, spot, vol, 0, q, tau, ABI.OPTION_NO_FX];
+  const cases = [
+    ['delta-gamma at 1e-303', option(ABI.VALUATION_DELTA_GAMMA, 1e-303, 1e-6, 0, 1 / 365)],
+    ['full at 1e300, q −1', option(ABI.VALUATION_FULL, 1e300, 0.2, -1, 100)],
+  ] as const;
+  for (const engine of builds) {
+    for (const [name, fields] of cases) {
+      const rest = Float64Array.from([ASSETS, 10, 1, ...fields]);
+      const joined = Float64Array.from([kept.length, ...kept, ...rest]);
+      t.equal(engine.call(ABI.OP_OPTION_UNITS, joined)[0], ABI.ERR_OVERFLOW, `${engine.build} ${name}: call`);
+      t.equal(engine.call(ABI.OP_OPTION_UNITS, rest, kept)[0], ABI.ERR_OVERFLOW, `${engine.build} ${name}: with a lead`);
+      const shared = new Float64Array(new SharedArrayBuffer(kept.byteLength));
+      shared.set(kept);
+      t.equal(engine.callShared(ABI.OP_OPTION_UNITS, rest, shared)[0], ABI.ERR_OVERFLOW, `${engine.build} ${name}: into shared memory`);
+      t.equal(engine.call(ABI.OP_OPTION_GREEKS, Float64Array.from([1, ...fields]))[0], ABI.ERR_OVERFLOW, `${engine.build} ${name}: its Greeks`);
+    }
+  }
+});

@@ -102,3 +102,61 @@ fn refused_input_or_another_length_leaves_the_buffer_untouched() {
     let spec_input = encode_spec(&f, 0, blocks(&f));
     assert!(prepare_led(OP_SIMULATE_KEPT, &lead, &spec_input).is_none());
 }
+
+/// A column past double precision is refused as an overflow by every entry point, never answered
+/// as ∞ or NaN: a delta-gamma option on a spot of 1e-303 (Γ = φ/(S·σ√τ) overflows, so Γ·S² does),
+/// and a full revaluation at a spot of 1e300 with a dividend yield of −1 over 100 years (the
+/// forward S·e^{−qτ} overflows: ∞ − ∞). Prepared, the write declines and `call_led` says why.
+/// Kept units that are not finite are refused as input.
+#[test]
+fn a_column_past_double_precision_is_an_overflow() {
+    let lead = kept();
+    let option = |valuation: usize, spot: f64, volatility: f64, dividend: f64, tau: f64| {
+        vec![
+            3.0,
+            1.0,
+            1.0,
+            0.0,
+            valuation as f64,
+            OPTION_CALL as f64,
+            MODEL_BLACK_SCHOLES as f64,
+            spot,
+            spot,
+            volatility,
+            0.0,
+            dividend,
+            tau,
+            OPTION_NO_FX as f64,
+        ]
+    };
+    for input in [
+        option(VALUATION_DELTA_GAMMA, 1e-303, 1e-6, 0.0, 1.0 / 365.0),
+        option(VALUATION_FULL, 1e300, 0.2, -1.0, 100.0),
+    ] {
+        let answer = call_led(OP_OPTION_UNITS, &lead, &input);
+        assert_eq!(answer[0], ERR_OVERFLOW as f64, "{input:?}");
+        let call = prepare_led(OP_OPTION_UNITS, &lead, &input).expect("valid terms");
+        let mut out = vec![0.0; call.length()];
+        assert!(!call.write(&mut out), "{input:?}");
+    }
+    // Kept units that are not finite are refused: the answer copies them.
+    let ordinary = option(VALUATION_FULL, 100.0, 0.2, 0.0, 1.0);
+    for bad in [f64::INFINITY, f64::NAN] {
+        let mut lead = lead.clone();
+        lead[5] = bad;
+        assert_eq!(
+            call_led(OP_OPTION_UNITS, &lead, &ordinary)[0],
+            ERR_INVALID_INPUT as f64
+        );
+        assert!(prepare_led(OP_OPTION_UNITS, &lead, &ordinary).is_none());
+    }
+    // The same options at an ordinary spot price finitely.
+    for input in [
+        option(VALUATION_DELTA_GAMMA, 100.0, 1e-6, 0.0, 1.0 / 365.0),
+        option(VALUATION_FULL, 100.0, 0.2, -1.0, 100.0),
+    ] {
+        let answer = call_led(OP_OPTION_UNITS, &lead, &input);
+        assert_eq!(answer[0], 0.0, "{input:?}");
+        assert!(answer.iter().all(|x| x.is_finite()));
+    }
+}

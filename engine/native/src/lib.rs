@@ -37,8 +37,11 @@ pub fn engine_call_led(
     input: Float64Array,
 ) -> napi::Result<JsTypedArray> {
     if let Some(call) = risk_engine_core::abi::prepare_led(op, &lead, &input) {
-        return written_in_place(env, &call);
+        if let Some(answer) = written_in_place(env, &call)? {
+            return Ok(answer);
+        }
     }
+    // Not prepared, or a value past double precision: the call's own answer (then its error).
     to_js(env, risk_engine_core::abi::call_led(op, &lead, &input))
 }
 
@@ -50,8 +53,9 @@ pub fn engine_answer_length(op: u32, lead: Float64Array, input: Float64Array) ->
     risk_engine_core::abi::prepare_led(op, &lead, &input).map_or(-1.0, |call| call.length() as f64)
 }
 
-/// `engine_call_led(op, lead, input)` written into `out`, of `engine_answer_length` words; false,
-/// `out` untouched, when that length is not known before the call or `out` is not of it.
+/// `engine_call_led(op, lead, input)` written into `out`, of `engine_answer_length` words; false
+/// when that length is not known before the call or `out` is not of it (`out` untouched), or a
+/// value is past double precision (the host then asks `engine_call_led` for the error).
 #[napi]
 pub fn engine_call_led_into(
     op: u32,
@@ -68,18 +72,20 @@ pub fn engine_call_led_into(
 /// An answer whose length is known before the operation runs (OP_OPTION_UNITS: up to 10⁸ words)
 /// written straight into the buffer the JS heap owns: no second allocation, no copy (which took as
 /// long as pricing it).
-fn written_in_place(env: Env, call: &OptionUnitsCall) -> napi::Result<JsTypedArray> {
+/// None when a value is past double precision (the buffer is the call's own length, so that is
+/// the only reason the write declines).
+fn written_in_place(env: Env, call: &OptionUnitsCall) -> napi::Result<Option<JsTypedArray>> {
     let length = call.length();
     let buffer = env.create_arraybuffer(length * 8)?.into_raw();
     let mut view = buffer
         .into_typedarray(TypedArrayType::Float64, length, 0)?
         .into_value()?;
-    // The buffer is the call's own length, so the write is never declined.
     if !call.write(view.as_mut()) {
-        return Err(napi::Error::from_reason("answer length mismatch"));
+        return Ok(None);
     }
     view.arraybuffer
         .into_typedarray(TypedArrayType::Float64, length, 0)
+        .map(Some)
 }
 
 fn to_js(env: Env, out: Vec<f64>) -> napi::Result<JsTypedArray> {

@@ -2,10 +2,12 @@
 //! points: none may panic, a successful result must hold only finite numbers, and every entry
 //! point must answer what `call` answers on the same words (an error included, bit for bit):
 //! `call_led` as `call` on [lead length, lead, rest], `call_parts` as `call` on the parts joined,
-//! and a prepared led call's `write` as `call_led`.
+//! and a prepared led call's `write` as `call_led` (declining only where `call_led` refuses), an
+//! answer that ran out of its wall-clock budget excepted.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use risk_engine_core::abi::constants::OP_OPTION_UNITS;
 use risk_engine_core::abi::{call, call_led, call_parts, prepare_led};
 use risk_engine_core::error::ERR_DEADLINE_EXCEEDED;
 
@@ -66,16 +68,23 @@ fuzz_target!(|data: &[u8]| {
                 same_bits(&led, &call(op, &joined)),
                 "call_led answers as call on the joined input"
             );
-            if let Some(prepared) = prepare_led(op, lead, rest) {
-                let mut out = vec![0.0; prepared.length()];
-                assert!(
-                    prepared.write(&mut out),
-                    "a prepared call writes its own length"
-                );
-                assert!(
-                    same_bits(&out, &led),
-                    "a prepared call writes call_led's answer"
-                );
+            match prepare_led(op, lead, rest) {
+                Some(prepared) => {
+                    // NaN first: a word the write skipped would show.
+                    let mut out = vec![f64::NAN; prepared.length()];
+                    if prepared.write(&mut out) {
+                        assert!(
+                            same_bits(&out, &led),
+                            "a prepared call writes call_led's answer"
+                        );
+                    } else {
+                        assert!(led[0] != 0.0, "a declined write is call_led's error");
+                    }
+                }
+                None if op == OP_OPTION_UNITS => {
+                    assert!(led[0] != 0.0, "an unprepared call is refused");
+                }
+                None => {}
             }
         }
         _ => {

@@ -130,7 +130,8 @@ pub const WORST_WINDOW_NONE: f64 = -1.0;
 pub const GARCH_FIT_HEADER_LEN: usize = 3;
 /// GARCH fit result, status word included: [0, assets]; per asset GARCH_FIT_WORDS words.
 pub const GARCH_FIT_RESULT_HEADER_LEN: usize = 2;
-/// Per asset: ω, α, β, log-likelihood, usable (1) or not (0: fall back to EWMA).
+/// Per asset: ω, α, β, log-likelihood, usable (1) or not (0: fall back to EWMA; the four numbers
+/// are then placeholders, finite).
 pub const GARCH_FIT_WORDS: usize = 5;
 /// Bootstrap input: [budget ms, observations, assets, horizon, paths, seed, first path, end path];
 /// σ_{m+1}, ω, α, β per asset and z [observation][asset] follow.

@@ -1,8 +1,9 @@
-//! erfc over a group of lanes, the same bits as `phi::erfc` lane by lane, for the pricer's
-//! columns. The branch-free `erfc` selects every coefficient among Cody's three regions, which
-//! costs more than the arithmetic; but a column's d1 (or d2) across neighbouring scenarios mostly
-//! falls in one region. A group whose lanes all do takes that region's own rational function
-//! with no selects (and the near region no e^x); a mixed group takes the branch-free form. Each
+//! erfc over a group of lanes, the same bits as `phi::erfc` lane by lane (a NaN's sign aside),
+//! for the pricer's columns. The branch-free `erfc` selects every coefficient among Cody's three
+//! regions, which costs more than the arithmetic; but a column's d1 (or d2) across neighbouring
+//! scenarios mostly falls in one region. A group whose lanes all do takes that region's own
+//! rational function with no selects (and the near region no e^x); a group of near and middle
+//! lanes takes both forms and keeps each lane's; any other mix the branch-free form. Each
 //! region's form performs exactly the operations the merged form performs for it (its leading
 //! zero coefficients leave its partial sums exactly 0), so the choice never changes a bit.
 

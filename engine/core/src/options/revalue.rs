@@ -8,7 +8,7 @@
 //! (1 + f)·V(S(1 + u), τ_h) − V(S, τ), priced at exposure size × the last rate.
 
 use super::pricer::{Contract, Kind, Model, Setup};
-use crate::error::{ensure, Result};
+use crate::error::{ensure, EngineError, Result};
 use crate::limits::{check_option_scenarios, check_options, MAX_VOLATILITY, MIN_VOLATILITY};
 use crate::math::ln;
 use crate::spec::BLOCK;
@@ -121,8 +121,18 @@ pub fn option_units(
 ) -> Result<Vec<f64>> {
     let blocks = check_option_units(units, assets, options)?;
     let mut out = vec![0.0; option_units_length(blocks, assets, options.len())];
-    write_option_units(&mut out, units, assets, horizon_days, options);
+    if !write_option_units(&mut out, units, assets, horizon_days, options) {
+        return Err(column_overflow());
+    }
     Ok(out)
+}
+
+/// What a column that left double precision is refused as (`write_option_units` said so).
+pub fn column_overflow() -> EngineError {
+    EngineError::Overflow(
+        "an option's value or Greeks overflow double precision (its spot too small or too large for its volatility, dividend yield and time to expiry)"
+            .into(),
+    )
 }
 
 /// Checks what `write_option_units` needs (so that it cannot fail) and gives the blocks' count.
@@ -148,14 +158,16 @@ pub fn option_units_length(blocks: usize, assets: usize, options: usize) -> usiz
 }
 
 /// `option_units` written into `out`, of `option_units_length` words, after `check_option_units`:
-/// a host can allocate an answer of 10⁸ words where it will live, and it is written once.
+/// a host can allocate an answer of 10⁸ words where it will live, and it is written once. False
+/// when a column value is not finite (a spot near the ends of the doubles: Γ·S² of Γ = φ/(S·σ√τ),
+/// or a forward S·e^{−qτ} past them), which the caller refuses as `column_overflow`.
 pub fn write_option_units(
     out: &mut [f64],
     units: &[f64],
     assets: usize,
     horizon_days: usize,
     options: &[OptionColumn],
-) {
+) -> bool {
     let per_block = assets * BLOCK;
     let dt = horizon_days as f64 / TRADING_DAYS;
     let setups: Vec<(Setup, Setup)> = options
@@ -172,6 +184,7 @@ pub fn write_option_units(
     }
     let mut logs = vec![0.0; per_block];
     let width = (assets + options.len()) * BLOCK;
+    let mut finite = true;
     for (block, written) in units
         .chunks_exact(per_block)
         .zip(out.chunks_exact_mut(width))
@@ -195,8 +208,21 @@ pub fn write_option_units(
                     converted(cell, u, l, f, o.spot, now, later, dt, o.valuation)
                 }
             }
+            finite &= all_finite(cell);
         }
     }
+    finite
+}
+
+/// Whether every value is finite (its exponent bits not all set), checked while a column is in
+/// cache: an OR of integer flags with no early exit, which the compiler vectorises (a test per
+/// value with an early exit cost a tenth of the pricing).
+fn all_finite(values: &[f64]) -> bool {
+    const EXPONENT: u64 = 0x7ff0_0000_0000_0000;
+    let not_finite = values.iter().fold(0_u64, |any, x| {
+        any | u64::from(x.to_bits() & EXPONENT == EXPONENT)
+    });
+    not_finite == 0
 }
 
 /// One block of an option's column from its underlying's units `u` (and, for a full

@@ -12,11 +12,12 @@ use crate::abi::constants::{
     VALUATION_DELTA, VALUATION_DELTA_GAMMA, VALUATION_FULL, VALUATION_GIVEN,
 };
 use crate::abi::reader::Reader;
-use crate::error::{EngineError, Result};
+use crate::error::{ensure, EngineError, Result};
 use crate::limits::check_options;
 use crate::options::pricer::{Contract, Kind, Model, Setup};
 use crate::options::revalue::{
-    check_option_units, option_units_length, write_option_units, OptionColumn, Valuation,
+    check_option_units, column_overflow, option_units_length, write_option_units, OptionColumn,
+    Valuation,
 };
 
 fn code(r: &mut Reader, what: &str) -> Result<usize> {
@@ -98,6 +99,11 @@ pub struct OptionUnitsCall<'a> {
 impl<'a> OptionUnitsCall<'a> {
     pub fn decode(kept: &'a [f64], input: &[f64]) -> Result<OptionUnitsCall<'a>> {
         let (units, tails) = decode_kept(kept)?;
+        // The units are copied into the answer: a lead holding another value would put it there.
+        ensure(
+            units.iter().all(|x| x.is_finite()),
+            "kept units must be finite",
+        )?;
         let mut r = Reader::new(input);
         let assets = r.count()?;
         let horizon = r.count()?;
@@ -126,8 +132,9 @@ impl<'a> OptionUnitsCall<'a> {
         2 + self.units_length() + self.tails.len()
     }
 
-    /// The answer written into `out` when it is `length()` words (false, `out` untouched,
-    /// otherwise).
+    /// The answer written into `out` when it is `length()` words and every value is finite; false
+    /// otherwise (`out` untouched when its length is wrong, else holding what was written): then
+    /// `call_led` answers the error (`column_overflow`).
     pub fn write(&self, out: &mut [f64]) -> bool {
         if out.len() != self.length() {
             return false;
@@ -136,9 +143,8 @@ impl<'a> OptionUnitsCall<'a> {
         let (head, rest) = out.split_at_mut(2);
         let (units, tails) = rest.split_at_mut(count);
         head.copy_from_slice(&[0.0, count as f64]);
-        write_option_units(units, self.units, self.assets, self.horizon, &self.options);
         tails.copy_from_slice(&self.tails);
-        true
+        write_option_units(units, self.units, self.assets, self.horizon, &self.options)
     }
 }
 
@@ -146,8 +152,10 @@ impl<'a> OptionUnitsCall<'a> {
 pub fn option_units_parts(kept: &[f64], input: &[f64]) -> Result<Vec<f64>> {
     let call = OptionUnitsCall::decode(kept, input)?;
     let mut out = vec![0.0; call.length()];
-    // Its own length: never declined.
-    call.write(&mut out);
+    // Its own length, so false only for a value past double precision.
+    if !call.write(&mut out) {
+        return Err(column_overflow());
+    }
     Ok(out)
 }
 
@@ -165,13 +173,10 @@ pub fn option_greeks_encoded(input: &[f64]) -> Result<Vec<f64>> {
         own.validate(o.underlying + 1)?;
         let g = Setup::new(o.contract, o.tau).greeks(o.spot);
         let greeks = [g.price, g.delta, g.gamma, g.vega, g.theta];
-        // Γ = φ(d₁)/(S·σ√τ) and θ's φ(d₁)·σ/(2√τ) leave double precision for a spot near the
-        // smallest doubles (or a τ of a few seconds on a huge one): said, not answered as ∞.
+        // Γ = φ(d₁)/(S·σ√τ) leaves double precision for a spot near the smallest doubles, the
+        // price and θ for one near the largest: said, not answered as ∞ or NaN.
         if !greeks.iter().all(|x| x.is_finite()) {
-            return Err(EngineError::Overflow(
-                "an option's gamma or theta overflows double precision (its spot, volatility or time to expiry too small)"
-                    .into(),
-            ));
+            return Err(column_overflow());
         }
         out.extend_from_slice(&greeks);
     }
