@@ -107,7 +107,7 @@ fn refused_input_or_another_length_leaves_the_buffer_untouched() {
 /// as ∞ or NaN: a delta-gamma option on a spot of 1e-303 (Γ = φ/(S·σ√τ) overflows, so Γ·S² does),
 /// and a full revaluation at a spot of 1e300 with a dividend yield of −1 over 100 years (the
 /// forward S·e^{−qτ} overflows: ∞ − ∞). Prepared, the write declines and `call_led` says why.
-/// Kept units that are not finite are refused as input.
+/// Kept units or tails that are not finite are refused as input.
 #[test]
 fn a_column_past_double_precision_is_an_overflow() {
     let lead = kept();
@@ -139,11 +139,13 @@ fn a_column_past_double_precision_is_an_overflow() {
         let mut out = vec![0.0; call.length()];
         assert!(!call.write(&mut out), "{input:?}");
     }
-    // Kept units that are not finite are refused: the answer copies them.
+    // Kept units or tails that are not finite are refused: the answer copies them (the fuzzer's
+    // case: a NaN among the tails).
     let ordinary = option(VALUATION_FULL, 100.0, 0.2, 0.0, 1.0);
-    for bad in [f64::INFINITY, f64::NAN] {
+    let tail_word = lead.len() - 2;
+    for (at, bad) in [(5, f64::INFINITY), (5, f64::NAN), (tail_word, f64::NAN)] {
         let mut lead = lead.clone();
-        lead[5] = bad;
+        lead[at] = bad;
         assert_eq!(
             call_led(OP_OPTION_UNITS, &lead, &ordinary)[0],
             ERR_INVALID_INPUT as f64

@@ -98,12 +98,13 @@ pub struct OptionUnitsCall<'a> {
 
 impl<'a> OptionUnitsCall<'a> {
     pub fn decode(kept: &'a [f64], input: &[f64]) -> Result<OptionUnitsCall<'a>> {
-        let (units, tails) = decode_kept(kept)?;
-        // The units are copied into the answer: a lead holding another value would put it there.
+        // The units and tails are copied into the answer: a lead holding another value would put
+        // it there.
         ensure(
-            units.iter().all(|x| x.is_finite()),
-            "kept units must be finite",
+            kept.iter().all(|x| x.is_finite()),
+            "kept scenarios must be finite",
         )?;
+        let (units, tails) = decode_kept(kept)?;
         let mut r = Reader::new(input);
         let assets = r.count()?;
         let horizon = r.count()?;
