@@ -4,8 +4,8 @@
 import t from 'tap';
 import { ABI } from '../../src/engine/abi.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
-import { NativeEngine } from '../../src/engine/native-engine.js';
 import { bitJson } from '../helpers/bit-json.js';
+import { fourEngines } from '../helpers/four-engines.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 import { gaussian } from '../helpers/price-series.js';
 
@@ -39,12 +39,7 @@ function drawn(seed: number): { units: number[]; options: number[]; m: number } 
 }
 
 t.test('option columns and Greeks: four builds, one answer', async (t) => {
-  const builds = [
-    instantiateEngine(resolveEngineSource('wasm')),
-    instantiateEngine(resolveEngineSource('wasm-scalar')),
-    instantiateEngine(resolveEngineSource('native')),
-    NativeEngine.baseline(),
-  ];
+  const builds = fourEngines();
   for (const seed of [1, 2, 3]) {
     const { units, options, m } = drawn(seed);
     // The drawn units as kept scenarios with no tails kept ([count, units, 0 assets, k 0]).
@@ -82,12 +77,7 @@ t.test('bad option terms are refused, not priced', async (t) => {
 });
 
 t.test('option columns past double precision are an overflow on every build and entry point', async (t) => {
-  const builds = [
-    instantiateEngine(resolveEngineSource('wasm')),
-    instantiateEngine(resolveEngineSource('wasm-scalar')),
-    instantiateEngine(resolveEngineSource('native')),
-    NativeEngine.baseline(),
-  ];
+  const builds = fourEngines();
   const { units } = drawn(5);
   const kept = Float64Array.from([units.length, ...units, 0, 0]);
   // [underlying, valuation, type, model, spot, strike, σ, r, q, τ, fx]: Γ = φ/(S·σ√τ) past 1e308

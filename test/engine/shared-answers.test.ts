@@ -4,12 +4,13 @@
 // this thread as the worker's own memory, and kept scenarios are made of them without a copy.
 import t from 'tap';
 import { ABI } from '../../src/engine/abi.js';
-import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
+import { resolveEngineSource } from '../../src/engine/load.js';
 import { NativeEngine } from '../../src/engine/native-engine.js';
 import { sharedAnswer } from '../../src/engine/ops.js';
 import { EnginePool } from '../../src/pool/engine-pool.js';
 import { keptFrom } from '../../src/risk/kept-scenarios.js';
 import { bitJson } from '../helpers/bit-json.js';
+import { fourEngines } from '../helpers/four-engines.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 import { gaussian } from '../helpers/price-series.js';
 
@@ -44,12 +45,7 @@ function drawn(seed: number): { lead: Float64Array; rest: Float64Array } {
 const bits = (a: Float64Array) => bitJson(Array.from(a));
 
 t.test('callShared: the engine’s answer, in shared memory, on the four builds', async (t) => {
-  const builds = [
-    instantiateEngine(resolveEngineSource('wasm')),
-    instantiateEngine(resolveEngineSource('wasm-scalar')),
-    instantiateEngine(resolveEngineSource('native')),
-    NativeEngine.baseline(),
-  ];
+  const builds = fourEngines();
   const { lead, rest } = drawn(7);
   const refused = Float64Array.from(rest);
   refused[3 + 5] = 0; // the first option's strike: refused, and its answer's length is not known up front

@@ -10,8 +10,6 @@ import { readCsv } from '../../src/datasets/csv-reader.js';
 import { withCurrencies } from '../../src/datasets/currencies.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { ABI } from '../../src/engine/abi.js';
-import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
-import { NativeEngine } from '../../src/engine/native-engine.js';
 import { joinedInput, type Engine, type EngineExecutor } from '../../src/engine/ops.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { type CalculateResponseBody } from '../../src/contract/responses.js';
@@ -20,6 +18,7 @@ import { validateRequest } from './calculation-domain.js';
 import { mulberry32 } from './mulberry32.js';
 import { gaussian } from './price-series.js';
 import { bitJson } from './bit-json.js';
+import { fourEngines } from './four-engines.js';
 
 /** Synthetic daily prices: one market factor plus noise, a late starter and scattered gaps. */
 export function syntheticWideCsv(symbols: number, dates: number, seed = 7): string {
@@ -122,11 +121,12 @@ function tallied(name: string, engine: Engine): EngineExecutor {
 }
 
 export function fourBuilds(store: FileDatasetStore): Build[] {
+  const [simd, scalar, native, baseline] = fourEngines();
   const engines: [string, Engine, number][] = [
-    ['wasm-simd128', instantiateEngine(resolveEngineSource('wasm')), 1],
-    ['wasm-scalar', instantiateEngine(resolveEngineSource('wasm-scalar')), 3],
-    ['native', instantiateEngine(resolveEngineSource('native')), 2],
-    ['native-x86-64', NativeEngine.baseline(), 7],
+    ['wasm-simd128', simd, 1],
+    ['wasm-scalar', scalar, 3],
+    ['native', native, 2],
+    ['native-x86-64', baseline, 7],
   ];
   return engines.map(([name, engine, maxBatches]) => ({
     name,

@@ -37,11 +37,8 @@ pub fn engine_call_led(
     input: Float64Array,
 ) -> napi::Result<JsTypedArray> {
     if let Some(call) = risk_engine_core::abi::prepare_led(op, &lead, &input) {
-        if let Some(answer) = written_in_place(env, &call)? {
-            return Ok(answer);
-        }
+        return written_in_place(env, &call);
     }
-    // Not prepared, or a value past double precision: the call's own answer (then its error).
     to_js(env, risk_engine_core::abi::call_led(op, &lead, &input))
 }
 
@@ -72,20 +69,19 @@ pub fn engine_call_led_into(
 /// An answer whose length is known before the operation runs (OP_OPTION_UNITS: up to 10⁸ words)
 /// written straight into the buffer the JS heap owns: no second allocation, no copy (which took as
 /// long as pricing it).
-/// None when a value is past double precision (the buffer is the call's own length, so that is
-/// the only reason the write declines).
-fn written_in_place(env: Env, call: &OptionUnitsCall) -> napi::Result<Option<JsTypedArray>> {
+/// A value past double precision (the buffer is the call's own length, so the only reason the write
+/// declines) answers `call_led`'s error, without pricing the call again.
+fn written_in_place(env: Env, call: &OptionUnitsCall) -> napi::Result<JsTypedArray> {
     let length = call.length();
     let buffer = env.create_arraybuffer(length * 8)?.into_raw();
     let mut view = buffer
         .into_typedarray(TypedArrayType::Float64, length, 0)?
         .into_value()?;
     if !call.write(view.as_mut()) {
-        return Ok(None);
+        return to_js(env, risk_engine_core::abi::codec::option_overflow_answer());
     }
     view.arraybuffer
         .into_typedarray(TypedArrayType::Float64, length, 0)
-        .map(Some)
 }
 
 fn to_js(env: Env, out: Vec<f64>) -> napi::Result<JsTypedArray> {

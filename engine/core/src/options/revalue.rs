@@ -122,13 +122,13 @@ pub fn option_units(
     let blocks = check_option_units(units, assets, options)?;
     let mut out = vec![0.0; option_units_length(blocks, assets, options.len())];
     if !write_option_units(&mut out, units, assets, horizon_days, options) {
-        return Err(column_overflow());
+        return Err(option_overflow());
     }
     Ok(out)
 }
 
 /// What a column that left double precision is refused as (`write_option_units` said so).
-pub fn column_overflow() -> EngineError {
+pub fn option_overflow() -> EngineError {
     EngineError::Overflow(
         "an option's value or Greeks overflow double precision (its spot too small or too large for its volatility, dividend yield and time to expiry)"
             .into(),
@@ -160,7 +160,7 @@ pub fn option_units_length(blocks: usize, assets: usize, options: usize) -> usiz
 /// `option_units` written into `out`, of `option_units_length` words, after `check_option_units`:
 /// a host can allocate an answer of 10⁸ words where it will live, and it is written once. False
 /// when a column value is not finite (a spot near the ends of the doubles: Γ·S² of Γ = φ/(S·σ√τ),
-/// or a forward S·e^{−qτ} past them), which the caller refuses as `column_overflow`.
+/// or a forward S·e^{−qτ} past them), which the caller refuses as `option_overflow`.
 pub fn write_option_units(
     out: &mut [f64],
     units: &[f64],
@@ -217,7 +217,7 @@ pub fn write_option_units(
 /// Whether every value is finite (its exponent bits not all set), checked while a column is in
 /// cache: an OR of integer flags with no early exit, which the compiler vectorises (a test per
 /// value with an early exit cost a tenth of the pricing).
-fn all_finite(values: &[f64]) -> bool {
+pub fn all_finite(values: &[f64]) -> bool {
     const EXPONENT: u64 = 0x7ff0_0000_0000_0000;
     let not_finite = values.iter().fold(0_u64, |any, x| {
         any | u64::from(x.to_bits() & EXPONENT == EXPONENT)

@@ -54,3 +54,9 @@ pub fn encode_error(e: &EngineError) -> Vec<f64> {
     out.extend(msg.bytes().map(f64::from));
     out
 }
+
+/// `call_led`'s answer to OP_OPTION_UNITS when its prepared write declines a buffer of the call's
+/// own length (a value past double precision): a host need not price the call again to learn it.
+pub fn option_overflow_answer() -> Vec<f64> {
+    encode_error(&crate::options::revalue::option_overflow())
+}

@@ -16,8 +16,8 @@ use crate::error::{ensure, EngineError, Result};
 use crate::limits::check_options;
 use crate::options::pricer::{Contract, Kind, Model, Setup};
 use crate::options::revalue::{
-    check_option_units, column_overflow, option_units_length, write_option_units, OptionColumn,
-    Valuation,
+    all_finite, check_option_units, option_overflow, option_units_length, write_option_units,
+    OptionColumn, Valuation,
 };
 
 fn code(r: &mut Reader, what: &str) -> Result<usize> {
@@ -135,7 +135,7 @@ impl<'a> OptionUnitsCall<'a> {
 
     /// The answer written into `out` when it is `length()` words and every value is finite; false
     /// otherwise (`out` untouched when its length is wrong, else holding what was written): then
-    /// `call_led` answers the error (`column_overflow`).
+    /// `call_led` answers `codec::option_overflow_answer`.
     pub fn write(&self, out: &mut [f64]) -> bool {
         if out.len() != self.length() {
             return false;
@@ -155,7 +155,7 @@ pub fn option_units_parts(kept: &[f64], input: &[f64]) -> Result<Vec<f64>> {
     let mut out = vec![0.0; call.length()];
     // Its own length, so false only for a value past double precision.
     if !call.write(&mut out) {
-        return Err(column_overflow());
+        return Err(option_overflow());
     }
     Ok(out)
 }
@@ -176,8 +176,8 @@ pub fn option_greeks_encoded(input: &[f64]) -> Result<Vec<f64>> {
         let greeks = [g.price, g.delta, g.gamma, g.vega, g.theta];
         // Γ = φ(d₁)/(S·σ√τ) leaves double precision for a spot near the smallest doubles, the
         // price and θ for one near the largest: said, not answered as ∞ or NaN.
-        if !greeks.iter().all(|x| x.is_finite()) {
-            return Err(column_overflow());
+        if !all_finite(&greeks) {
+            return Err(option_overflow());
         }
         out.extend_from_slice(&greeks);
     }
