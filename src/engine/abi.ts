@@ -53,7 +53,7 @@ export const ABI = {
   COVARIANCE_PART_RESULT_HEADER_LEN: 4,
   ESTIMATION_RESULT_HEADER_LEN: 6,
   SPEC_HEADER_LEN: 16,
-  PARTIAL_HEADER_LEN: 13,
+  PARTIAL_HEADER_LEN: 14,
   PARAMETRIC_HEADER_LEN: 5,
   /** The parametric input's `columns` word before a dense Σ (else the loadings' m). */
   COVARIANCE_DENSE: 0,

@@ -2,15 +2,17 @@ import { ABI } from '../engine/abi.js';
 import { type KeptScenarios } from './kept-scenarios.js';
 
 /**
- * Kept scenarios whose per-asset tails are pooled, in place, into one batch: each asset's k
- * smallest e^{R} − 1 over all batches (and k smallest of −(e^{R} − 1)), the other batches keeping
- * none. Finalize only takes each asset's k-th smallest over the partials' tails, which is the
- * largest of the pooled k: the same figures, bit for bit, while every tick's partials carry n·k tail
- * values per lane instead of n·k per batch (with 100 assets × 100,000 scenarios, 1.6 MB of 5.7 MB
- * less to encode, move and decode). `scenarios` is the model's count. Returns `kept` unchanged
- * where nothing can be pooled (one batch, or batches all smaller than the tail).
+ * Kept scenarios whose per-asset tails are pooled, in place, into one batch: each asset's k-th
+ * smallest e^{R} − 1 over all batches (and k-th smallest of −(e^{R} − 1)), the other batches
+ * keeping none. Finalize only takes each asset's k-th smallest over the partials' tails, so the
+ * engine passes that one value on (a ranked lead: `simulate_kept`): the same figures, bit for bit,
+ * while every tick's partials carry one tail value per asset and lane instead of k per batch (with
+ * 100 assets × 100,000 scenarios, 200 words instead of 200,000: 1.6 MB less to encode, move and
+ * decode on every tick). `scenarios` is the model's count. Returns `kept` unchanged where nothing
+ * can be pooled (one batch, or batches all smaller than the tail).
  *
- * Each batch's buffer is OP_UNITS's answer: [count, units(count), n, k, smallest(n·k), largest(n·k)].
+ * Each batch's buffer is OP_UNITS's answer: [count, units(count), n, k, smallest(n·k), largest(n·k)];
+ * the pool's becomes [count, units(count), n, 1, k-th smallest(n), k-th largest(n)].
  */
 export function poolTails(kept: KeptScenarios, scenarios: number): KeptScenarios {
   if (kept.units.length < 2) return kept;
@@ -25,6 +27,7 @@ export function poolTails(kept: KeptScenarios, scenarios: number): KeptScenarios
   if (owner < 0 || parts.some((p) => p.n !== n)) return kept;
   const k = parts[owner]!.k;
   const into = kept.units[owner]!;
+  const kth = new Float64Array(2 * n);
   for (let lane = 0; lane < 2; lane++) {
     for (let i = 0; i < n; i++) {
       const pool = new Float64Array(parts.reduce((a, p) => a + p.k, 0));
@@ -36,12 +39,15 @@ export function poolTails(kept: KeptScenarios, scenarios: number): KeptScenarios
       });
       // A typed array sorts −0 before +0, as the engine's order keys rank them.
       pool.sort();
-      into.set(pool.subarray(0, k), parts[owner]!.at + (lane * n + i) * k);
+      kth[lane * n + i] = pool[k - 1]!;
     }
   }
+  // Written after every pool is read: the owner's k-tails are among them.
+  into[2 + parts[owner]!.count] = 1;
+  into.set(kth, parts[owner]!.at);
   const units = kept.units.map((u, b) => {
-    if (b === owner) return u;
     const p = parts[b]!;
+    if (b === owner) return u.subarray(0, p.at + 2 * n);
     u[2 + p.count] = 0;
     return u.subarray(0, p.at);
   });

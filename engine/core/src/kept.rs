@@ -50,6 +50,7 @@ pub fn kept_units(
         UnitTails {
             smallest: finish(smallest),
             largest: finish(largest),
+            ranked: false,
         },
     ))
 }
@@ -69,10 +70,11 @@ fn keepable(spec: &Spec, range: BlockRange) -> Result<usize> {
 /// `simulate` on the units and tails `kept_units` gave for the same range and scenarios (its
 /// books may differ): the same partial, bit for bit, without drawing them again. The tails may
 /// cover the first assets only (columns appended to the units since, such as options', have
-/// theirs computed here), or be pooled elsewhere: every asset covered with no values, another
-/// range of the same scenarios holding the k smallest of all ranges (finalize takes each asset's
-/// k-th smallest over every partial's tails, the largest of those k), so each tick's partials
-/// carry the tails once rather than once per range.
+/// theirs computed here), or be pooled: every asset covered, and either no values (another range
+/// holds them), the k smallest of all ranges, or — with k > 1 — one value, the asset's k-th
+/// smallest of all ranges (ranked: finalize takes each asset's k-th smallest over every
+/// partial's tails, and this is it). Pooled once for every pricing, each tick's partials carry
+/// one value per asset and lane rather than k per range.
 pub fn simulate_kept(
     spec: &Spec,
     range: BlockRange,
@@ -86,12 +88,20 @@ pub fn simulate_kept(
         "kept units must cover the range's blocks",
     )?;
     let covered = tails.smallest.len();
-    let pooled = covered == spec.n_assets() && tails.smallest.first().map_or(false, Vec::is_empty);
-    let held = if pooled { 0 } else { k };
+    let every_asset = covered == spec.n_assets();
+    let first = tails.smallest.first().map(Vec::len);
+    let pooled = every_asset && first == Some(0);
+    let ranked = every_asset && k > 1 && first == Some(1);
+    let held = match (pooled, ranked) {
+        (true, _) => 0,
+        (_, true) => 1,
+        _ => k,
+    };
     let fits = |lane: &Vec<Vec<u64>>| lane.len() == covered && lane.iter().all(|t| t.len() == held);
     ensure(
         covered <= spec.n_assets() && fits(&tails.smallest) && fits(&tails.largest),
-        "kept tails must hold k values (or, pooled, none) per asset of their first ones, in both lanes",
+        "kept tails must hold k values (or, pooled over every asset, none or the k-th) per asset of their first ones, in both lanes",
     )?;
+    let tails = UnitTails { ranked, ..tails };
     simulate_from(spec, range, deadline, Some((units, tails)))
 }

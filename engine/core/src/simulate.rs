@@ -29,6 +29,9 @@ pub struct BookPartial<'a> {
 pub struct UnitTails {
     pub smallest: Vec<Vec<u64>>,
     pub largest: Vec<Vec<u64>>,
+    /// Each asset's lane holds one value, its k-th over the whole calculation (kept scenarios
+    /// pooled once for every pricing: `simulate_kept`), the other ranges' lanes none.
+    pub ranked: bool,
 }
 
 impl UnitTails {
@@ -236,10 +239,12 @@ pub(crate) fn simulate_from(
             } else {
                 Vec::new()
             },
+            ranked: tails.ranked,
         },
         None => UnitTails {
             smallest: smallest.into_iter().map(ValueTail::finish).collect(),
             largest: largest.into_iter().map(ValueTail::finish).collect(),
+            ranked: false,
         },
     };
     Ok(Partial {

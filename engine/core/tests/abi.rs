@@ -263,7 +263,8 @@ fn headers_are_as_long_as_their_constants() {
     // k = 3 of 300, the worst-scenario tail k + 1 = 4: header, the book, one lane of 3 × 3 tail
     // values, the P&L, and 4 worst scenarios with index, P&L and 3 asset P&L.
     let partial = encode_partial_of(&s, build(&s).all_blocks());
-    assert_eq!(partial[PARTIAL_HEADER_LEN - 4], 300.0, "count");
+    assert_eq!(partial[PARTIAL_HEADER_LEN - 5], 300.0, "count");
+    assert_eq!(partial[PARTIAL_HEADER_LEN - 1], 0.0, "not ranked");
     assert_eq!(
         partial.len(),
         PARTIAL_HEADER_LEN + 4 + 9 + 300 + 4 * (3 + 2)
@@ -276,7 +277,7 @@ fn headers_are_as_long_as_their_constants() {
 fn altered_partials_are_refused_without_panicking() {
     let s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_000);
     let partial = encode_partial_of(&s, build(&s).all_blocks());
-    let k = partial[PARTIAL_HEADER_LEN - 1] as usize;
+    let k = partial[PARTIAL_HEADER_LEN - 3] as usize;
     let first_pnl = pnl_offset(&partial);
     let pnl = first_pnl..first_pnl + 1_000;
     let mut worse = partial.clone();

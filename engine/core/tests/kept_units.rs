@@ -45,8 +45,29 @@ fn run_kept(f: &SpecFields, units_book: &SpecFields, cuts: &[usize]) -> Vec<f64>
 }
 
 /// `run_kept` with the ranges' tails pooled as a live host pools them: each asset's k smallest of
-/// every range (per lane) held by one range with more scenarios than k, the others holding none.
-fn run_pooled(f: &SpecFields, units_book: &SpecFields, cuts: &[usize]) -> Vec<f64> {
+/// every range (per lane) held by one range with more scenarios than k, the others holding none;
+/// `ranked`, that range holding each asset's k-th smallest alone (k written as 1).
+fn run_pooled(f: &SpecFields, units_book: &SpecFields, cuts: &[usize], ranked: bool) -> Vec<f64> {
+    let leads = pooled_leads(f, units_book, cuts, ranked);
+    let mut bounds = vec![0];
+    bounds.extend_from_slice(cuts);
+    bounds.push(blocks(f));
+    let mut input = vec![(bounds.len() - 1) as f64];
+    for (w, lead) in bounds.windows(2).zip(&leads) {
+        let partial = call_led(OP_SIMULATE_KEPT, lead, &encode_spec(f, w[0], w[1]));
+        assert_eq!(partial[0], 0.0, "pooled kept failed: {:?}", &partial[..2]);
+        input.extend(partial);
+    }
+    call(OP_FINALIZE, &input)
+}
+
+/// The ranges' leads of `run_pooled`.
+fn pooled_leads(
+    f: &SpecFields,
+    units_book: &SpecFields,
+    cuts: &[usize],
+    ranked: bool,
+) -> Vec<Vec<f64>> {
     let mut bounds = vec![0];
     bounds.extend_from_slice(cuts);
     bounds.push(blocks(f));
@@ -62,7 +83,8 @@ fn run_pooled(f: &SpecFields, units_book: &SpecFields, cuts: &[usize]) -> Vec<f6
         .zip(&leads)
         .position(|(w, u)| layout(u).1 < scenarios(w))
         .expect("a range larger than the tail");
-    let k = layout(&leads[owner]).1;
+    let (owner_count, k) = layout(&leads[owner]);
+    let mut kth = Vec::new();
     for lane in 0..2 {
         for i in 0..n {
             let mut pool: Vec<f64> = leads
@@ -74,9 +96,16 @@ fn run_pooled(f: &SpecFields, units_book: &SpecFields, cuts: &[usize]) -> Vec<f6
                 })
                 .collect();
             pool.sort_by(f64::total_cmp);
-            let at = 3 + layout(&leads[owner]).0 + (lane * n + i) * k;
+            let at = 3 + owner_count + (lane * n + i) * k;
             leads[owner][at..at + k].copy_from_slice(&pool[..k]);
+            kth.push(pool[k - 1]);
         }
+    }
+    if ranked {
+        let lead = &mut leads[owner];
+        lead.truncate(3 + owner_count);
+        lead[2 + owner_count] = 1.0;
+        lead.extend(kth);
     }
     for (b, u) in leads.iter_mut().enumerate() {
         if b != owner {
@@ -85,13 +114,7 @@ fn run_pooled(f: &SpecFields, units_book: &SpecFields, cuts: &[usize]) -> Vec<f6
             u[2 + count] = 0.0;
         }
     }
-    let mut input = vec![(bounds.len() - 1) as f64];
-    for (w, lead) in bounds.windows(2).zip(&leads) {
-        let partial = call_led(OP_SIMULATE_KEPT, lead, &encode_spec(f, w[0], w[1]));
-        assert_eq!(partial[0], 0.0, "pooled kept failed: {:?}", &partial[..2]);
-        input.extend(partial);
-    }
-    call(OP_FINALIZE, &input)
+    leads
 }
 
 fn check(f: &SpecFields) {
@@ -109,11 +132,13 @@ fn check(f: &SpecFields) {
             f.method
         );
         if !cuts.is_empty() {
-            assert!(
-                same_bits(&drawn, &run_pooled(f, &other, &cuts)),
-                "{:?} pooled split {cuts:?}",
-                f.method
-            );
+            for ranked in [false, true] {
+                assert!(
+                    same_bits(&drawn, &run_pooled(f, &other, &cuts, ranked)),
+                    "{:?} pooled (ranked {ranked}) split {cuts:?}",
+                    f.method
+                );
+            }
         }
     }
 }
@@ -210,5 +235,65 @@ fn kept_tails_of_the_first_assets_price_as_all_of_them() {
         more.extend([(n + 1) as f64, k as f64]);
         more.extend(std::iter::repeat(0.0).take(2 * (n + 1) * k));
         assert_ne!(call_led(OP_SIMULATE_KEPT, &more, &spec_input)[0], 0.0);
+    }
+}
+
+/// A ranked lead (each asset's k-th of every range alone) is taken only as the one pool of a
+/// calculation over every asset: beside a range keeping its own tails the finalize refuses it, a
+/// ranked lead of the first assets only is refused, and so is a partial claiming to be ranked
+/// while holding k values per asset.
+#[test]
+fn ranked_tails_are_refused_where_they_do_not_fit() {
+    let f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 3_000);
+    let cuts = [blocks(&f) / 2];
+    let leads = pooled_leads(&f, &f, &cuts, true);
+    let ranges = [(0, cuts[0]), (cuts[0], blocks(&f))];
+    let partial_of = |lead: &[f64], (first, end): (usize, usize)| {
+        call_led(OP_SIMULATE_KEPT, lead, &encode_spec(&f, first, end))
+    };
+    // The other range keeping its own k tails instead of none.
+    let own = call(OP_UNITS, &encode_spec(&f, ranges[1].0, ranges[1].1))[1..].to_vec();
+    let owner = leads
+        .iter()
+        .position(|u| u.len() > 3 + u[0] as usize)
+        .unwrap();
+    let mut input = vec![2.0];
+    for (r, range) in ranges.into_iter().enumerate() {
+        let lead = if r == owner { &leads[r] } else { &own };
+        let partial = partial_of(lead, range);
+        assert_eq!(partial[0], 0.0);
+        input.extend(partial);
+    }
+    assert_eq!(call(OP_FINALIZE, &input)[0], f64::from(ERR_INVALID_INPUT));
+
+    // Ranked values for the first two of three assets: the third would need its k tails.
+    let lead = &leads[owner];
+    let count = lead[0] as usize;
+    let mut short = lead[..1 + count].to_vec();
+    short.extend([2.0, 1.0]);
+    short.extend([
+        lead[3 + count],
+        lead[4 + count],
+        lead[6 + count],
+        lead[7 + count],
+    ]);
+    assert_eq!(
+        partial_of(&short, ranges[owner])[0],
+        f64::from(ERR_INVALID_INPUT)
+    );
+
+    // A plain partial (k values per asset) flagged ranked.
+    let whole_range = (0, blocks(&f));
+    let plain = partial_of(
+        &call(OP_UNITS, &encode_spec(&f, 0, blocks(&f)))[1..],
+        whole_range,
+    );
+    assert_eq!(plain[0], 0.0);
+    let mut flagged = plain.clone();
+    flagged[PARTIAL_HEADER_LEN - 1] = 1.0;
+    for (partial, answer) in [(plain, 0.0), (flagged, f64::from(ERR_INVALID_INPUT))] {
+        let mut input = vec![1.0];
+        input.extend(partial);
+        assert_eq!(call(OP_FINALIZE, &input)[0], answer);
     }
 }

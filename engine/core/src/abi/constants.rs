@@ -94,8 +94,8 @@ pub const COVARIANCE_PART_RESULT_HEADER_LEN: usize = 4;
 /// comparison, variance reduction]; per book [capital, weights(n)] follow.
 pub const SPEC_HEADER_LEN: usize = 16;
 /// Partial, status word included: [0, N, n, c, books, bins, comparison, lanes, first, count,
-/// worst count, tail count, weighted].
-pub const PARTIAL_HEADER_LEN: usize = 13;
+/// worst count, tail count, weighted, ranked].
+pub const PARTIAL_HEADER_LEN: usize = 14;
 /// Variance reduction codes, the last word of a spec's header: none, or importance sampling.
 pub const VARIANCE_REDUCTION_NONE: usize = 0;
 pub const VARIANCE_REDUCTION_IMPORTANCE_SAMPLING: usize = 1;

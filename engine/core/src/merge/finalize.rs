@@ -11,7 +11,7 @@ use super::merged_tail::{merged_tail, Prefix};
 use super::part_summary::{merged_parts, BookParts, PartSummary};
 use super::pnl_buffer;
 use super::weighted;
-use crate::error::{ensure, Result};
+use crate::error::{ensure, EngineError, Result};
 use crate::grid_sum::column_sums;
 use crate::metrics::{compensated_sum, Metrics, Results, WhatIf, PERCENTILES, PERCENTILE_LEVELS};
 use crate::select::{from_order_key, nth_smallest, rank_of_level};
@@ -76,9 +76,16 @@ pub fn finalize_split(
         return Ok(compared(params, books, &batches));
     }
     let k = rank_of_level(1.0 - params.confidence, next);
+    // Ranked lanes (kept scenarios' tails pooled once) give each asset's k-th itself.
+    let ranked = partials.iter().any(|p| p.units.ranked);
     // Shared lanes: each asset's k-th smallest and k-th largest e^{R} − 1, once for all books.
     let kth_of = |lane: &dyn for<'p> Fn(&'p Partial<'_>) -> &'p Vec<Vec<u64>>, i: usize| {
-        kth_smallest(partials.iter().map(|p| &lane(p)[i][..]), k).map(from_order_key)
+        let lists = partials.iter().map(|p| &lane(p)[i][..]);
+        if ranked {
+            the_only(lists).map(from_order_key)
+        } else {
+            kth_smallest(lists, k).map(from_order_key)
+        }
     };
     let smallest = (0..if params.lanes >= 1 { n } else { 0 })
         .map(|i| kth_of(&|p: &Partial| &p.units.smallest, i))
@@ -129,6 +136,17 @@ pub fn finalize_split(
         }
     }
     Ok(compared(params, books, &batches))
+}
+
+/// The one key the partials' lists of a ranked tail hold between them.
+fn the_only<'a>(lists: impl Iterator<Item = &'a [u64]>) -> Result<u64> {
+    let mut keys = lists.flatten();
+    match (keys.next(), keys.next()) {
+        (Some(&key), None) => Ok(key),
+        _ => Err(EngineError::invalid(
+            "a ranked tail is one value over all partials",
+        )),
+    }
 }
 
 /// The k-th smallest key over the partials' lists of one tail. Honest partials hold min(k, count)

@@ -1,7 +1,8 @@
 //! A live book's kept scenarios: `OP_UNITS`'s result after its status word, and the lead of
 //! `OP_SIMULATE_KEPT` — [count, units(count), n, k, smallest(n·k), largest(n·k)], each tail the
 //! asset's k extreme values of e^{R_i} − 1 (largest as −(e^{R_i} − 1)), in no particular order
-//! (k = 0 for every asset where another range's lead holds the pooled tails: `simulate_kept`).
+//! (k = 0 for every asset where another range's lead holds the pooled tails, and k = 1 where a
+//! lead holds each asset's k-th of every range alone: `simulate_kept`).
 
 use crate::abi::reader::{product, Reader};
 use crate::error::Result;
@@ -57,5 +58,12 @@ pub fn decode_kept(input: &[f64]) -> Result<(&[f64], UnitTails)> {
     let smallest = lane()?;
     let largest = lane()?;
     r.end()?;
-    Ok((units, UnitTails { smallest, largest }))
+    Ok((
+        units,
+        UnitTails {
+            smallest,
+            largest,
+            ranked: false,
+        },
+    ))
 }

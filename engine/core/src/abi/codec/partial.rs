@@ -13,7 +13,7 @@ use crate::tail::ScenarioTail;
 use std::borrow::Cow;
 
 /// Partial layout: [0, N, n, c, books, bins, comparison, lanes, first, count, worst count w, tail
-/// count k, weighted], per book (capital, weights(n)), with weights their likelihood ratios(count), per lane and asset its k tail values (lane 2 holds
+/// count k, weighted, ranked (k = 1: each lane holds its asset's k-th of the calculation)], per book (capital, weights(n)), with weights their likelihood ratios(count), per lane and asset its k tail values (lane 2 holds
 /// −(e^R − 1)), then per book: pnl(count), worst index(w), worst P&L(w), worst per-asset P&L(w·n),
 /// and with no lanes its asset tails(n·k).
 pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
@@ -39,6 +39,7 @@ pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
         worst as f64,
         k as f64,
         f64::from(u8::from(h.weighted)),
+        f64::from(u8::from(p.units.ranked)),
     ];
     // Sized once: growing by doubling copied a live tick's megabytes of partial several times over.
     let lanes = p.units.smallest.len() + p.units.largest.len();
@@ -91,7 +92,12 @@ pub fn decode_partial<'a>(r: &mut Reader<'a>) -> Result<(FinalizeParams, Partial
     let worst_count = r.count()?;
     let k = r.count()?;
     let weighted = r.flag()?;
+    let ranked = r.flag()?;
     debug_assert_eq!(r.position() - start, PARTIAL_HEADER_LEN);
+    ensure(
+        !ranked || (k == 1 && lanes >= 1),
+        "ranked tails hold one value per asset, in shared lanes",
+    )?;
     ensure(
         worst_count <= count && k <= count,
         "tail larger than the partial",
@@ -108,6 +114,7 @@ pub fn decode_partial<'a>(r: &mut Reader<'a>) -> Result<(FinalizeParams, Partial
     let units = UnitTails {
         smallest: read_tails(r, if lanes >= 1 { n } else { 0 }, k)?,
         largest: read_tails(r, if lanes == 2 { n } else { 0 }, k)?,
+        ranked,
     };
     let mut partials = Vec::with_capacity(book_count);
     for _ in 0..book_count {
