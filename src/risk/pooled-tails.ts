@@ -6,13 +6,14 @@ import { type KeptScenarios } from './kept-scenarios.js';
  * smallest e^{R} − 1 over all batches (and k-th smallest of −(e^{R} − 1)), the other batches
  * keeping none. Finalize only takes each asset's k-th smallest over the partials' tails, so the
  * engine passes that one value on (a ranked lead: `simulate_kept`): the same figures, bit for bit,
- * while every tick's partials carry one tail value per asset and lane instead of k per batch (with
- * 100 assets × 100,000 scenarios, 200 words instead of 200,000: 1.6 MB less to encode, move and
- * decode on every tick). `scenarios` is the model's count. Returns `kept` unchanged where nothing
+ * while every tick's partials carry one tail value per asset and lane instead of k (with 100
+ * assets × 100,000 scenarios, 200 words instead of 200,000: 1.6 MB less to encode, move and decode
+ * on every tick). `scenarios` is the model's count. Returns `kept` unchanged where nothing
  * can be pooled (one batch, or batches all smaller than the tail).
  *
  * Each batch's buffer is OP_UNITS's answer: [count, units(count), n, k, smallest(n·k), largest(n·k)];
- * the pool's becomes [count, units(count), n, 1, k-th smallest(n), k-th largest(n)].
+ * the pool's becomes [count, units(count), n, k, k-th smallest(n), k-th largest(n)] (its length
+ * tells the engine it is ranked).
  */
 export function poolTails(kept: KeptScenarios, scenarios: number): KeptScenarios {
   if (kept.units.length < 2) return kept;
@@ -42,8 +43,7 @@ export function poolTails(kept: KeptScenarios, scenarios: number): KeptScenarios
       kth[lane * n + i] = pool[k - 1]!;
     }
   }
-  // Written after every pool is read: the owner's k-tails are among them.
-  into[2 + parts[owner]!.count] = 1;
+  // Written after every pool is read: the owner's k tails are among them.
   into.set(kth, parts[owner]!.at);
   const units = kept.units.map((u, b) => {
     const p = parts[b]!;

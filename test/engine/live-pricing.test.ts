@@ -110,6 +110,9 @@ t.test('scenarios kept in several batches, their tails pooled into one, price as
     t.equal(figures(await pricing.price(req)), figures(await calculate(req, OWNER, build.deps)), `${build.name}: calculate’s figures bit for bit`);
     const pooledElsewhere = leads.filter((lead) => lead[2 + lead[0]!] === 0 && lead.length === 3 + lead[0]!).length;
     t.ok(leads.length >= 4 && pooledElsewhere >= 2, `${build.name}: ${leads.length} kept tasks, ${pooledElsewhere} holding no tails`);
+    // The pool: k > 1 kept, one value per symbol and lane (a ranked lead).
+    const ranked = leads.filter((lead) => lead[2 + lead[0]!]! > 1 && lead.length === 3 + lead[0]! + 2 * lead[1 + lead[0]!]!).length;
+    t.equal(ranked + pooledElsewhere, leads.length, `${build.name}: every other kept task holds its symbols' k-th values alone`);
   }
 });
 

@@ -1,7 +1,7 @@
 // Pooled kept tails (risk/pooled-tails.ts): one batch ends up holding, per asset and lane, the k-th
 // smallest tail value of all batches alone (−0 ranked before +0, as the engine's order keys rank
-// them), the one finalize takes, with k written as 1 (a ranked lead); the others keep their units
-// and no tail; nothing is pooled where no batch tells k (all smaller than the tail).
+// them), the one finalize takes (a ranked lead: k kept, one value per asset and lane); the others
+// keep their units and no tail; nothing is pooled where no batch tells k (all smaller than the tail).
 import t from 'tap';
 import { ABI } from '../../src/engine/abi.js';
 import { type KeptScenarios } from '../../src/risk/kept-scenarios.js';
@@ -53,7 +53,7 @@ t.test('one batch holds every asset’s k-th smallest of all batches; the others
   );
   const owner = pooled.units[0]!;
   const count = owner[0]!;
-  t.equal(owner[2 + count], 1, 'the first batch holds one value per asset and lane');
+  t.equal(owner[2 + count], k, 'the first batch keeps its k');
   t.equal(owner.length, 3 + count + 2 * n, 'and nothing after them');
   for (let lane = 0; lane < 2; lane++) {
     for (let i = 0; i < n; i++) {
@@ -75,6 +75,16 @@ t.test('one batch holds every asset’s k-th smallest of all batches; the others
     ).bytes,
     'the memory held is unchanged',
   );
+});
+
+t.test('a k-th among tied zeros is −0 or +0 as the engine ranks them (−0 first)', async (t) => {
+  // Lane 0: −1, −0, −0, +0, +0, 5 (the 3rd is −0); lane 1: −1, −0, +0, +0, 5, 7 (the 3rd is +0).
+  const pooled = poolTails(kept([batch(1, 1, [[[-1, -0, 0]], [[-1, 0, 7]]]), batch(1, 1, [[[0, -0, 5]], [[0, -0, 5]]])], [1, 1]), 2 * B);
+  const owner = pooled.units[0]!;
+  const count = owner[0]!;
+  t.equal(owner[2 + count], 3, 'k kept');
+  t.ok(Object.is(owner[3 + count], -0), 'lane 0: −0');
+  t.ok(Object.is(owner[4 + count], 0), 'lane 1: +0');
 });
 
 t.test('nothing is pooled with one batch, or when no batch holds fewer values than scenarios', async (t) => {

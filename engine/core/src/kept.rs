@@ -50,7 +50,7 @@ pub fn kept_units(
         UnitTails {
             smallest: finish(smallest),
             largest: finish(largest),
-            ranked: false,
+            ranked: 0,
         },
     ))
 }
@@ -71,10 +71,11 @@ fn keepable(spec: &Spec, range: BlockRange) -> Result<usize> {
 /// books may differ): the same partial, bit for bit, without drawing them again. The tails may
 /// cover the first assets only (columns appended to the units since, such as options', have
 /// theirs computed here), or be pooled: every asset covered, and either no values (another range
-/// holds them), the k smallest of all ranges, or — with k > 1 — one value, the asset's k-th
-/// smallest of all ranges (ranked: finalize takes each asset's k-th smallest over every
-/// partial's tails, and this is it). Pooled once for every pricing, each tick's partials carry
-/// one value per asset and lane rather than k per range.
+/// holds them), the k smallest of all ranges, or one value of rank k, the asset's k-th smallest
+/// of all ranges (ranked: finalize takes each asset's k-th smallest over every partial's tails,
+/// and this is it). Pooled, the partials differ from drawing's in their tails only, and the
+/// figures after finalize not at all; pooled once for every pricing, each tick's partials carry
+/// one value per asset and lane rather than k.
 pub fn simulate_kept(
     spec: &Spec,
     range: BlockRange,
@@ -89,19 +90,20 @@ pub fn simulate_kept(
     )?;
     let covered = tails.smallest.len();
     let every_asset = covered == spec.n_assets();
-    let first = tails.smallest.first().map(Vec::len);
-    let pooled = every_asset && first == Some(0);
-    let ranked = every_asset && k > 1 && first == Some(1);
-    let held = match (pooled, ranked) {
-        (true, _) => 0,
-        (_, true) => 1,
-        _ => k,
+    ensure(
+        tails.ranked == 0 || (every_asset && tails.ranked == k),
+        "ranked kept tails must cover every asset and be of the range's rank k",
+    )?;
+    let pooled = every_asset && tails.smallest.first().map_or(false, Vec::is_empty);
+    let held = match (tails.ranked, pooled) {
+        (0, true) => 0,
+        (0, false) => k,
+        _ => 1,
     };
     let fits = |lane: &Vec<Vec<u64>>| lane.len() == covered && lane.iter().all(|t| t.len() == held);
     ensure(
         covered <= spec.n_assets() && fits(&tails.smallest) && fits(&tails.largest),
-        "kept tails must hold k values (or, pooled over every asset, none or the k-th) per asset of their first ones, in both lanes",
+        "kept tails must hold k values (or, pooled over every asset, none) per asset of their first ones, in both lanes",
     )?;
-    let tails = UnitTails { ranked, ..tails };
     simulate_from(spec, range, deadline, Some((units, tails)))
 }

@@ -29,9 +29,10 @@ pub struct BookPartial<'a> {
 pub struct UnitTails {
     pub smallest: Vec<Vec<u64>>,
     pub largest: Vec<Vec<u64>>,
-    /// Each asset's lane holds one value, its k-th over the whole calculation (kept scenarios
-    /// pooled once for every pricing: `simulate_kept`), the other ranges' lanes none.
-    pub ranked: bool,
+    /// 0, or the rank k of the one value each asset's lane holds: its k-th smallest over the
+    /// whole calculation (kept scenarios pooled once for every pricing: `simulate_kept`), the
+    /// other ranges' lanes holding none.
+    pub ranked: usize,
 }
 
 impl UnitTails {
@@ -244,7 +245,7 @@ pub(crate) fn simulate_from(
         None => UnitTails {
             smallest: smallest.into_iter().map(ValueTail::finish).collect(),
             largest: largest.into_iter().map(ValueTail::finish).collect(),
-            ranked: false,
+            ranked: 0,
         },
     };
     Ok(Partial {

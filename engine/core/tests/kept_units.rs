@@ -46,7 +46,7 @@ fn run_kept(f: &SpecFields, units_book: &SpecFields, cuts: &[usize]) -> Vec<f64>
 
 /// `run_kept` with the ranges' tails pooled as a live host pools them: each asset's k smallest of
 /// every range (per lane) held by one range with more scenarios than k, the others holding none;
-/// `ranked`, that range holding each asset's k-th smallest alone (k written as 1).
+/// `ranked`, that range holding each asset's k-th smallest alone (k kept, one value per lane).
 fn run_pooled(f: &SpecFields, units_book: &SpecFields, cuts: &[usize], ranked: bool) -> Vec<f64> {
     let leads = pooled_leads(f, units_book, cuts, ranked);
     let mut bounds = vec![0];
@@ -104,7 +104,6 @@ fn pooled_leads(
     if ranked {
         let lead = &mut leads[owner];
         lead.truncate(3 + owner_count);
-        lead[2 + owner_count] = 1.0;
         lead.extend(kth);
     }
     for (b, u) in leads.iter_mut().enumerate() {
@@ -239,9 +238,10 @@ fn kept_tails_of_the_first_assets_price_as_all_of_them() {
 }
 
 /// A ranked lead (each asset's k-th of every range alone) is taken only as the one pool of a
-/// calculation over every asset: beside a range keeping its own tails the finalize refuses it, a
-/// ranked lead of the first assets only is refused, and so is a partial claiming to be ranked
-/// while holding k values per asset.
+/// calculation over every asset, at its rank: beside a range keeping its own tails the finalize
+/// refuses it, and so it does a ranked partial re-headed to another confidence level; a ranked
+/// lead of the first assets only, or priced at another confidence level, is refused, and so is a
+/// partial claiming to be ranked while holding k values per asset.
 #[test]
 fn ranked_tails_are_refused_where_they_do_not_fit() {
     let f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 3_000);
@@ -266,11 +266,47 @@ fn ranked_tails_are_refused_where_they_do_not_fit() {
     }
     assert_eq!(call(OP_FINALIZE, &input)[0], f64::from(ERR_INVALID_INPUT));
 
+    // The pooled partials as they come, then with another confidence level in every header.
+    let partials: Vec<Vec<f64>> = leads
+        .iter()
+        .zip(ranges)
+        .map(|(lead, range)| partial_of(lead, range))
+        .collect();
+    for (confidence, answer) in [(0.99, 0.0), (0.995, f64::from(ERR_INVALID_INPUT))] {
+        let mut input = vec![2.0];
+        for partial in &partials {
+            let mut partial = partial.clone();
+            partial[3] = confidence;
+            input.extend(partial);
+        }
+        let out = call(OP_FINALIZE, &input);
+        assert_eq!(out[0], answer, "at {confidence}");
+        if answer != 0.0 {
+            assert!(message(&out).contains("rank"), "{}", message(&out));
+        }
+    }
+
+    // The ranked lead priced at another confidence level (another rank k).
+    let mut other = f.clone();
+    other.confidence = 0.995;
+    let (first, end) = ranges[owner];
+    let at_other = call_led(
+        OP_SIMULATE_KEPT,
+        &leads[owner],
+        &encode_spec(&other, first, end),
+    );
+    assert_eq!(at_other[0], f64::from(ERR_INVALID_INPUT));
+    assert!(
+        message(&at_other).contains("rank"),
+        "{}",
+        message(&at_other)
+    );
+
     // Ranked values for the first two of three assets: the third would need its k tails.
     let lead = &leads[owner];
     let count = lead[0] as usize;
     let mut short = lead[..1 + count].to_vec();
-    short.extend([2.0, 1.0]);
+    short.extend([2.0, lead[2 + count]]);
     short.extend([
         lead[3 + count],
         lead[4 + count],

@@ -20,11 +20,6 @@ fn valid_input() -> Vec<f64> {
     )
 }
 
-fn message(out: &[f64]) -> String {
-    let len = out[2] as usize;
-    out[3..3 + len].iter().map(|&b| b as u8 as char).collect()
-}
-
 fn assert_refused(input: &[f64], what: &str) {
     let out = call(OP_RUN, input);
     assert_eq!(out[0], INVALID, "{what} was accepted");

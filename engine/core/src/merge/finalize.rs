@@ -77,7 +77,13 @@ pub fn finalize_split(
     }
     let k = rank_of_level(1.0 - params.confidence, next);
     // Ranked lanes (kept scenarios' tails pooled once) give each asset's k-th itself.
-    let ranked = partials.iter().any(|p| p.units.ranked);
+    let ranked = partials.iter().any(|p| p.units.ranked > 0);
+    ensure(
+        partials
+            .iter()
+            .all(|p| p.units.ranked == 0 || p.units.ranked == k),
+        "ranked tails must be of the calculation's rank k",
+    )?;
     // Shared lanes: each asset's k-th smallest and k-th largest e^{R} − 1, once for all books.
     let kth_of = |lane: &dyn for<'p> Fn(&'p Partial<'_>) -> &'p Vec<Vec<u64>>, i: usize| {
         let lists = partials.iter().map(|p| &lane(p)[i][..]);

@@ -207,6 +207,12 @@ pub fn pnl_offset(partial: &[f64]) -> usize {
     PARTIAL_HEADER_LEN + books * (1 + n) + weights + lanes * n * k
 }
 
+/// A refused call's message: [code, detail, length, bytes…].
+pub fn message(out: &[f64]) -> String {
+    let len = out[2] as usize;
+    out[3..3 + len].iter().map(|&b| b as u8 as char).collect()
+}
+
 /// SplitMix64: a dependency-free, reproducible stream for drawing test shapes and values.
 pub struct Draw(pub u64);
 

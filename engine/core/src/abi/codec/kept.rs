@@ -1,11 +1,11 @@
 //! A live book's kept scenarios: `OP_UNITS`'s result after its status word, and the lead of
 //! `OP_SIMULATE_KEPT` — [count, units(count), n, k, smallest(n·k), largest(n·k)], each tail the
 //! asset's k extreme values of e^{R_i} − 1 (largest as −(e^{R_i} − 1)), in no particular order
-//! (k = 0 for every asset where another range's lead holds the pooled tails, and k = 1 where a
-//! lead holds each asset's k-th of every range alone: `simulate_kept`).
+//! (k = 0 for every asset where another range's lead holds the pooled tails), or, ranked, with
+//! k > 1 and one value per asset and lane, its k-th over every range (`simulate_kept`).
 
 use crate::abi::reader::{product, Reader};
-use crate::error::Result;
+use crate::error::{ensure, Result};
 use crate::limits::check_assets;
 use crate::select::{from_order_key, order_key};
 use crate::simulate::UnitTails;
@@ -18,25 +18,25 @@ pub fn encode_kept(units: &[f64], tails: &UnitTails) -> Vec<f64> {
     out
 }
 
-/// The words `encode_tails` appends: [n, k, smallest(n·k), largest(n·k)].
+/// The words `encode_tails` appends: [n, k, smallest, largest].
 pub fn tails_length(tails: &UnitTails) -> usize {
     let n = tails.smallest.len();
-    let k = tails.smallest.first().map_or(0, Vec::len);
-    2 + 2 * n * k
+    2 + 2 * n * tails.smallest.first().map_or(0, Vec::len)
 }
 
 /// The kept layout's end, after [count, units(count)]: for a caller that wrote the units in place.
 pub fn encode_tails(out: &mut Vec<f64>, tails: &UnitTails) {
     let n = tails.smallest.len();
-    let k = tails.smallest.first().map_or(0, Vec::len);
+    let held = tails.smallest.first().map_or(0, Vec::len);
     out.push(n as f64);
-    out.push(k as f64);
+    out.push(if tails.ranked > 0 { tails.ranked } else { held } as f64);
     for tail in tails.smallest.iter().chain(&tails.largest) {
         out.extend(tail.iter().map(|&key| from_order_key(key)));
     }
 }
 
-/// The units and both lanes of tails; `simulate_kept` checks them against its spec and range.
+/// The units and both lanes of tails; `simulate_kept` checks them against its spec and range. A
+/// lead with k > 1 holding one value per asset and lane (its length tells) is ranked.
 pub fn decode_kept(input: &[f64]) -> Result<(&[f64], UnitTails)> {
     let mut r = Reader::new(input);
     let count = r.count()?;
@@ -47,12 +47,20 @@ pub fn decode_kept(input: &[f64]) -> Result<(&[f64], UnitTails)> {
         check_assets(n)?;
     }
     let k = r.count()?;
+    let rest = input.len() - r.position();
+    let ranked = n > 0 && k > 1 && rest == 2 * n;
+    let held = if ranked { 1 } else { k };
     // Bounded by the input's length before anything is allocated.
-    r.take(product(product(n, k)?, 2)?)?;
-    let mut tails = Reader::new(&input[3 + count..]);
+    let words = r.take(product(product(n, held)?, 2)?)?;
+    // Tails are passed on into the partials (a NaN would be ranked there).
+    ensure(
+        words.iter().all(|x| x.is_finite()),
+        "kept tails must be finite",
+    )?;
+    let mut tails = Reader::new(words);
     let mut lane = || -> Result<Vec<Vec<u64>>> {
         (0..n)
-            .map(|_| Ok(tails.take(k)?.iter().map(|&x| order_key(x)).collect()))
+            .map(|_| Ok(tails.take(held)?.iter().map(|&x| order_key(x)).collect()))
             .collect()
     };
     let smallest = lane()?;
@@ -63,7 +71,7 @@ pub fn decode_kept(input: &[f64]) -> Result<(&[f64], UnitTails)> {
         UnitTails {
             smallest,
             largest,
-            ranked: false,
+            ranked: if ranked { k } else { 0 },
         },
     ))
 }

@@ -13,7 +13,8 @@ use crate::tail::ScenarioTail;
 use std::borrow::Cow;
 
 /// Partial layout: [0, N, n, c, books, bins, comparison, lanes, first, count, worst count w, tail
-/// count k, weighted, ranked (k = 1: each lane holds its asset's k-th of the calculation)], per book (capital, weights(n)), with weights their likelihood ratios(count), per lane and asset its k tail values (lane 2 holds
+/// count k, weighted, ranked (then k is the rank of the one value each lane holds: its asset's
+/// k-th of the whole calculation)], per book (capital, weights(n)), with weights their likelihood ratios(count), per lane and asset its k tail values (lane 2 holds
 /// −(e^R − 1)), then per book: pnl(count), worst index(w), worst P&L(w), worst per-asset P&L(w·n),
 /// and with no lanes its asset tails(n·k).
 pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
@@ -21,9 +22,14 @@ pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
     let n = h.n_assets;
     let count = p.count();
     let worst = p.books[0].worst.indices.len();
-    let k = match (p.units.smallest.first(), p.books[0].asset_tails.first()) {
+    let held = match (p.units.smallest.first(), p.books[0].asset_tails.first()) {
         (Some(lane), _) | (None, Some(lane)) => lane.len(),
         (None, None) => 0,
+    };
+    let k = if p.units.ranked > 0 {
+        p.units.ranked
+    } else {
+        held
     };
     let header: [f64; PARTIAL_HEADER_LEN] = [
         0.0,
@@ -39,13 +45,13 @@ pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
         worst as f64,
         k as f64,
         f64::from(u8::from(h.weighted)),
-        f64::from(u8::from(p.units.ranked)),
+        f64::from(u8::from(p.units.ranked > 0)),
     ];
     // Sized once: growing by doubling copied a live tick's megabytes of partial several times over.
     let lanes = p.units.smallest.len() + p.units.largest.len();
-    let per_book = count + worst * (2 + n) + p.books[0].asset_tails.len() * k;
+    let per_book = count + worst * (2 + n) + p.books[0].asset_tails.len() * held;
     let mut out = Vec::with_capacity(
-        PARTIAL_HEADER_LEN + h.books.len() * (1 + n + per_book) + p.weights.len() + lanes * k,
+        PARTIAL_HEADER_LEN + h.books.len() * (1 + n + per_book) + p.weights.len() + lanes * held,
     );
     out.extend_from_slice(&header);
     write_books(&mut out, &h.books);
@@ -95,9 +101,10 @@ pub fn decode_partial<'a>(r: &mut Reader<'a>) -> Result<(FinalizeParams, Partial
     let ranked = r.flag()?;
     debug_assert_eq!(r.position() - start, PARTIAL_HEADER_LEN);
     ensure(
-        !ranked || (k == 1 && lanes >= 1),
-        "ranked tails hold one value per asset, in shared lanes",
+        !ranked || (k >= 1 && lanes >= 1),
+        "ranked tails are of a rank, in shared lanes",
     )?;
+    let held = if ranked { 1 } else { k };
     ensure(
         worst_count <= count && k <= count,
         "tail larger than the partial",
@@ -112,9 +119,9 @@ pub fn decode_partial<'a>(r: &mut Reader<'a>) -> Result<(FinalizeParams, Partial
         "likelihood ratios must be finite, ≥ 0",
     )?;
     let units = UnitTails {
-        smallest: read_tails(r, if lanes >= 1 { n } else { 0 }, k)?,
-        largest: read_tails(r, if lanes == 2 { n } else { 0 }, k)?,
-        ranked,
+        smallest: read_tails(r, if lanes >= 1 { n } else { 0 }, held)?,
+        largest: read_tails(r, if lanes == 2 { n } else { 0 }, held)?,
+        ranked: if ranked { k } else { 0 },
     };
     let mut partials = Vec::with_capacity(book_count);
     for _ in 0..book_count {
