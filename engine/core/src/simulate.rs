@@ -36,6 +36,16 @@ pub struct UnitTails {
 }
 
 impl UnitTails {
+    /// A layout's tail count word for these lanes, each holding `held` values: their rank when
+    /// ranked, else `held`.
+    pub fn count_word(&self, held: usize) -> usize {
+        if self.ranked > 0 {
+            self.ranked
+        } else {
+            held
+        }
+    }
+
     /// How many per-asset lanes are kept: 0 (per book), 1 or 2.
     pub fn lanes(&self) -> usize {
         usize::from(!self.smallest.is_empty()) + usize::from(!self.largest.is_empty())

@@ -8,12 +8,18 @@ use risk_engine_core::abi::constants::*;
 use risk_engine_core::abi::{call, call_led};
 use risk_engine_core::spec::{Method, Mode, SpecFields, BLOCK};
 
-/// The whole run through kept units: OP_UNITS with `units_book`, then OP_SIMULATE_KEPT of `f`
-/// (its own books) on each part of the split, then OP_FINALIZE.
-fn run_kept(f: &SpecFields, units_book: &SpecFields, cuts: &[usize]) -> Vec<f64> {
+/// The block bounds of the ranges `cuts` splits `f` into.
+fn bounds(f: &SpecFields, cuts: &[usize]) -> Vec<usize> {
     let mut bounds = vec![0];
     bounds.extend_from_slice(cuts);
     bounds.push(blocks(f));
+    bounds
+}
+
+/// The whole run through kept units: OP_UNITS with `units_book`, then OP_SIMULATE_KEPT of `f`
+/// (its own books) on each part of the split, then OP_FINALIZE.
+fn run_kept(f: &SpecFields, units_book: &SpecFields, cuts: &[usize]) -> Vec<f64> {
+    let bounds = bounds(f, cuts);
     let mut input = vec![(bounds.len() - 1) as f64];
     for w in bounds.windows(2) {
         let units = call(OP_UNITS, &encode_spec(units_book, w[0], w[1]));
@@ -49,9 +55,7 @@ fn run_kept(f: &SpecFields, units_book: &SpecFields, cuts: &[usize]) -> Vec<f64>
 /// `ranked`, that range holding each asset's k-th smallest alone (k kept, one value per lane).
 fn run_pooled(f: &SpecFields, units_book: &SpecFields, cuts: &[usize], ranked: bool) -> Vec<f64> {
     let leads = pooled_leads(f, units_book, cuts, ranked);
-    let mut bounds = vec![0];
-    bounds.extend_from_slice(cuts);
-    bounds.push(blocks(f));
+    let bounds = bounds(f, cuts);
     let mut input = vec![(bounds.len() - 1) as f64];
     for (w, lead) in bounds.windows(2).zip(&leads) {
         let partial = call_led(OP_SIMULATE_KEPT, lead, &encode_spec(f, w[0], w[1]));
@@ -68,9 +72,7 @@ fn pooled_leads(
     cuts: &[usize],
     ranked: bool,
 ) -> Vec<Vec<f64>> {
-    let mut bounds = vec![0];
-    bounds.extend_from_slice(cuts);
-    bounds.push(blocks(f));
+    let bounds = bounds(f, cuts);
     let n = f.mean.len();
     let mut leads: Vec<Vec<f64>> = bounds
         .windows(2)

@@ -29,7 +29,7 @@ pub fn encode_tails(out: &mut Vec<f64>, tails: &UnitTails) {
     let n = tails.smallest.len();
     let held = tails.smallest.first().map_or(0, Vec::len);
     out.push(n as f64);
-    out.push(if tails.ranked > 0 { tails.ranked } else { held } as f64);
+    out.push(tails.count_word(held) as f64);
     for tail in tails.smallest.iter().chain(&tails.largest) {
         out.extend(tail.iter().map(|&key| from_order_key(key)));
     }

@@ -99,12 +99,12 @@ pub struct OptionUnitsCall<'a> {
 impl<'a> OptionUnitsCall<'a> {
     pub fn decode(kept: &'a [f64], input: &[f64]) -> Result<OptionUnitsCall<'a>> {
         // The units and tails are copied into the answer: a lead holding another value would put
-        // it there.
+        // it there (`decode_kept` refuses tails that are not finite).
+        let (units, tails) = decode_kept(kept)?;
         ensure(
-            kept.iter().all(|x| x.is_finite()),
+            units.iter().all(|x| x.is_finite()),
             "kept scenarios must be finite",
         )?;
-        let (units, tails) = decode_kept(kept)?;
         let mut r = Reader::new(input);
         let assets = r.count()?;
         let horizon = r.count()?;

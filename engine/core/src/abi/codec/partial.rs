@@ -26,11 +26,7 @@ pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
         (Some(lane), _) | (None, Some(lane)) => lane.len(),
         (None, None) => 0,
     };
-    let k = if p.units.ranked > 0 {
-        p.units.ranked
-    } else {
-        held
-    };
+    let k = p.units.count_word(held);
     let header: [f64; PARTIAL_HEADER_LEN] = [
         0.0,
         h.scenarios as f64,
