@@ -20,14 +20,27 @@ pub(crate) struct Selected {
 }
 
 /// The keys of `ranks` (1-based, each ≤ the scenarios), the `k` smallest sorted and the count
-/// below rank `worst_k` (k ≤ worst_k), from `counts` (keys per bucket over `pnl`). Counts that
-/// do not match the P&L, bucket by bucket, are an error.
+/// below rank `worst_k` (k ≤ worst_k), from `counts` (keys per bucket over `pnl`, given by the
+/// parts). Counts that do not match the P&L, bucket by bucket, are an error.
 pub(crate) fn select_by_buckets(
     pnl: &[f64],
     counts: &[u64],
     ranks: &[usize],
     k: usize,
     worst_k: usize,
+) -> Result<Selected> {
+    select_in_buckets(pnl, counts, ranks, k, worst_k, true)
+}
+
+/// `select_by_buckets`, counting every bucket again to check `counts` when `recount` (counts the
+/// merge took itself from the same P&L need no check).
+fn select_in_buckets(
+    pnl: &[f64],
+    counts: &[u64],
+    ranks: &[usize],
+    k: usize,
+    worst_k: usize,
+    recount: bool,
 ) -> Result<Selected> {
     let mismatch = "finalize parts do not match their partials";
     let mut cum = Vec::with_capacity(BUCKETS);
@@ -54,12 +67,15 @@ pub(crate) fn select_by_buckets(
         .iter()
         .map(|&b| Vec::with_capacity(counts[b] as usize))
         .collect();
-    // Every bucket is counted again: counts moved between buckets would move the ranks' places.
-    let mut seen = vec![0u64; BUCKETS];
+    // Given counts are checked bucket by bucket: counts moved between buckets would move the
+    // ranks' places.
+    let mut seen = vec![0u64; if recount { BUCKETS } else { 0 }];
     for &x in pnl {
         let key = order_key(x);
         let b = bucket(key);
-        seen[b] += 1;
+        if recount {
+            seen[b] += 1;
+        }
         if b <= low_bucket {
             low.push(key);
         } else if slot[b] != NONE {
@@ -67,7 +83,7 @@ pub(crate) fn select_by_buckets(
         }
     }
     ensure(
-        seen == counts
+        (!recount || seen == counts)
             && low.len() as u64 == cum[low_bucket]
             && targets
                 .iter()
@@ -125,23 +141,21 @@ pub(crate) fn batches_with(
     Ok((vars, ess))
 }
 
-/// The single merge's selection. Over many scenarios: their keys counted per bucket, then
-/// `select_by_buckets` (the split merge's selection: only the buckets holding a rank are gathered,
-/// where `multi_select` over a million keys went over them several times). Over few, or when one
-/// bucket holds most keys (a flat P&L, which gathering would copy whole): every key, in place.
+/// The single merge's selection. Over many scenarios (`buckets`: their keys per bucket, counted in
+/// the merge's first pass; empty over few): `select_by_buckets`'s way (only the buckets holding a
+/// rank are gathered, where `multi_select` over a million keys went over them several times). Over
+/// few, or when one bucket holds most keys (a flat P&L, which gathering would copy whole): every
+/// key, in place.
 pub(crate) fn select_all(
     pnl: &[f64],
+    buckets: &[u64],
     ranks: &[usize],
     k: usize,
     worst_k: usize,
     keys: &mut Vec<u64>,
 ) -> Result<Selected> {
-    if pnl.len() >= BUCKETS_FROM {
-        let mut counts = vec![0u64; BUCKETS];
-        pnl.iter().for_each(|&x| counts[bucket(order_key(x))] += 1);
-        if counts.iter().all(|&c| c <= pnl.len() as u64 / 2) {
-            return select_by_buckets(pnl, &counts, ranks, k, worst_k);
-        }
+    if !buckets.is_empty() && buckets.iter().all(|&c| c <= pnl.len() as u64 / 2) {
+        return select_in_buckets(pnl, buckets, ranks, k, worst_k, false);
     }
     keys.clear();
     keys.extend(pnl.iter().map(|&x| order_key(x)));
@@ -158,6 +172,40 @@ pub(crate) fn select_all(
     Ok(Selected { at, sorted, below })
 }
 
-/// Scenarios from which `select_all` counts keys per bucket: below, the count table costs more
-/// than selecting in place.
-const BUCKETS_FROM: usize = 4 * BUCKETS;
+#[cfg(test)]
+mod tests {
+    use super::super::pnl_passes::{summarize, BUCKETS_FROM};
+    use super::*;
+    use crate::rng::XorShift;
+
+    /// Over many scenarios the single merge selects among the buckets its first pass counted (no
+    /// recount): the same keys as selecting every key in place, ties and signed zeros included.
+    #[test]
+    fn counted_buckets_select_what_selecting_in_place_does() {
+        let mut draw = XorShift(0x5e1e_c7ed_b0c4_e7a1);
+        for case in 0..4 {
+            let n = BUCKETS_FROM + (draw.uniform() * 50_000.0) as usize;
+            let pnl: Vec<f64> = (0..n)
+                .map(|i| match (case + i) % 11 {
+                    0 => [0.0, -0.0][i % 2],
+                    1 => -1234.5, // a tie among the losses
+                    _ => (draw.uniform() - 0.5) * 1e5 * (1 + case) as f64,
+                })
+                .collect();
+            let k = rank_of_level(1.0 - [0.99, 0.95, 0.999, 0.9][case], n);
+            let worst_k = k + 7;
+            let mut ranks = vec![1, k, worst_k, n / 2, n - 3, n];
+            ranks.sort_unstable();
+            ranks.dedup();
+            let buckets = summarize(&pnl, true).buckets;
+            let by_buckets = select_all(&pnl, &buckets, &ranks, k, worst_k, &mut Vec::new());
+            let in_place = select_all(&pnl, &[], &ranks, k, worst_k, &mut Vec::new());
+            let (a, b) = (by_buckets.unwrap(), in_place.unwrap());
+            assert_eq!(
+                (a.at, a.sorted, a.below),
+                (b.at, b.sorted, b.below),
+                "case {case}"
+            );
+        }
+    }
+}

@@ -1,9 +1,9 @@
 //! The estimators every merge shares: VaR and ES of a sorted tail, the batch standard errors,
-//! the histogram, component VaR's rescaling, the rule that keeps a mean between its extremes, and
+//! the histogram's bins, component VaR's rescaling, the rule that keeps a mean between its extremes, and
 //! the one constructor of a simulated book's `Metrics`.
 
 use crate::error::{EngineError, Result};
-use crate::metrics::{CompensatedSum, Metrics, PERCENTILES};
+use crate::metrics::{Metrics, PERCENTILES};
 use crate::select::{from_order_key, rank_of_level, smallest_sorted};
 use crate::spec::Book;
 use crate::tail::ValueTail;
@@ -92,30 +92,6 @@ pub(crate) fn rescaled(raw: Vec<f64>, var: f64, book: &Book) -> Vec<f64> {
         .map(|w| var * (w.abs() / gross))
         .collect()
 }
-pub(crate) struct Summary {
-    pub(crate) sum: f64,
-    pub(crate) losses: usize,
-    pub(crate) worst: f64,
-    pub(crate) best: f64,
-}
-
-/// One pass for the compensated sum, the count of losses and the extremes.
-pub(crate) fn summarize(pnl: &[f64]) -> Summary {
-    let mut sum = CompensatedSum::default();
-    let (mut losses, mut worst, mut best) = (0, f64::INFINITY, f64::NEG_INFINITY);
-    for &x in pnl {
-        sum.add(x);
-        losses += usize::from(x < 0.0);
-        worst = if x < worst { x } else { worst };
-        best = if x > best { x } else { best };
-    }
-    Summary {
-        sum: sum.total(),
-        losses,
-        worst,
-        best,
-    }
-}
 
 /// `x` brought within [lo, hi]: a mean lies between the values it averages, but its rounded sum
 /// and quotient can carry it an ulp beyond them (every scenario equal: ES past the worst loss, a
@@ -194,17 +170,6 @@ pub(crate) fn standard_error(xs: &[f64]) -> f64 {
     let m = xs.iter().sum::<f64>() / xs.len() as f64;
     let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (xs.len() as f64 - 1.0);
     (var / xs.len() as f64).sqrt()
-}
-
-/// Equal-width bins from the worst to the best P&L; the last bin is closed.
-pub(crate) fn histogram(pnl: &[f64], lo: f64, hi: f64, bins: usize) -> (Vec<f64>, Vec<f64>) {
-    let (edges, index) = bin_edges(lo, hi, bins);
-    let mut counts = vec![0u32; bins];
-    for &x in pnl {
-        counts[index(x)] += 1;
-    }
-    let counts = counts.into_iter().map(f64::from).collect();
-    (edges, counts)
 }
 
 /// `bins` equal-width bins from `lo` to `hi` (widened by ½ on each side when equal): their edges,

@@ -3,17 +3,18 @@
 
 use super::bucket_select::{batches_with, select_all, select_by_buckets, Selected};
 use super::figures::{
-    batch_figures, between, finite, histogram, mean_asset_loss, rescaled, simulated_metrics,
-    standard_error, summarize, var_es_of_sorted, AssetFigures, Batches, Moments, Summary,
+    batch_figures, finite, mean_asset_loss, rescaled, simulated_metrics, standard_error,
+    var_es_of_sorted, AssetFigures, Batches, Moments,
 };
 pub use super::finalize_params::FinalizeParams;
 use super::merged_tail::{merged_tail, Prefix};
 use super::part_summary::{merged_parts, BookParts, PartSummary};
 use super::pnl_buffer;
+use super::pnl_passes::{spread, summarize, BUCKETS_FROM};
 use super::weighted;
 use crate::error::{ensure, EngineError, Result};
 use crate::grid_sum::column_sums;
-use crate::metrics::{compensated_sum, Metrics, Results, WhatIf, PERCENTILES, PERCENTILE_LEVELS};
+use crate::metrics::{Metrics, Results, WhatIf, PERCENTILES, PERCENTILE_LEVELS};
 use crate::select::{from_order_key, nth_smallest, rank_of_level};
 use crate::simulate::Partial;
 use crate::spec::{var_window, Comparison};
@@ -198,9 +199,11 @@ fn book_metrics(
         .collect();
     ranks.sort_unstable();
     ranks.dedup();
+    // The single merge counts the keys per bucket in its first pass, over many scenarios.
+    let first = summarize(pnl, split.is_none() && n_scen >= BUCKETS_FROM);
     let Selected { at, sorted, below } = match split {
         Some((counts, _)) => select_by_buckets(pnl, counts, &ranks, k, worst_k)?,
-        None => select_all(pnl, &ranks, k, worst_k, keys)?,
+        None => select_all(pnl, &first.buckets, &ranks, k, worst_k, keys)?,
     };
     let key_of = |rank: usize| at[ranks.binary_search(&rank).unwrap_or(0)];
     let mut percentiles = [0.0; PERCENTILES];
@@ -234,19 +237,7 @@ fn book_metrics(
         .collect();
     let component_var = rescaled(mean_asset_loss(n, &rows.window), var, &params.books[b]);
 
-    let Summary {
-        sum,
-        losses,
-        worst,
-        best,
-    } = summarize(pnl);
-    let mean = between(sum / n_scen as f64, worst, best);
-    let volatility = if n_scen > 1 {
-        (compensated_sum(pnl.iter().map(|x| (x - mean) * (x - mean))) / (n_scen as f64 - 1.0))
-            .sqrt()
-    } else {
-        0.0
-    };
+    let (mean, volatility, bins) = spread(pnl, &first, params.histogram_bins);
     let batches = match split {
         Some((_, given)) => batches_with(pnl, params.confidence, given)?,
         None => batch_figures(pnl, params.confidence),
@@ -254,16 +245,15 @@ fn book_metrics(
     let moments = Moments {
         mean,
         volatility,
-        probability_of_loss: losses as f64 / n_scen as f64,
-        worst,
-        best,
+        probability_of_loss: first.losses as f64 / n_scen as f64,
+        worst: first.worst,
+        best: first.best,
     };
     let per_asset = AssetFigures {
         component_es,
         component_var,
         standalone_var,
     };
-    let bins = histogram(pnl, worst, best, params.histogram_bins);
     let metrics = simulated_metrics(
         n_scen,
         (var, es),

@@ -2,8 +2,9 @@
 //! (importance-sampled scenarios), `merged_tail` (the worst scenarios over every task),
 //! `figures` (the estimators both merges share: VaR/ES, standard errors, histogram, the one
 //! `Metrics` constructor), `finalize_params` (what the merge needs of a calculation),
-//! `bucket_select` (order statistics from keys counted per bucket) and `pnl_buffer` (the vector a
-//! book's P&L is gathered into, kept by each thread).
+//! `bucket_select` (order statistics from keys counted per bucket), `pnl_buffer` (the vector a
+//! book's P&L is gathered into, kept by each thread) and `pnl_passes` (the merge's two passes
+//! over it).
 
 pub mod bucket_select;
 pub mod figures;
@@ -12,4 +13,5 @@ pub mod finalize_params;
 pub mod merged_tail;
 pub mod part_summary;
 mod pnl_buffer;
+mod pnl_passes;
 pub mod weighted;
