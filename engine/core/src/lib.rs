@@ -9,6 +9,7 @@ pub mod deadline;
 pub mod error;
 pub mod estimation;
 pub mod filter;
+pub mod finite;
 pub mod grid_sum;
 pub mod importance;
 pub mod kept;

@@ -1,6 +1,7 @@
 //! Closed-form (variance–covariance) VaR and ES of the linear P&L.
 
 use crate::error::{ensure, EngineError, Result};
+use crate::finite::all_finite;
 use crate::limits::{check_books, check_horizon, confidence_in_range, confidence_range};
 use crate::math::{normal_cdf, normal_pdf, normal_quantile};
 use crate::metrics::{Metrics, Results, WhatIf, PERCENTILES, PERCENTILE_LEVELS};
@@ -104,7 +105,7 @@ pub fn parametric(input: &ParametricInput) -> Result<Results> {
         )));
     }
     check_horizon(input.horizon)?;
-    let finite = |xs: &[f64]| xs.iter().all(|x| x.is_finite());
+    let finite = all_finite;
     ensure(
         input.books.iter().all(|b| finite(&b.weights))
             && finite(&input.mean)

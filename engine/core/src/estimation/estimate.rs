@@ -5,6 +5,7 @@ use super::covariance::{covariance, symmetric_from_lower};
 use super::linalg::cholesky_with_jitter;
 use super::returns::{returns_of, window, EstimationInput};
 use crate::error::{ensure, Result};
+use crate::finite::all_finite;
 use crate::spec::FACTOR_TRIANGULAR;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -65,10 +66,7 @@ pub fn estimate(input: &EstimationInput) -> Result<Estimation> {
             n.checked_mul(n + 1).map(|x| x / 2) == Some(lower.len()),
             "a given covariance holds n(n + 1)/2 values",
         )?;
-        ensure(
-            lower.iter().all(|x| x.is_finite()),
-            "a given covariance must be finite",
-        )?;
+        ensure(all_finite(lower), "a given covariance must be finite")?;
     }
     let (covariance, factor, factor_columns, jitter, volatility) = if uses_loadings(obs, n) {
         let f = loadings(&returns, &sample_mean, &weights);

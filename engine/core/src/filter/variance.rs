@@ -6,6 +6,7 @@
 //! vectorised across assets and every build still agrees to the bit.
 
 use crate::error::{EngineError, Result};
+use crate::finite::all_finite;
 
 /// Returns over which the first variance σ²_1 is the mean of r².
 pub const FILTER_SEED_RETURNS: usize = 30;
@@ -27,15 +28,6 @@ pub struct FilteredInto<'a> {
     pub long_run: &'a mut [f64],
     /// z_t,i = r_t,i / σ_t,i (0 where σ_t,i = 0), when asked for: what bootstrap paths draw.
     pub standardised: Option<&'a mut [f64]>,
-}
-
-/// Whether every value is finite, by a count rather than an early exit: a loop the compiler
-/// vectorises, where `all` stays scalar (a fifth of the filter's time when measured).
-pub fn all_finite(xs: &[f64]) -> bool {
-    xs.iter()
-        .map(|x| usize::from(!x.is_finite()))
-        .sum::<usize>()
-        == 0
 }
 
 /// σ²_1 per asset: the mean of r² over the first min(FILTER_SEED_RETURNS, m) rows.

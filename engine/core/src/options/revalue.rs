@@ -9,6 +9,7 @@
 
 use super::pricer::{Contract, Kind, Model, Setup};
 use crate::error::{ensure, EngineError, Result};
+use crate::finite::all_finite;
 use crate::limits::{check_option_scenarios, check_options, MAX_VOLATILITY, MIN_VOLATILITY};
 use crate::math::ln;
 use crate::spec::BLOCK;
@@ -212,17 +213,6 @@ pub fn write_option_units(
         }
     }
     finite
-}
-
-/// Whether every value is finite (its exponent bits not all set), checked while a column is in
-/// cache: an OR of integer flags with no early exit, which the compiler vectorises (a test per
-/// value with an early exit cost a tenth of the pricing).
-pub fn all_finite(values: &[f64]) -> bool {
-    const EXPONENT: u64 = 0x7ff0_0000_0000_0000;
-    let not_finite = values.iter().fold(0_u64, |any, x| {
-        any | u64::from(x.to_bits() & EXPONENT == EXPONENT)
-    });
-    not_finite == 0
 }
 
 /// One block of an option's column from its underlying's units `u` (and, for a full

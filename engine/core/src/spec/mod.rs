@@ -2,6 +2,7 @@
 //! kernels and the simulation loop never check it again and cannot fail.
 
 use crate::error::{ensure, EngineError, Result};
+use crate::finite::all_finite;
 use crate::limits::{
     check_assets, check_books, check_degrees_of_freedom, check_histogram_bins, check_horizon,
     check_priced_scenarios, check_scenarios, confidence_in_range, MAX_ASSETS, MAX_TAIL_BYTES,
@@ -99,7 +100,7 @@ impl Spec {
                 ensure(
                     columns <= MAX_ASSETS
                         && n.checked_mul(columns) == Some(f.factor.len())
-                        && f.factor.iter().all(|x| x.is_finite()),
+                        && all_finite(&f.factor),
                     "the covariance factor must be n×n triangular or n×m loadings (m ≤ 100,000), finite",
                 )?;
                 if f.method == Method::MonteCarloStudentT {
@@ -117,9 +118,7 @@ impl Spec {
             }
             Method::Historical => {
                 ensure(
-                    !f.returns.is_empty()
-                        && f.returns.len() % n == 0
-                        && f.returns.iter().all(|r| r.is_finite()),
+                    !f.returns.is_empty() && f.returns.len() % n == 0 && all_finite(&f.returns),
                     "returns must be observations × assets and finite",
                 )?;
                 let windows = (f.returns.len() / n + 1).saturating_sub(f.horizon);

@@ -6,6 +6,7 @@ use crate::abi::reader::{product, Reader};
 use crate::deadline::Deadline;
 use crate::error::{ensure, Result};
 use crate::filter::bootstrap::PathModel;
+use crate::finite::all_finite;
 use crate::limits::{check_assets, check_bootstrap_steps, check_horizon, check_scenarios};
 
 /// Input: [budget ms, observations, assets, horizon, paths, seed, first path, end path], then per
@@ -40,10 +41,7 @@ pub fn decode_bootstrap(data: &[f64]) -> Result<(PathModel, usize, usize, Deadli
     let (current, omega, alpha, beta) = (column()?, column()?, column()?, column()?);
     let z = r.take(product(observations, assets)?)?.to_vec();
     r.end()?;
-    ensure(
-        z.iter().all(|x| x.is_finite()),
-        "standardised returns must be finite",
-    )?;
+    ensure(all_finite(&z), "standardised returns must be finite")?;
     let model = PathModel {
         observations,
         assets,

@@ -6,6 +6,7 @@ use crate::abi::reader::{product, Reader};
 use crate::deadline::Deadline;
 use crate::error::{ensure, Result};
 use crate::filter::garch::Fit;
+use crate::finite::all_finite;
 
 /// The returns of a fit: `observations` rows of `assets`, row-major.
 pub struct GarchFitInput {
@@ -23,10 +24,7 @@ pub fn decode_garch_fit(data: &[f64]) -> Result<(GarchFitInput, Deadline)> {
     debug_assert_eq!(r.position(), GARCH_FIT_HEADER_LEN);
     let returns = r.take(product(observations, assets)?)?.to_vec();
     r.end()?;
-    ensure(
-        returns.iter().all(|x| x.is_finite()),
-        "returns must be finite",
-    )?;
+    ensure(all_finite(&returns), "returns must be finite")?;
     Ok((
         GarchFitInput {
             observations,

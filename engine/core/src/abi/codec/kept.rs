@@ -6,6 +6,7 @@
 
 use crate::abi::reader::{product, Reader};
 use crate::error::{ensure, Result};
+use crate::finite::all_finite;
 use crate::limits::check_assets;
 use crate::select::{from_order_key, order_key};
 use crate::simulate::UnitTails;
@@ -53,10 +54,7 @@ pub fn decode_kept(input: &[f64]) -> Result<(&[f64], UnitTails)> {
     // Bounded by the input's length before anything is allocated.
     let words = r.take(product(product(n, held)?, 2)?)?;
     // Tails are passed on into the partials (a NaN would be ranked there).
-    ensure(
-        words.iter().all(|x| x.is_finite()),
-        "kept tails must be finite",
-    )?;
+    ensure(all_finite(words), "kept tails must be finite")?;
     let mut tails = Reader::new(words);
     let mut lane = || -> Result<Vec<Vec<u64>>> {
         (0..n)

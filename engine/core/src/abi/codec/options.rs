@@ -13,11 +13,12 @@ use crate::abi::constants::{
 };
 use crate::abi::reader::Reader;
 use crate::error::{ensure, EngineError, Result};
+use crate::finite::all_finite;
 use crate::limits::check_options;
 use crate::options::pricer::{Contract, Kind, Model, Setup};
 use crate::options::revalue::{
-    all_finite, check_option_units, option_overflow, option_units_length, write_option_units,
-    OptionColumn, Valuation,
+    check_option_units, option_overflow, option_units_length, write_option_units, OptionColumn,
+    Valuation,
 };
 
 fn code(r: &mut Reader, what: &str) -> Result<usize> {
@@ -101,10 +102,7 @@ impl<'a> OptionUnitsCall<'a> {
         // The units and tails are copied into the answer: a lead holding another value would put
         // it there (`decode_kept` refuses tails that are not finite).
         let (units, tails) = decode_kept(kept)?;
-        ensure(
-            units.iter().all(|x| x.is_finite()),
-            "kept scenarios must be finite",
-        )?;
+        ensure(all_finite(units), "kept scenarios must be finite")?;
         let mut r = Reader::new(input);
         let assets = r.count()?;
         let horizon = r.count()?;

@@ -4,6 +4,7 @@ use super::fields::{comparison, comparison_code, read_books, write_books};
 use crate::abi::constants::PARTIAL_HEADER_LEN;
 use crate::abi::reader::{product, Reader};
 use crate::error::{ensure, EngineError, Result};
+use crate::finite::all_finite;
 use crate::limits::check_assets;
 use crate::merge::finalize_params::FinalizeParams;
 use crate::select::{from_order_key, order_key};
@@ -123,10 +124,7 @@ pub fn decode_partial<'a>(r: &mut Reader<'a>) -> Result<(FinalizeParams, Partial
     for _ in 0..book_count {
         // Read in place: the merge copies it once, into the book's P&L in scenario order.
         let pnl = Cow::Borrowed(r.take(count)?);
-        ensure(
-            pnl.iter().all(|x| x.is_finite()),
-            "partial P&L must be finite",
-        )?;
+        ensure(all_finite(&pnl), "partial P&L must be finite")?;
         let mut worst = ScenarioTail::new(worst_count, n);
         worst.indices = (0..worst_count)
             .map(|_| r.integer())
@@ -134,7 +132,7 @@ pub fn decode_partial<'a>(r: &mut Reader<'a>) -> Result<(FinalizeParams, Partial
         worst.keys = r.take(worst_count)?.iter().map(|&x| order_key(x)).collect();
         worst.asset_pnl = r.take(product(worst_count, n)?)?.to_vec();
         ensure(
-            worst.asset_pnl.iter().all(|x| x.is_finite()),
+            all_finite(&worst.asset_pnl),
             "partial asset P&L must be finite",
         )?;
         ensure(

@@ -4,7 +4,8 @@ use super::fields::read_nonnegative;
 use crate::abi::constants::{FILTER_HEADER_LEN, FILTER_RESULT_HEADER_LEN};
 use crate::abi::reader::{product, Reader};
 use crate::error::{ensure, Result};
-use crate::filter::variance::{all_finite, filter_returns, FilteredInto, Recursions};
+use crate::filter::variance::{filter_returns, FilteredInto, Recursions};
+use crate::finite::all_finite;
 use crate::limits::check_assets;
 
 /// The filter of its lead, `returns` (observations × assets, read in place), with the rest of the input:
