@@ -7,9 +7,9 @@ use super::figures::{
     var_es_of_sorted, AssetFigures, Batches, Moments,
 };
 pub use super::finalize_params::FinalizeParams;
+use super::kept_vectors;
 use super::merged_tail::{merged_tail, Prefix};
 use super::part_summary::{merged_parts, BookParts, PartSummary};
-use super::pnl_buffer;
 use super::pnl_passes::{spread, summarize, BUCKETS_FROM};
 use super::weighted;
 use crate::error::{ensure, EngineError, Result};
@@ -106,7 +106,7 @@ pub fn finalize_split(
     // One key buffer for every book: a fresh one each time is mostly page faults.
     let mut keys: Vec<u64> = Vec::with_capacity(next);
     for (b, book) in params.books.iter().enumerate() {
-        let pnl = pnl_buffer::gathered(partials, b, next);
+        let pnl = kept_vectors::gathered(partials, b, next);
         let standalone_var = if params.lanes == 0 {
             (0..n)
                 .map(|i| {
@@ -136,12 +136,13 @@ pub fn finalize_split(
             standalone_var,
             &mut keys,
         )?;
-        pnl_buffer::give_back(pnl);
+        kept_vectors::give_back(pnl);
         books.push(finite(m)?);
         if params.comparison != Comparison::None {
             batches.push(figures);
         }
     }
+    kept_vectors::give_back_rows(partials);
     Ok(compared(params, books, &batches))
 }
 

@@ -11,7 +11,7 @@ use super::figures::{
     SE_BATCHES,
 };
 use super::finalize_params::FinalizeParams;
-use super::pnl_buffer;
+use super::kept_vectors;
 use crate::error::Result;
 use crate::limits::MAX_SCENARIOS;
 use crate::metrics::{compensated_sum, CompensatedSum, Metrics, PERCENTILES, PERCENTILE_LEVELS};
@@ -204,7 +204,7 @@ pub fn results(
     let mut books = Vec::with_capacity(params.books.len());
     let mut batches = Vec::new();
     for (b, book) in params.books.iter().enumerate() {
-        let pnl = pnl_buffer::gathered(partials, b, params.scenarios);
+        let pnl = kept_vectors::gathered(partials, b, params.scenarios);
         let assets = gather(partials, |p| &mut p.books[b].worst.asset_pnl);
         let (m, figures) = book_metrics(
             params.confidence,
@@ -214,7 +214,7 @@ pub fn results(
             &assets,
             &weights,
         );
-        pnl_buffer::give_back(pnl);
+        kept_vectors::give_back(pnl);
         books.push(finite(m)?);
         if params.comparison != Comparison::None {
             batches.push(figures);

@@ -7,6 +7,7 @@ use crate::error::{ensure, EngineError, Result};
 use crate::finite::all_finite;
 use crate::limits::check_assets;
 use crate::merge::finalize_params::FinalizeParams;
+use crate::merge::kept_vectors;
 use crate::select::{from_order_key, order_key};
 use crate::simulate::{BookPartial, Partial, UnitTails};
 use crate::spec::Spec;
@@ -130,7 +131,11 @@ pub fn decode_partial<'a>(r: &mut Reader<'a>) -> Result<(FinalizeParams, Partial
             .map(|_| r.integer())
             .collect::<Result<Vec<u64>>>()?;
         worst.keys = r.take(worst_count)?.iter().map(|&x| order_key(x)).collect();
-        worst.asset_pnl = r.take(product(worst_count, n)?)?.to_vec();
+        // Copied into a vector the thread keeps (a fresh one is mostly page faults); the merge
+        // gives it back.
+        let rows = r.take(product(worst_count, n)?)?;
+        worst.asset_pnl = kept_vectors::take(rows.len());
+        worst.asset_pnl.extend_from_slice(rows);
         ensure(
             all_finite(&worst.asset_pnl),
             "partial asset P&L must be finite",
