@@ -2,7 +2,8 @@
 //! lies, so one pass over the P&L keeps only the keys of those buckets (and every key up to the
 //! component-VaR window) and selection runs on them alone. The keys found are those a selection
 //! over every scenario finds: a rank's key is a value, not a position. `select_all` is the single
-//! merge's way in: it counts the keys itself, or selects in place where counting does not pay.
+//! merge's way in: it takes the counts of the merge's first pass, or selects in place where
+//! counting does not pay.
 
 use super::figures::{batch_var_es, Batches};
 use super::part_summary::{batch_bounds, bucket, BUCKETS};

@@ -1,6 +1,6 @@
 //! The estimators every merge shares: VaR and ES of a sorted tail, the batch standard errors,
-//! the histogram's bins, component VaR's rescaling, the rule that keeps a mean between its extremes, and
-//! the one constructor of a simulated book's `Metrics`.
+//! the histogram's bins, component VaR's rescaling, the rule that keeps a mean between its
+//! extremes, and the one constructor of a simulated book's `Metrics`.
 
 use crate::error::{EngineError, Result};
 use crate::metrics::{Metrics, PERCENTILES};

@@ -2,8 +2,8 @@
 //! from one merge to the next: one made afresh for every merge is mostly page faults (a million
 //! scenarios: about 2,000 of them, measured at a fifth of the merge's time on a worker thread; a
 //! live tick's two partials' rows, 1.8 MB, a sixth of its merge). Their values never outlive the
-//! merge they were read for (each is emptied before every use), so no answer depends on them; a
-//! thread keeps at most RETAINED_WORDS between them.
+//! merge they were read for (each is emptied when given back), so no answer depends on them; a
+//! thread keeps at most KEPT_VECTORS of them, RETAINED_WORDS in all.
 
 use crate::simulate::Partial;
 use std::borrow::Cow;
@@ -11,6 +11,11 @@ use std::cell::RefCell;
 
 /// The most a thread keeps: 32 MiB, four million scenarios' P&L.
 const RETAINED_WORDS: usize = 1 << 22;
+
+/// The most vectors a thread keeps: a merge of two partials takes three (the P&L and each one's
+/// rows). A merge of the simulation's own partials takes none and gives its vectors back: without
+/// a count bound the pool would fill with small ones, each search and insertion slower.
+const KEPT_VECTORS: usize = 4;
 
 thread_local! {
     static KEPT: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
@@ -39,6 +44,9 @@ pub(crate) fn gathered(partials: &mut [Partial], b: usize, scenarios: usize) -> 
 /// An empty vector with room for `words`: the smallest kept one that is large enough (a smaller one
 /// stays kept rather than grown, which would copy its old contents), else a new one.
 pub(crate) fn take(words: usize) -> Vec<f64> {
+    if words == 0 {
+        return Vec::new();
+    }
     let kept = KEPT.with(|kept| {
         let mut kept = kept.borrow_mut();
         let fits = (0..kept.len())
@@ -49,8 +57,8 @@ pub(crate) fn take(words: usize) -> Vec<f64> {
     kept.unwrap_or_else(|| Vec::with_capacity(words))
 }
 
-/// Keeps `v` (emptied) for this thread's next merge, unless the thread would then keep more than
-/// RETAINED_WORDS: the smallest kept vectors are let go first.
+/// Keeps `v` (emptied) for this thread's next merge: the largest KEPT_VECTORS that fit within
+/// RETAINED_WORDS together are kept, the others let go.
 pub(crate) fn give_back(v: Vec<f64>) {
     give_back_within(v, RETAINED_WORDS);
 }
@@ -65,10 +73,14 @@ fn give_back_within(mut v: Vec<f64>, bound: usize) {
         let mut kept = kept.borrow_mut();
         kept.push(v);
         kept.sort_unstable_by_key(|k| std::cmp::Reverse(k.capacity()));
-        let mut total = 0;
+        let (mut total, mut count) = (0, 0);
         kept.retain(|k| {
-            total += k.capacity();
-            total <= bound
+            let keep = count < KEPT_VECTORS && total + k.capacity() <= bound;
+            if keep {
+                total += k.capacity();
+                count += 1;
+            }
+            keep
         });
     });
 }
@@ -86,6 +98,8 @@ mod tests {
 
     #[test]
     fn kept_vectors_come_back_empty_and_the_thread_keeps_a_bounded_amount() {
+        // Tests share a thread where they run on one (wasm32): start from an empty pool.
+        KEPT.with(|kept| kept.borrow_mut().clear());
         let mut v = take(1000);
         v.extend([1.0, 2.0, 3.0]);
         let at = v.as_ptr();
@@ -93,18 +107,39 @@ mod tests {
         let again = take(10);
         assert!(again.is_empty() && again.capacity() >= 1000);
         assert_eq!(again.as_ptr(), at, "the same allocation");
+        assert_eq!(take(0).capacity(), 0, "no rows take no kept vector");
         // Two kept at once, each taken by the smallest that fits.
         give_back(again);
         give_back(Vec::with_capacity(50_000));
         assert!((1000..50_000).contains(&take(500).capacity()));
         assert!(take(20_000).capacity() >= 50_000);
-        // Past the bound the smallest go first; a vector past it alone is not kept (a small bound:
-        // the WASI test run's memory kept small).
+        // Past the bound the smallest go first, a smaller one that still fits is kept, and a vector
+        // past the bound alone is not (a small bound: the WASI test run's memory kept small).
         let bound = 100_000;
         give_back_within(Vec::with_capacity(bound - 10), bound);
         give_back_within(Vec::with_capacity(100), bound);
-        assert_eq!(take(1).capacity(), bound - 10, "the smaller one let go");
+        give_back_within(Vec::with_capacity(5), bound);
+        assert_eq!(take(1).capacity(), 5, "the one that fits kept");
+        assert_eq!(
+            take(1).capacity(),
+            bound - 10,
+            "the one past the bound let go"
+        );
         give_back_within(Vec::with_capacity(bound + 1), bound);
-        assert_eq!(take(0).capacity(), 0, "a vector past the bound is let go");
+        assert_eq!(
+            KEPT.with(|kept| kept.borrow().len()),
+            0,
+            "a vector past the bound is let go"
+        );
+        // Merges that take nothing and give back (the simulation's own partials) keep a few.
+        for words in 1..=50 {
+            give_back(Vec::with_capacity(words));
+        }
+        let sizes: Vec<usize> = KEPT.with(|kept| kept.borrow().iter().map(Vec::capacity).collect());
+        assert_eq!(sizes.len(), KEPT_VECTORS, "{sizes:?}");
+        assert!(
+            sizes.iter().all(|&c| c >= 47),
+            "the largest kept: {sizes:?}"
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! The merge: task partials into each book's figures. `finalize` (the exact merge), `weighted`
 //! (importance-sampled scenarios), `merged_tail` (the worst scenarios over every task),
-//! `figures` (the estimators both merges share: VaR/ES, standard errors, histogram, the one
+//! `figures` (the estimators both merges share: VaR/ES, standard errors, histogram bins, the one
 //! `Metrics` constructor), `finalize_params` (what the merge needs of a calculation),
 //! `bucket_select` (order statistics from keys counted per bucket), `kept_vectors` (the vectors
 //! a book's P&L and worst rows are read into, kept by each thread) and `pnl_passes` (the merge's
