@@ -103,8 +103,9 @@ pub fn finalize_split(
     let mut books = Vec::with_capacity(params.books.len());
     // Only a comparison needs the books' batch figures after their figures.
     let mut batches = Vec::new();
-    // One key buffer for every book: a fresh one each time is mostly page faults.
-    let mut keys: Vec<u64> = Vec::with_capacity(next);
+    // One key buffer for every book: a fresh one each time is mostly page faults. It grows only
+    // where a selection runs in place (few scenarios); the bucket path leaves it unused.
+    let mut keys: Vec<u64> = Vec::new();
     for (b, book) in params.books.iter().enumerate() {
         let pnl = kept_vectors::gathered(partials, b, next);
         let standalone_var = if params.lanes == 0 {
