@@ -58,7 +58,7 @@ export function latencySection(f: LatencyFigures, dir: string, stamp: string): s
       ] as const
     ).map(([name, q]) => `| ${name} | ${ms(q.p50)} | ${ms(q.p99)} | ${ms(q.p999)} |`),
     '',
-    `Writing the answer (${f.serialize_us.bytes} bytes, after \`timing_ms.total\`): ${f.serialize_us.json_stringify.toFixed(1)} µs with JSON.stringify, ${f.serialize_us.compiled.toFixed(1)} µs with the serializer compiled from the response schema (what the service uses), medians of ${SERIALIZE_ROUNDS} interleaved rounds.`,
+    `Writing the answer (${f.serialize_us.bytes} bytes, after \`timing_ms.total\`): ${f.serialize_us.json_stringify.toFixed(1)} µs with JSON.stringify, ${f.serialize_us.compiled.toFixed(1)} µs with the serializer compiled from the response schema (what the service uses), medians of ${SERIALIZE_ROUNDS} interleaved rounds, each writing answers of their own (figures moved in the last digits; one answer written over and over measures V8's cache of number strings instead).`,
     '',
     '![latency vs load](latest-latency.svg)',
   ];

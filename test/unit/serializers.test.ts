@@ -3,7 +3,7 @@
 // edges included, and writes nothing outside the schema. The property test checks the calculate
 // serializer on every answer of the whole request domain.
 import t from 'tap';
-import { serializeBacktest, serializeBatch, serializeCalculate, serializeStress } from '../../src/http/serializers.js';
+import { serializeBacktest, serializeBatch, serializeCalculate, serializerSchema, serializeStress } from '../../src/http/serializers.js';
 import { type CalculateResponseBody } from '../../src/contract/responses.js';
 import examples from '../../src/contract/examples.json' with { type: 'json' };
 import { sameContent } from '../helpers/same-json.js';
@@ -54,4 +54,31 @@ t.test('a property outside the schema is not written', async (t) => {
   body.internal = 'nor this';
   const text = serializeCalculate(body as Loose);
   t.notMatch(text, /not for clients|nor this/);
+});
+
+t.test('a union of bare types becomes a list of types; other unions stay', async (t) => {
+  const nullable = { description: 'a figure or null', anyOf: [{ type: 'number' }, { type: 'null' }] };
+  t.same(serializerSchema(nullable), { description: 'a figure or null', type: ['number', 'null'] });
+  const named = { anyOf: [{ type: 'string', enum: ['a', 'b'], description: 'a name' }, { type: 'null' }] };
+  t.same(serializerSchema(named), { type: ['string', 'null'] });
+  const objects = { anyOf: [{ type: 'object', properties: { x: { type: 'number' } } }, { type: 'null' }] };
+  t.same(serializerSchema(objects), objects, 'an object branch keeps the anyOf');
+  const constrained = { anyOf: [{ type: 'number', minimum: 0 }, { type: 'null' }] };
+  t.same(serializerSchema(constrained), constrained, 'a branch with other keywords keeps the anyOf');
+  t.same(serializerSchema({ anyOf: [{ type: 'number' }] }), { anyOf: [{ type: 'number' }] }, 'a single branch stays');
+});
+
+t.test('nullable figures: null and numbers written, anything else refused', async (t) => {
+  const body = structuredClone(r.calculate) as unknown as CalculateResponseBody;
+  const items = body.meta.exposures.items as unknown as Record<string, unknown>[];
+  for (const quantity of [null, 0, -0, 2 ** 53 - 1, -1.5e-300, 150]) {
+    items[0]!.quantity = quantity;
+    const text = serializeCalculate(body as Loose);
+    t.ok(sameContent(text, body), `quantity ${quantity}`);
+  }
+  items[0]!.quantity = '150';
+  t.throws(() => serializeCalculate(body as Loose), /quantity/, 'a string where a number or null belongs');
+  body.meta.simulations = 1.5 as unknown as number;
+  items[0]!.quantity = 150;
+  t.throws(() => serializeCalculate(body as Loose), /simulations/, 'a fraction where a whole number or null belongs');
 });
