@@ -41,6 +41,10 @@ export const ABI = {
   /** OP_FINALIZE given its parts: [parts, OP_FINALIZE_PART results…, then OP_FINALIZE's input]. */
   OP_FINALIZE_SPLIT: 20,
   BLOCK: 256,
+  /** Assets a buy-and-hold book's P&L adds up on their own before adding the groups' sums (a live book keeps them between ticks). */
+  PNL_GROUP: 16,
+  /** Words of kept group sums before the exposures they were summed for: [state, books, assets, first block, end block]. */
+  GROUP_SUMS_HEADER: 5,
   /** `factor columns` of an n×n lower-triangular (Cholesky) covariance factor; else m loadings. */
   FACTOR_TRIANGULAR: 0,
   METHOD_MONTE_CARLO_NORMAL: 0,

@@ -4,9 +4,9 @@ import { type AnswerMemory, type Engine, type EngineExecutor, type EngineInput, 
 export class DirectExecutor implements EngineExecutor {
   constructor(readonly engine: Engine) {}
 
-  run(op: OpCode, input: EngineInput, _signal?: AbortSignal, lead?: Float64Array, answer: AnswerMemory = 'own'): Promise<EngineReply> {
+  run(op: OpCode, input: EngineInput, _signal?: AbortSignal, lead?: Float64Array, answer: AnswerMemory = 'own', sums?: Float64Array): Promise<EngineReply> {
     const start = performance.now();
-    const output = answer === 'shared' ? this.engine.callShared(op, input, lead) : this.engine.call(op, input, lead);
+    const output = answer === 'shared' ? this.engine.callShared(op, input, lead) : this.engine.call(op, input, lead, sums);
     return Promise.resolve({ output, queueMs: 0, computeMs: performance.now() - start });
   }
 }

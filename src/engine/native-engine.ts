@@ -6,6 +6,7 @@ import { NATIVE_BASELINE_PATH, NATIVE_HOST_BENCH_PATH, NATIVE_PATH } from '../pa
 interface NativeAddon {
   engineCall(op: number, input: Float64Array): Float64Array;
   engineCallLed(op: number, lead: Float64Array, input: Float64Array): Float64Array;
+  engineCallLedSummed(op: number, lead: Float64Array, input: Float64Array, sums: Float64Array): Float64Array;
   engineCallParts(op: number, parts: Float64Array[]): Float64Array;
   engineAnswerLength(op: number, lead: Float64Array, input: Float64Array): number;
   engineCallLedInto(op: number, lead: Float64Array, input: Float64Array, out: Float64Array): boolean;
@@ -13,7 +14,7 @@ interface NativeAddon {
 }
 
 /** Every function the binding calls on the addon. */
-const ENTRY_POINTS = ['engineCall', 'engineCallLed', 'engineCallParts', 'engineAnswerLength', 'engineCallLedInto', 'engineBuild'] as const satisfies readonly (keyof NativeAddon)[];
+const ENTRY_POINTS = ['engineCall', 'engineCallLed', 'engineCallLedSummed', 'engineCallParts', 'engineAnswerLength', 'engineCallLedInto', 'engineBuild'] as const satisfies readonly (keyof NativeAddon)[];
 
 /** The native addon: loading it checks its entry points and ABI and reads its version (throws if any fails). */
 export class NativeEngine implements Engine {
@@ -41,9 +42,10 @@ export class NativeEngine implements Engine {
     this.version = readAbi(this).version;
   }
 
-  call(op: OpCode, input: EngineInput, lead?: Float64Array): Float64Array {
+  call(op: OpCode, input: EngineInput, lead?: Float64Array, sums?: Float64Array): Float64Array {
     // Parts are read where they lie (OP_FINALIZE's partials; any other joined by the addon).
     if (!lead && !(input instanceof Float64Array) && input.length > 1) return this.addon.engineCallParts(op, [...input]);
+    if (lead && sums) return this.addon.engineCallLedSummed(op, lead, joinedInput(input), sums);
     // The lead is read where it lies (no copy), a SharedArrayBuffer's view included.
     return lead ? this.addon.engineCallLed(op, lead, joinedInput(input)) : this.addon.engineCall(op, joinedInput(input));
   }

@@ -30,9 +30,13 @@ export interface Engine {
   /**
    * `lead`, when given, is the input's first part: the call reads [lead.length, …lead, …input].
    * A host passes a large buffer shared between tasks (a live book's kept scenarios) this way
-   * instead of copying it into every task's input.
+   * instead of copying it into every task's input. `sums`, with a lead, is memory shared between
+   * threads that a live book keeps for one batch of its kept scenarios (`groupSumsWords` long,
+   * priced one call at a time): OP_SIMULATE_KEPT keeps its books' group sums there between calls
+   * and sums again only the groups whose exposures moved. The answer is the same whatever it holds;
+   * the WASM build does not use it.
    */
-  call(op: OpCode, input: EngineInput, lead?: Float64Array): Float64Array;
+  call(op: OpCode, input: EngineInput, lead?: Float64Array, sums?: Float64Array): Float64Array;
   /**
    * `call`, its answer in memory shared between threads (a SharedArrayBuffer's view): what a host
    * keeps and hands to later tasks in place, so no thread copies it again.
@@ -62,9 +66,10 @@ export interface EngineReply {
 export interface EngineExecutor {
   /**
    * `lead` as Engine.call takes it: shared with the worker (a SharedArrayBuffer's view) or cloned,
-   * never transferred; `answer` 'shared': the output made in shared memory where the task runs.
+   * never transferred; `answer` 'shared': the output made in shared memory where the task runs;
+   * `sums` as Engine.call takes it (shared with the worker).
    */
-  run(op: OpCode, input: EngineInput, signal?: AbortSignal, lead?: Float64Array, answer?: AnswerMemory): Promise<EngineReply>;
+  run(op: OpCode, input: EngineInput, signal?: AbortSignal, lead?: Float64Array, answer?: AnswerMemory, sums?: Float64Array): Promise<EngineReply>;
 }
 
 /** An executor refused a task: its queue is full, or it is closing. Nothing was run. */

@@ -56,13 +56,27 @@ export class EnginePool implements EngineExecutor {
     return Math.max(0, this.outstanding - this.threadCount);
   }
 
-  async run(op: OpCode, input: EngineInput, signal?: AbortSignal, lead?: Float64Array, answer: AnswerMemory = 'own'): Promise<EngineReply> {
+  async run(
+    op: OpCode,
+    input: EngineInput,
+    signal?: AbortSignal,
+    lead?: Float64Array,
+    answer: AnswerMemory = 'own',
+    sums?: Float64Array,
+  ): Promise<EngineReply> {
     // Admission is decided here, by our own count, synchronously: a burst cannot overshoot the
     // bound, and a closing pool takes nothing more.
     if (this.closing) throw new ExecutorBusyError('the engine pool is closing');
     if (this.outstanding >= this.threadCount + this.maxQueue) throw new ExecutorBusyError('the engine queue is full');
     this.outstanding++;
-    const task: EngineTask = { op, input, submittedAt: absoluteNow(), ...(lead ? { lead } : {}), ...(answer === 'shared' ? { shared: true } : {}) };
+    const task: EngineTask = {
+      op,
+      input,
+      submittedAt: absoluteNow(),
+      ...(lead ? { lead } : {}),
+      ...(answer === 'shared' ? { shared: true } : {}),
+      ...(sums ? { sums } : {}),
+    };
     try {
       return (await this.pool.run(task, { signal: signal ?? null, transferList: transferable(input) })) as EngineReply;
     } finally {

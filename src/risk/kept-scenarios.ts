@@ -53,7 +53,27 @@ export function keptFrom(batches: readonly { first: number; end: number }[], rep
   return { batches: batches.map((b) => ({ first: b.first, end: b.end })), units, bytes: units.reduce((a, u) => a + u.byteLength, 0) };
 }
 
-/** `model`'s books priced on kept scenarios: the results runModel gives for the same model. */
+/** Groups of PNL_GROUP assets in a buy-and-hold book of `assets` assets. */
+export function pnlGroups(assets: number): number {
+  return Math.ceil(assets / ABI.PNL_GROUP);
+}
+
+/**
+ * Memory for each batch's group sums of `books` books on kept scenarios of `assets` columns, in
+ * shared memory (the engine's layout: a header, the exposures summed for, then per block, book and
+ * group BLOCK sums). Zeroed: nothing summed yet.
+ */
+export function groupSumsFor(kept: KeptScenarios, books: number, assets: number): Float64Array[] {
+  return kept.batches.map(
+    (b) => new Float64Array(new SharedArrayBuffer(8 * (ABI.GROUP_SUMS_HEADER + books * assets + (b.end - b.first) * books * pnlGroups(assets) * ABI.BLOCK))),
+  );
+}
+
+/**
+ * `model`'s books priced on kept scenarios: the results runModel gives for the same model. `sums`,
+ * one per batch (`groupSumsFor`), keep the books' group sums from one pricing to the next: the
+ * caller prices one book at a time on them.
+ */
 export async function runKept(
   exec: EngineExecutor,
   model: ModelInput,
@@ -62,11 +82,12 @@ export async function runKept(
   policy: BatchPolicy,
   signal: AbortSignal | undefined,
   timing: PhaseTiming,
+  sums?: readonly Float64Array[],
 ): Promise<EngineResults> {
   const spec = simulationSpec(model, est);
   const budget = budgetOf(policy);
   const replies = await Promise.all(
-    kept.batches.map((b, i) => exec.run(ABI.OP_SIMULATE_KEPT, encodeSpec(spec, b.first, b.end, budget()), signal, kept.units[i])),
+    kept.batches.map((b, i) => exec.run(ABI.OP_SIMULATE_KEPT, encodeSpec(spec, b.first, b.end, budget()), signal, kept.units[i], 'own', sums?.[i])),
   );
   addPhase(timing, replies);
   replies.forEach((r) => checkStatus(r.output));

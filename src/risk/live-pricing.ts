@@ -4,7 +4,7 @@ import { canonicalSymbols, priceBook, symbolsOf } from './books.js';
 import { calculate, calculationOf, modelInputOf, type CalculatorDeps } from './calculate.js';
 import { batchPolicy } from './calculation-setup.js';
 import { underDeadline, type Session } from './deadline.js';
-import { canKeep, keepScenarios, runKept, type KeptScenarios } from './kept-scenarios.js';
+import { canKeep, groupSumsFor, keepScenarios, pnlGroups, runKept, type KeptScenarios } from './kept-scenarios.js';
 import { poolTails } from './pooled-tails.js';
 import { scenarioCount } from './engine-run.js';
 import { loadDataset, prepareModel, type PreparedModel } from './model-setup.js';
@@ -49,6 +49,10 @@ interface Kept {
   symbols: string[];
   listed: string[];
   scenarios: KeptScenarios;
+  /** Per batch, the books' group sums kept from one pricing to the next (the book, and with FX its twin). */
+  sums: Float64Array[];
+  /** Whether a pricing is using `sums` (another then prices without them: same answer, all groups summed). */
+  summing: boolean;
   /** A tick's work for admission: the books' P&L and the figures, no draws. */
   tick: WorkShape;
 }
@@ -76,14 +80,24 @@ export class LivePricing {
     return this.liveMarket;
   }
 
-  /** Columns of the kept scenarios: the book's symbols, over a multi-currency dataset its instruments. */
+  /**
+   * Columns kept per scenario: the book's symbols (over a multi-currency dataset its instruments),
+   * and each book's group sums, one column per PNL_GROUP of them.
+   */
   get keptColumns(): number {
-    return this.kept?.model.symbols.length ?? 0;
+    if (!this.kept) return 0;
+    const columns = this.kept.model.symbols.length;
+    return columns + (this.kept.sums.length > 0 ? this.books(this.kept) * pnlGroups(columns) : 0);
   }
 
-  /** Bytes of scenarios kept (0 before the first pricing, or when none can be). */
+  /** Bytes of scenarios and group sums kept (0 before the first pricing, or when none can be). */
   get keptBytes(): number {
-    return this.kept?.scenarios.bytes ?? 0;
+    return this.kept ? this.kept.scenarios.bytes + this.kept.sums.reduce((a, s) => a + s.byteLength, 0) : 0;
+  }
+
+  /** Books priced on the kept scenarios: the book, and over a foreign currency its twin without FX. */
+  private books(kept: Pick<Kept, 'fx'>): number {
+    return kept.fx?.foreign ? 2 : 1;
   }
 
   async price(req: CalculateRequest): Promise<CalculateResponseBody> {
@@ -119,7 +133,8 @@ export class LivePricing {
         const drawn = await keepScenarios(this.deps.executor, input, model.est, batchPolicy(this.deps, s), s.signal);
         const scenarios = poolTails(drawn, scenarioCount(input, model.est));
         if (fx) this.liveMarket = liveMarket(dataset, listed, req.currency, dataset.dates[model.est.lastDate]!);
-        this.kept = { model, symbols, listed, scenarios, fx, tick: { ...shape, steps: 1, correlated: false } };
+        const sums = groupSumsFor(scenarios, this.books({ fx }), model.symbols.length);
+        this.kept = { model, symbols, listed, scenarios, sums, summing: false, fx, tick: { ...shape, steps: 1, correlated: false } };
         return this.priced(req, this.kept, s);
       },
       { units: workUnits(shape), teaches: false, owner: this.owner, bytes: workBytes(shape) },
@@ -146,8 +161,26 @@ export class LivePricing {
       owner: this.owner,
       // The kept scenarios are shared, not copied into the tasks: a WASM worker copies the batch it
       // prices into its own memory, a native one reads it in place.
-      bytes: workBytes(kept.tick) + kept.scenarios.bytes,
+      bytes: workBytes(kept.tick) + kept.scenarios.bytes + kept.sums.reduce((a, x) => a + x.byteLength, 0),
     });
+  }
+
+  /**
+   * `price` given the kept group sums when no other pricing holds them. A pricing that fails leaves
+   * them to tasks that may still run (an aborted native call finishes its block): later pricings
+   * get new ones, summed from nothing.
+   */
+  private async onKept<T>(kept: Kept, price: (sums?: Float64Array[]) => Promise<T>): Promise<T> {
+    if (kept.summing) return price();
+    kept.summing = true;
+    try {
+      return await price(kept.sums);
+    } catch (e) {
+      kept.sums = groupSumsFor(kept.scenarios, this.books(kept), kept.model.symbols.length);
+      throw e;
+    } finally {
+      kept.summing = false;
+    }
   }
 
   /** The book on the kept scenarios, answered as calculate answers it (with FX: and its twin without FX, meta.fx). */
@@ -157,7 +190,9 @@ export class LivePricing {
     const foreign = fx !== null && fx.foreign;
     const books = foreign ? [book.engine, bookWithoutFx(book, fx)] : [book.engine];
     const input = modelInputOf(req, model, books, foreign ? 'what_if' : 'none', req.simulations ?? 0);
-    const results = await runKept(this.deps.executor, input, model.est, kept.scenarios, batchPolicy(this.deps, s), s.signal, s.timing);
+    const results = await this.onKept(kept, (sums) =>
+      runKept(this.deps.executor, input, model.est, kept.scenarios, batchPolicy(this.deps, s), s.signal, s.timing, sums),
+    );
     const calc = calculationOf(req, model, kept.listed, this.deps, s, { precision: null, extras: { filter: null, cornishFisher: null } });
     const own = { books: [results.books[0]!], whatIf: null };
     const answer = buildResponse(calc, [book], foreign ? own : results);

@@ -12,6 +12,6 @@ const engine = warmUp(instantiateEngine((workerData as EngineWorkerData).source)
 export default function runTask(task: EngineTask): EngineReply {
   const start = absoluteNow();
   injectEngineFault();
-  const output = task.shared ? engine.callShared(task.op, task.input, task.lead) : engine.call(task.op, task.input, task.lead);
+  const output = task.shared ? engine.callShared(task.op, task.input, task.lead) : engine.call(task.op, task.input, task.lead, task.sums);
   return movedReply({ output, queueMs: start - task.submittedAt, computeMs: absoluteNow() - start });
 }

@@ -8,6 +8,8 @@ export interface EngineTask {
   input: EngineInput;
   /** Engine.call's lead: a SharedArrayBuffer's view, shared with the worker, or else cloned; never transferred. */
   lead?: Float64Array;
+  /** Engine.call's group sums: a SharedArrayBuffer's view, shared with the worker. */
+  sums?: Float64Array;
   /** The answer made in shared memory (the main thread keeps it and hands it to later tasks). */
   shared?: true;
   /** absoluteNow() when the task was submitted, to measure its wait in the queue. */

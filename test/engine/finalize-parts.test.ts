@@ -126,7 +126,10 @@ t.test('an addon without an entry point the binding calls is refused at load', (
   const dir = mkdtempSync(path.join(tmpdir(), 'addon-'));
   const file = path.join(dir, 'old-addon.cjs');
   // An addon from before engineCallParts: every other entry point, and the same ABI.
-  writeFileSync(file, 'module.exports = { engineCall() {}, engineCallLed() {}, engineAnswerLength() {}, engineCallLedInto() {}, engineBuild() { return "old"; } };');
+  writeFileSync(
+    file,
+    'module.exports = { engineCall() {}, engineCallLed() {}, engineCallLedSummed() {}, engineAnswerLength() {}, engineCallLedInto() {}, engineBuild() { return "old"; } };',
+  );
   try {
     t.throws(() => new NativeEngine(file), /lacks engineCallParts/);
   } finally {

@@ -112,10 +112,10 @@ function tallied(name: string, engine: Engine): EngineExecutor {
   const direct = new DirectExecutor(engine);
   const seen = finalizeSplits.get(name) ?? finalizeSplits.set(name, new Map()).get(name)!;
   return {
-    run(op, input, signal, lead) {
+    run(op, input, signal, lead, _answer, sums) {
       const parts = op === ABI.OP_FINALIZE || op === ABI.OP_RUN ? 1 : op === ABI.OP_FINALIZE_SPLIT ? joinedInput(input)[0]! : 0;
       if (parts > 0) seen.set(parts, (seen.get(parts) ?? 0) + 1);
-      return direct.run(op, input, signal, lead);
+      return direct.run(op, input, signal, lead, 'own', sums);
     },
   };
 }

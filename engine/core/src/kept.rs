@@ -82,6 +82,7 @@ pub fn simulate_kept(
     deadline: &Deadline,
     units: &[f64],
     tails: UnitTails,
+    sums: Option<&mut [f64]>,
 ) -> Result<Partial<'static>> {
     let k = keepable(spec, range)?;
     ensure(
@@ -105,5 +106,5 @@ pub fn simulate_kept(
         covered <= spec.n_assets() && fits(&tails.smallest) && fits(&tails.largest),
         "kept tails must hold k values (or, pooled over every asset, none) per asset of their first ones, in both lanes",
     )?;
-    simulate_from(spec, range, deadline, Some((units, tails)))
+    simulate_from(spec, range, deadline, Some((units, tails)), sums)
 }

@@ -11,6 +11,7 @@ pub mod estimation;
 pub mod filter;
 pub mod finite;
 pub mod grid_sum;
+pub mod group_sums;
 pub mod importance;
 pub mod kept;
 pub mod kernels;

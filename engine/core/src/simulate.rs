@@ -4,6 +4,7 @@
 
 use crate::deadline::Deadline;
 use crate::error::{EngineError, Result};
+use crate::group_sums::GroupSums;
 use crate::kernels::{group_size, price_block_from, scaled_factor, Assets, Priced, Workspace};
 use crate::spec::{BlockRange, Spec, BLOCK};
 use crate::tail::{ScenarioTail, ValueTail};
@@ -106,7 +107,7 @@ fn record(
 /// Simulates the blocks of `range`; stops with DeadlineExceeded once `deadline` has passed. The
 /// spec is valid by construction; only the range, which belongs to no spec, is checked here.
 pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<Partial<'static>> {
-    simulate_from(spec, range, deadline, None)
+    simulate_from(spec, range, deadline, None, None)
 }
 
 /// Values one block's units take: every asset's BLOCK scenarios.
@@ -141,8 +142,10 @@ pub(crate) fn simulate_from(
     range: BlockRange,
     deadline: &Deadline,
     kept: Option<(&[f64], UnitTails)>,
+    sums: Option<&mut [f64]>,
 ) -> Result<Partial<'static>> {
     range.validate(spec)?;
+    let mut sums = sums.and_then(|memory| GroupSums::open(memory, spec, range));
     let n = spec.n_assets();
     // Kept units outlive the loop: the worst scenarios' asset P&L is read from them once at the
     // end, not gathered (n strided values) at every admission and moved at every cut.
@@ -205,6 +208,7 @@ pub(crate) fn simulate_from(
             &mut ws,
             block,
             units,
+            sums.as_mut(),
             &mut |priced| match priced {
                 Priced::Units(units) => {
                     push_unit_tails(&mut smallest, &mut largest, units, in_block, covered);
@@ -228,6 +232,9 @@ pub(crate) fn simulate_from(
         if spec.importance_sampling() {
             weights.extend_from_slice(&ws.weight[..in_block]);
         }
+    }
+    if let Some(sums) = sums {
+        sums.close(spec, range);
     }
     for (b, (book, tails)) in books.iter_mut().zip(book_tails).enumerate() {
         book.worst = std::mem::replace(&mut book.worst, ScenarioTail::new(0, 0)).finish();

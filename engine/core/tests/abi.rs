@@ -38,6 +38,8 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("OP_FINALIZE_PART", f64::from(OP_FINALIZE_PART)),
         ("OP_FINALIZE_SPLIT", f64::from(OP_FINALIZE_SPLIT)),
         ("BLOCK", BLOCK as f64),
+        ("PNL_GROUP", PNL_GROUP as f64),
+        ("GROUP_SUMS_HEADER", GROUP_SUMS_HEADER as f64),
         ("FACTOR_TRIANGULAR", FACTOR_TRIANGULAR as f64),
         (
             "METHOD_MONTE_CARLO_NORMAL",

@@ -42,6 +42,23 @@ pub fn engine_call_led(
     to_js(env, risk_engine_core::abi::call_led(op, &lead, &input))
 }
 
+/// `engine_call_led(op, lead, input)`, OP_SIMULATE_KEPT keeping its books' group sums in `sums`
+/// (memory shared between threads that the host keeps for one batch of one live book's kept
+/// scenarios, priced one call at a time): the same answer whatever `sums` holds.
+#[napi]
+pub fn engine_call_led_summed(
+    env: Env,
+    op: u32,
+    lead: Float64Array,
+    input: Float64Array,
+    mut sums: Float64Array,
+) -> napi::Result<JsTypedArray> {
+    to_js(
+        env,
+        risk_engine_core::abi::call_led_summed(op, &lead, &input, &mut sums),
+    )
+}
+
 /// The words of `engine_call_led(op, lead, input)`'s answer when they are known before it runs
 /// (OP_OPTION_UNITS on valid input), else −1: a host then allocates the answer where it is to live,
 /// memory shared between threads, and has `engine_call_led_into` write it there.

@@ -7,6 +7,7 @@ import { type CalculateResponseBody } from '../../contract/responses.js';
 import { MONTE_CARLO, type CalculateRequest } from '../../contract/schemas.js';
 import { LivePricing, type LivePricer } from '../../risk/live-pricing.js';
 import { symbolsOf } from '../../risk/books.js';
+import { pnlGroups } from '../../risk/kept-scenarios.js';
 import { type AppContext } from '../context.js';
 import { Exchange, readHead, type RequestHead } from '../exchange.js';
 import { apiErrorOf } from '../failure.js';
@@ -170,15 +171,20 @@ export class LiveHub implements LiveServices {
    */
   checkScenarioMemory(req: CalculateRequest, first?: CalculateResponseBody, columns = 0): number {
     const scenarios = MONTE_CARLO.has(req.method) ? (req.simulations ?? 0) : (first?.meta.simulations ?? 0);
-    // A multi-currency book keeps more columns than symbols (each foreign one also without FX): known after its first pricing.
-    const bytes = scenarios * Math.max(columns, new Set(symbolsOf(cashAsPositions(splitOptions(req).req).book)).size) * 8;
+    // A multi-currency book keeps more columns than symbols (each foreign one also without FX, and
+    // group sums for two books): known after its first pricing. Before it, the symbols and one
+    // book's group sums (a column per PNL_GROUP symbols).
+    const symbols = new Set(symbolsOf(cashAsPositions(splitOptions(req).req).book)).size;
+    const bytes = scenarios * Math.max(columns, symbols + pnlGroups(symbols)) * 8;
     const limit = this.config.liveScenarioMb * 1024 ** 2;
     if (bytes > limit) {
       throw new ApiError(
         'VALIDATION_ERROR',
         `The subscription would keep ${Math.ceil(bytes / 1024 ** 2)} MiB of scenarios; LIVE_SCENARIO_MB allows ${this.config.liveScenarioMb}.`,
         {
-          errors: [{ loc: ['request', 'simulations'], msg: 'scenarios × symbols × 8 bytes exceeds LIVE_SCENARIO_MB', type: 'value_error' }],
+          errors: [
+            { loc: ['request', 'simulations'], msg: 'scenarios × (symbols and their group sums) × 8 bytes exceeds LIVE_SCENARIO_MB', type: 'value_error' },
+          ],
         },
       );
     }

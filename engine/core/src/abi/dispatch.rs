@@ -20,6 +20,7 @@ use crate::estimation::covariance_part::covariance_part;
 use crate::estimation::estimate::estimate;
 use crate::filter::bootstrap::bootstrap_paths;
 use crate::filter::garch::fit_columns;
+use crate::group_sums::group_sums_length;
 use crate::kept::{kept_units, simulate_kept};
 use crate::merge::finalize::{finalize, finalize_split, FinalizeParams};
 use crate::merge::part_summary::summarize_part;
@@ -197,9 +198,43 @@ fn finalize_split_encoded(input: &[f64]) -> Result<Vec<f64>> {
 /// OP_SIMULATE_KEPT: its lead the kept scenarios (what OP_UNITS gave for the spec's range, after
 /// its status word), then the spec.
 fn simulate_kept_parts(kept: &[f64], spec_input: &[f64]) -> Result<Vec<f64>> {
+    simulate_kept_summed(kept, spec_input, None)
+}
+
+/// OP_SIMULATE_KEPT with the books' group sums kept in `sums` between calls (`GroupSums`).
+fn simulate_kept_summed(
+    kept: &[f64],
+    spec_input: &[f64],
+    sums: Option<&mut [f64]>,
+) -> Result<Vec<f64>> {
     let (units, tails) = decode_kept(kept)?;
     let (spec, range, deadline) = decode_spec(spec_input)?;
-    simulate_kept(&spec, range, &deadline, units, tails).map(|p| encode_partial(&spec, &p))
+    simulate_kept(&spec, range, &deadline, units, tails, sums).map(|p| encode_partial(&spec, &p))
+}
+
+/// `call_led(op, lead, input)`, OP_SIMULATE_KEPT keeping its books' group sums in `sums`, memory
+/// the host keeps for one range of one set of kept scenarios and gives back on its next pricing
+/// (`group_sums_words` long; memory of another length is not used). The same answer, bit for bit,
+/// whatever `sums` holds.
+pub fn call_led_summed(op: u32, lead: &[f64], input: &[f64], sums: &mut [f64]) -> Vec<f64> {
+    if op != OP_SIMULATE_KEPT {
+        return call_led(op, lead, input);
+    }
+    or_error(simulate_kept_summed(lead, input, Some(sums)))
+}
+
+/// The words of the group sums `call_led_summed(op, lead, input, …)` keeps: OP_SIMULATE_KEPT on a
+/// spec it decodes; None otherwise.
+pub fn group_sums_words(op: u32, input: &[f64]) -> Option<usize> {
+    if op != OP_SIMULATE_KEPT {
+        return None;
+    }
+    let (spec, range, _) = decode_spec(input).ok()?;
+    Some(group_sums_length(
+        spec.books().len(),
+        spec.n_assets(),
+        range.end - range.first,
+    ))
 }
 
 /// `call(op, [lead.len(), lead…, input…])`, the lead read in place by the operations that take one

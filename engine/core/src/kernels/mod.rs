@@ -4,6 +4,7 @@
 //! each book on it; rebalanced paths depend on the book, so they are walked per book, a group of
 //! books at a time on the very same draws (`fill_rebalanced`).
 
+use crate::group_sums::{add_group, group_pnl, GroupSums, PNL_GROUP};
 use crate::math::expm1;
 use crate::rng::Xoshiro256pp;
 use crate::spec::{Book, Method, Mode, Spec, BLOCK};
@@ -73,17 +74,19 @@ pub fn price_block(
     block: usize,
     emit: &mut dyn FnMut(Priced),
 ) {
-    price_block_from(spec, factor_t, ws, block, None, emit);
+    price_block_from(spec, factor_t, ws, block, None, None, emit);
 }
 
 /// `price_block`, with a buy-and-hold block's units (its `ws.unit`, n × BLOCK) taken from `kept`
-/// when given instead of drawn: the same values, so the same prices, bit for bit.
+/// when given instead of drawn: the same values, so the same prices, bit for bit; and the books'
+/// group sums kept in `sums` when given (summed again only where stale): the same prices again.
 pub fn price_block_from(
     spec: &Spec,
     factor_t: &[f64],
     ws: &mut Workspace,
     block: usize,
     kept: Option<&[f64]>,
+    mut sums: Option<&mut GroupSums>,
     emit: &mut dyn FnMut(Priced),
 ) {
     let books = spec.books();
@@ -98,7 +101,10 @@ pub fn price_block_from(
         };
         emit(Priced::Units(units));
         for (b, book) in books.iter().enumerate() {
-            price_buy_and_hold(book, units, &mut ws.pnl);
+            match sums.as_deref_mut() {
+                Some(sums) => sums.price(b, book, block, units, &mut ws.pnl),
+                None => price_buy_and_hold(book, units, &mut ws.pnl),
+            }
             emit(Priced::Book {
                 book: b,
                 assets: Assets::Scaled { units, book },
@@ -208,15 +214,15 @@ pub fn fill_units(spec: &Spec, factor_t: &[f64], ws: &mut Workspace, block: usiz
         .for_each(|(u, r)| *u = expm1(*r));
 }
 
-/// One buy-and-hold book on the shared returns `units`: the portfolio P&L, the sum in asset order
-/// of the asset P&L e_i·(e^{R_i} − 1).
+/// One buy-and-hold book on the shared returns `units`: the portfolio P&L, the asset P&L
+/// e_i·(e^{R_i} − 1) added up by groups of PNL_GROUP assets (`group_pnl`), then the groups' sums in
+/// group order.
 pub fn price_buy_and_hold(book: &Book, units: &[f64], pnl: &mut [f64]) {
     pnl.iter_mut().for_each(|x| *x = 0.0);
-    for (i, column) in units.chunks_exact(BLOCK).enumerate() {
-        let position = book.exposure(i);
-        for (p, u) in pnl.iter_mut().zip(column) {
-            *p += position * u;
-        }
+    let mut group = [0.0f64; BLOCK];
+    for (g, columns) in units.chunks(PNL_GROUP * BLOCK).enumerate() {
+        group_pnl(book, g, columns, &mut group);
+        add_group(pnl, &group);
     }
 }
 

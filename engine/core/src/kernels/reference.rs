@@ -10,6 +10,7 @@
 
 use super::{price_block, scaled_factor, Priced, Workspace};
 use crate::deadline::Deadline;
+use crate::group_sums::PNL_GROUP;
 use crate::math::expm1;
 use crate::rng::Xoshiro256pp;
 use crate::simulate::simulate;
@@ -90,12 +91,20 @@ fn finish(spec: &Spec, book: &Book, cumulative: Vec<f64>, gross: f64) -> Path {
         }
         return Path { assets, portfolio };
     }
+    let assets: Vec<f64> = book
+        .weights
+        .iter()
+        .zip(&cumulative)
+        .map(|(w, r)| (v * w) * expm1(*r))
+        .collect();
+    // Added up by groups of PNL_GROUP assets, each in asset order, then the groups in order.
     let mut portfolio = 0.0;
-    let mut assets = Vec::new();
-    for (w, r) in book.weights.iter().zip(&cumulative) {
-        let a = (v * w) * expm1(*r);
-        portfolio += a;
-        assets.push(a);
+    for group in assets.chunks(PNL_GROUP) {
+        let mut sum = 0.0;
+        for a in group {
+            sum += a;
+        }
+        portfolio += sum;
     }
     Path { assets, portfolio }
 }

@@ -55,6 +55,27 @@ fn monte_carlo_specs() -> Vec<(String, SpecFields)> {
     f.horizon = 250;
     f.degrees_of_freedom = 30.0;
     out.push(("many books student-t".to_string(), f));
+    // A wide book: 40 assets, so its P&L adds three groups' sums (16, 16 and 8 assets), long and
+    // short, then with a what-if book.
+    let n = 40;
+    let mut f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_100);
+    f.mean = (0..n).map(|i| 0.0002 * ((i % 7) as f64 - 3.0)).collect();
+    f.factor = vec![0.0; n * n];
+    for i in 0..n {
+        f.factor[i * n + i] = 0.01 + 0.0005 * i as f64;
+        if i > 0 {
+            f.factor[i * n + i - 1] = 0.003;
+        }
+    }
+    let long_short: Vec<f64> = (0..n)
+        .map(|i| if i % 3 == 0 { -0.02 } else { 0.04 })
+        .collect();
+    f.books = vec![book(2_000_000.0, &long_short)];
+    out.push(("wide buy-and-hold, three P&L groups".to_string(), f.clone()));
+    let long: Vec<f64> = (0..n).map(|i| 0.02 + 0.0001 * i as f64).collect();
+    f.books.push(book(1_000_000.0, &long));
+    f.comparison = Comparison::WhatIf;
+    out.push(("wide what-if, three P&L groups".to_string(), f));
     out
 }
 
