@@ -117,6 +117,13 @@ export function decodeEstimation(out: Float64Array, n: number): Estimation {
 export interface EngineBook {
   capital: number;
   weights: Float64Array;
+  /**
+   * The exposures the weights came from (e_i, a_i = e_i / C), where the book was stated by its
+   * positions: a buy-and-hold spec sends them as they are (capital 1, weights e_i), so a position
+   * that did not move keeps its exposure's bits whatever the capital does (a live book's kept group
+   * sums stay valid across ticks); C·(e_i / C) is not always e_i.
+   */
+  exposures?: Float64Array;
 }
 
 /** A long-only Part 1 portfolio as an engine book: C = V, a = w. */
@@ -157,11 +164,15 @@ export interface SimulationSpec extends ModelParameters {
   returns: Float64Array;
 }
 
-/** Writes [capital, weights(n)] per book at `at`; returns the position after them. */
-function writeBooks(out: Float64Array, at: number, books: EngineBook[]): number {
+/**
+ * Writes [capital, weights(n)] per book at `at` (buy-and-hold, a book stated by its positions:
+ * [1, exposures(n)]); returns the position after them.
+ */
+function writeBooks(out: Float64Array, at: number, books: EngineBook[], buyAndHold: boolean): number {
   for (const b of books) {
-    out[at++] = b.capital;
-    out.set(b.weights, at);
+    const exposures = buyAndHold ? b.exposures : undefined;
+    out[at++] = exposures ? 1 : b.capital;
+    out.set(exposures ?? b.weights, at);
     at += b.weights.length;
   }
   return at;
@@ -197,7 +208,7 @@ export function encodeSpec(s: SimulationSpec, first: number, end: number, budget
     COMPARISON_CODES[s.comparison],
     s.importanceSampling ? ABI.VARIANCE_REDUCTION_IMPORTANCE_SAMPLING : ABI.VARIANCE_REDUCTION_NONE,
   ]);
-  let at = writeBooks(out, head, s.books);
+  let at = writeBooks(out, head, s.books, !s.rebalanced);
   out.set(s.mean, at);
   at += n;
   if (historical) {
@@ -252,7 +263,7 @@ export function encodeParametric(r: ParametricRequest): Float64Array {
   const head = ABI.PARAMETRIC_HEADER_LEN;
   const out = new Float64Array(head + r.books.length * (1 + n) + n + 1 + r.covariance.length);
   out.set([n, r.books.length, r.horizon, r.confidence, COMPARISON_CODES[r.comparison]]);
-  const at = writeBooks(out, head, r.books);
+  const at = writeBooks(out, head, r.books, false);
   out.set(r.mean, at);
   out[at + n] = r.covarianceColumns;
   out.set(r.covariance, at + n + 1);

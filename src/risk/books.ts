@@ -82,12 +82,13 @@ function weightsOf(exposures: Float64Array, capital: number, stated?: StatedWeig
 }
 
 /** The engine book of exposures over `capital`; one whose weight overflows a double (a tiny capital) is refused at `at`. */
-export function engineBookOf(exposures: Float64Array, capital: number, at: Loc, stated?: StatedWeight): { capital: number; weights: Float64Array } {
+export function engineBookOf(exposures: Float64Array, capital: number, at: Loc, stated?: StatedWeight): EngineBook {
   const weights = weightsOf(exposures, capital, stated);
   if (!weights.every(Number.isFinite)) {
     throw validationError([{ loc: at, msg: 'exposure / capital overflows double precision: give a larger portfolio_value', type: 'overflow' }]);
   }
-  return { capital, weights };
+  // Stated weights are sent as stated (C·a_i); positions as their exposures (EngineBook.exposures).
+  return stated ? { capital, weights } : { capital, weights, exposures };
 }
 
 /** Gross exposure Σ|e_i|; one whose money does not fit a double is refused where it was stated. */
