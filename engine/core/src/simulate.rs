@@ -5,6 +5,7 @@
 use crate::deadline::Deadline;
 use crate::error::{EngineError, Result};
 use crate::group_sums::GroupSums;
+use crate::kept_vectors;
 use crate::kernels::{group_size, price_block_from, scaled_factor, Assets, Priced, Workspace};
 use crate::spec::{BlockRange, Spec, BLOCK};
 use crate::tail::{ScenarioTail, ValueTail};
@@ -67,6 +68,16 @@ impl Partial<'_> {
     /// Scenarios the task simulated.
     pub fn count(&self) -> usize {
         self.books.first().map_or(0, |b| b.pnl.len())
+    }
+
+    /// Gives its books' own P&L and worst rows back to the thread's kept vectors (once encoded).
+    pub(crate) fn give_back(self) {
+        for book in self.books {
+            if let Cow::Owned(pnl) = book.pnl {
+                kept_vectors::give_back(pnl);
+            }
+            kept_vectors::give_back(book.worst.asset_pnl);
+        }
     }
 }
 
@@ -160,7 +171,7 @@ pub(crate) fn simulate_from(
         .books()
         .iter()
         .map(|_| BookPartial {
-            pnl: Cow::Owned(Vec::with_capacity(count)),
+            pnl: Cow::Owned(kept_vectors::take(count)),
             worst: if spec.importance_sampling() {
                 ScenarioTail::every(count, n)
             } else {
@@ -278,7 +289,7 @@ pub(crate) fn simulate_from(
 fn kept_rows(spec: &Spec, range: BlockRange, units: &[f64], b: usize, indices: &[u64]) -> Vec<f64> {
     let book = &spec.books()[b];
     let n = spec.n_assets();
-    let mut rows = Vec::with_capacity(indices.len() * n);
+    let mut rows = kept_vectors::take(indices.len() * n);
     for &index in indices {
         let index = index as usize;
         let block =

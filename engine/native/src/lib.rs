@@ -101,14 +101,18 @@ fn written_in_place(env: Env, call: &OptionUnitsCall) -> napi::Result<JsTypedArr
         .into_typedarray(TypedArrayType::Float64, length, 0)
 }
 
+/// The answer copied into a buffer the JS heap owns; the engine's vector is given back to the
+/// thread for its next answer.
 fn to_js(env: Env, out: Vec<f64>) -> napi::Result<JsTypedArray> {
     let mut buffer = env.create_arraybuffer(out.len() * 8)?;
     for (bytes, x) in buffer.chunks_exact_mut(8).zip(&out) {
         bytes.copy_from_slice(&x.to_le_bytes());
     }
+    let length = out.len();
+    risk_engine_core::abi::recycle_answer(out);
     buffer
         .into_raw()
-        .into_typedarray(TypedArrayType::Float64, out.len(), 0)
+        .into_typedarray(TypedArrayType::Float64, length, 0)
 }
 
 /// The core crate's version.

@@ -22,11 +22,13 @@ use crate::filter::bootstrap::bootstrap_paths;
 use crate::filter::garch::fit_columns;
 use crate::group_sums::group_sums_length;
 use crate::kept::{kept_units, simulate_kept};
+use crate::kept_vectors;
 use crate::merge::finalize::{finalize, finalize_split, FinalizeParams};
 use crate::merge::part_summary::summarize_part;
 use crate::parametric::parametric;
 use crate::simulate::simulate;
 use crate::simulate::Partial;
+use crate::spec::Spec;
 use crate::stress::conditional::conditional;
 use crate::stress::worst_window::worst_windows;
 
@@ -67,7 +69,7 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
             .and_then(|i| estimate(&i))
             .map(|e| encode_estimation(&e)),
         OP_SIMULATE => decode_spec(input).and_then(|(spec, range, deadline)| {
-            simulate(&spec, range, &deadline).map(|p| encode_partial(&spec, &p))
+            simulate(&spec, range, &deadline).map(|p| encoded_partial(&spec, p))
         }),
         OP_FINALIZE => decode_finalize(&mut Reader::new(input))
             .and_then(|(params, mut partials)| finalize(&params, &mut partials))
@@ -209,7 +211,21 @@ fn simulate_kept_summed(
 ) -> Result<Vec<f64>> {
     let (units, tails) = decode_kept(kept)?;
     let (spec, range, deadline) = decode_spec(spec_input)?;
-    simulate_kept(&spec, range, &deadline, units, tails, sums).map(|p| encode_partial(&spec, &p))
+    simulate_kept(&spec, range, &deadline, units, tails, sums).map(|p| encoded_partial(&spec, p))
+}
+
+/// A task's partial encoded, its vectors then kept by the thread for its next task.
+fn encoded_partial(spec: &Spec, p: Partial) -> Vec<f64> {
+    let out = encode_partial(spec, &p);
+    p.give_back();
+    out
+}
+
+/// An answer the host has copied into its own memory, given back: the thread's next answer of its
+/// size is written there rather than into fresh pages (a live tick's 1.2 MB partial faulted in
+/// anew every time). Whether a host gives its answers back changes no answer.
+pub fn recycle_answer(answer: Vec<f64>) {
+    kept_vectors::give_back(answer);
 }
 
 /// `call_led(op, lead, input)`, OP_SIMULATE_KEPT keeping its books' group sums in `sums`, memory

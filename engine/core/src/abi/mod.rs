@@ -14,4 +14,6 @@ pub mod reader;
 pub mod wasm;
 
 pub use codec::OptionUnitsCall;
-pub use dispatch::{call, call_led, call_led_summed, call_parts, group_sums_words, prepare_led};
+pub use dispatch::{
+    call, call_led, call_led_summed, call_parts, group_sums_words, prepare_led, recycle_answer,
+};

@@ -7,13 +7,14 @@ use super::figures::{
     var_es_of_sorted, AssetFigures, Batches, Moments,
 };
 pub use super::finalize_params::FinalizeParams;
-use super::kept_vectors;
 use super::merged_tail::{merged_tail, Prefix};
 use super::part_summary::{merged_parts, BookParts, PartSummary};
+use super::partial_vectors;
 use super::pnl_passes::{spread, summarize, BUCKETS_FROM};
 use super::weighted;
 use crate::error::{ensure, EngineError, Result};
 use crate::grid_sum::column_sums;
+use crate::kept_vectors;
 use crate::metrics::{Metrics, Results, WhatIf, PERCENTILES, PERCENTILE_LEVELS};
 use crate::select::{from_order_key, nth_smallest, rank_of_level};
 use crate::simulate::Partial;
@@ -107,7 +108,7 @@ pub fn finalize_split(
     // where a selection runs in place (few scenarios); the bucket path leaves it unused.
     let mut keys: Vec<u64> = Vec::new();
     for (b, book) in params.books.iter().enumerate() {
-        let pnl = kept_vectors::gathered(partials, b, next);
+        let pnl = partial_vectors::gathered(partials, b, next);
         let standalone_var = if params.lanes == 0 {
             (0..n)
                 .map(|i| {
@@ -143,7 +144,7 @@ pub fn finalize_split(
             batches.push(figures);
         }
     }
-    kept_vectors::give_back_rows(partials);
+    partial_vectors::give_back_rows(partials);
     Ok(compared(params, books, &batches))
 }
 

@@ -2,16 +2,16 @@
 //! (importance-sampled scenarios), `merged_tail` (the worst scenarios over every task),
 //! `figures` (the estimators both merges share: VaR/ES, standard errors, histogram bins, the one
 //! `Metrics` constructor), `finalize_params` (what the merge needs of a calculation),
-//! `bucket_select` (order statistics from keys counted per bucket), `kept_vectors` (the vectors
-//! a book's P&L and worst rows are read into, kept by each thread) and `pnl_passes` (the merge's
-//! two passes over a book's P&L).
+//! `bucket_select` (order statistics from keys counted per bucket), `partial_vectors` (a book's P&L
+//! and the partials' rows in the thread's kept vectors) and `pnl_passes` (the merge's two passes
+//! over a book's P&L).
 
 pub mod bucket_select;
 pub mod figures;
 pub mod finalize;
 pub mod finalize_params;
-pub(crate) mod kept_vectors;
 pub mod merged_tail;
 pub mod part_summary;
+mod partial_vectors;
 mod pnl_passes;
 pub mod weighted;

@@ -11,8 +11,9 @@ use super::figures::{
     SE_BATCHES,
 };
 use super::finalize_params::FinalizeParams;
-use super::kept_vectors;
+use super::partial_vectors;
 use crate::error::Result;
+use crate::kept_vectors;
 use crate::limits::MAX_SCENARIOS;
 use crate::metrics::{compensated_sum, CompensatedSum, Metrics, PERCENTILES, PERCENTILE_LEVELS};
 use crate::select::{ascending_order, level_mass};
@@ -204,7 +205,7 @@ pub fn results(
     let mut books = Vec::with_capacity(params.books.len());
     let mut batches = Vec::new();
     for (b, book) in params.books.iter().enumerate() {
-        let pnl = kept_vectors::gathered(partials, b, params.scenarios);
+        let pnl = partial_vectors::gathered(partials, b, params.scenarios);
         let assets = gather(partials, |p| &mut p.books[b].worst.asset_pnl);
         let (m, figures) = book_metrics(
             params.confidence,

@@ -5,9 +5,9 @@ use crate::abi::constants::PARTIAL_HEADER_LEN;
 use crate::abi::reader::{product, Reader};
 use crate::error::{ensure, EngineError, Result};
 use crate::finite::all_finite;
+use crate::kept_vectors;
 use crate::limits::check_assets;
 use crate::merge::finalize_params::FinalizeParams;
-use crate::merge::kept_vectors;
 use crate::select::{from_order_key, order_key};
 use crate::simulate::{BookPartial, Partial, UnitTails};
 use crate::spec::Spec;
@@ -48,7 +48,7 @@ pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
     // Sized once: growing by doubling copied a live tick's megabytes of partial several times over.
     let lanes = p.units.smallest.len() + p.units.largest.len();
     let per_book = count + worst * (2 + n) + p.books[0].asset_tails.len() * held;
-    let mut out = Vec::with_capacity(
+    let mut out = kept_vectors::take(
         PARTIAL_HEADER_LEN + h.books.len() * (1 + n + per_book) + p.weights.len() + lanes * held,
     );
     out.extend_from_slice(&header);

@@ -1,44 +1,24 @@
-//! The vectors a merge reads a book's P&L and its partials' worst rows into, kept by each thread
-//! from one merge to the next: one made afresh for every merge is mostly page faults (a million
-//! scenarios: about 2,000 of them, measured at a fifth of the merge's time on a worker thread; a
-//! live tick's two partials' rows, 1.8 MB, a sixth of its merge). Their values never outlive the
-//! merge they were read for (each is emptied when given back), so no answer depends on them; a
-//! thread keeps at most KEPT_VECTORS of them, RETAINED_WORDS in all.
+//! The large vectors of a task and of a merge, kept by each thread from one call to the next: one
+//! made afresh for every call is mostly page faults. A merge reads a book's P&L and its partials'
+//! worst rows into them (a million scenarios: about 2,000 faults, measured at a fifth of the
+//! merge's time on a worker thread; a live tick's two partials' rows, 1.8 MB, a sixth of its
+//! merge); a task builds its partial's P&L, worst rows and encoded answer in them, and a host
+//! that has copied an answer gives it back (`abi::recycle_answer`). Their values never outlive
+//! the call they were filled for (each is emptied when given back), so no answer depends on them;
+//! a thread keeps at most KEPT_VECTORS of them, RETAINED_WORDS in all.
 
-use crate::simulate::Partial;
-use std::borrow::Cow;
 use std::cell::RefCell;
 
 /// The most a thread keeps: 32 MiB, four million scenarios' P&L.
 const RETAINED_WORDS: usize = 1 << 22;
 
 /// The most vectors a thread keeps: a merge of two partials takes three (the P&L and each one's
-/// rows). A merge of the simulation's own partials takes none and gives its vectors back: without
-/// a count bound the pool would fill with small ones, each search and insertion slower.
-const KEPT_VECTORS: usize = 4;
+/// rows), a task three (its P&L, its worst rows, its answer). Without a count bound the pool would
+/// fill with small ones, each search and insertion slower.
+const KEPT_VECTORS: usize = 8;
 
 thread_local! {
     static KEPT: RefCell<Vec<Vec<f64>>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Book `b`'s P&L over `partials` (tiling `scenarios` in scenario order) in one vector: a task's own
-/// P&L is taken as it is (its values not copied again) and the others' put after it; decoded ones,
-/// read where the input holds them, are copied once, into a kept vector. The first partial's P&L
-/// is taken out of it. `give_back` the vector when done.
-pub(crate) fn gathered(partials: &mut [Partial], b: usize, scenarios: usize) -> Vec<f64> {
-    let mut all = match std::mem::take(&mut partials[0].books[b].pnl) {
-        Cow::Owned(own) => own,
-        Cow::Borrowed(values) => {
-            let mut copy = take(scenarios);
-            copy.extend_from_slice(values);
-            copy
-        }
-    };
-    all.reserve_exact(scenarios - all.len());
-    for p in partials[1..].iter() {
-        all.extend_from_slice(&p.books[b].pnl);
-    }
-    all
 }
 
 /// An empty vector with room for `words`: the smallest kept one that is large enough (a smaller one
@@ -57,7 +37,7 @@ pub(crate) fn take(words: usize) -> Vec<f64> {
     kept.unwrap_or_else(|| Vec::with_capacity(words))
 }
 
-/// Keeps `v` (emptied) for this thread's next merge: the largest KEPT_VECTORS that fit within
+/// Keeps `v` (emptied) for this thread's next call: the largest KEPT_VECTORS that fit within
 /// RETAINED_WORDS together are kept, the others let go.
 pub(crate) fn give_back(v: Vec<f64>) {
     give_back_within(v, RETAINED_WORDS);
@@ -83,13 +63,6 @@ fn give_back_within(mut v: Vec<f64>, bound: usize) {
             keep
         });
     });
-}
-
-/// Every partial's worst rows given back (see `take`): the merge is done with them.
-pub(crate) fn give_back_rows(partials: &mut [Partial]) {
-    for book in partials.iter_mut().flat_map(|p| p.books.iter_mut()) {
-        give_back(std::mem::take(&mut book.worst.asset_pnl));
-    }
 }
 
 #[cfg(test)]
@@ -131,14 +104,15 @@ mod tests {
             0,
             "a vector past the bound is let go"
         );
-        // Merges that take nothing and give back (the simulation's own partials) keep a few.
+        // Many vectors given back (small answers, partials): the largest few are kept.
         for words in 1..=50 {
             give_back(Vec::with_capacity(words));
         }
         let sizes: Vec<usize> = KEPT.with(|kept| kept.borrow().iter().map(Vec::capacity).collect());
         assert_eq!(sizes.len(), KEPT_VECTORS, "{sizes:?}");
+        let largest = 50 - KEPT_VECTORS + 1;
         assert!(
-            sizes.iter().all(|&c| c >= 47),
+            sizes.iter().all(|&c| c >= largest),
             "the largest kept: {sizes:?}"
         );
     }
