@@ -25,6 +25,7 @@ import { consolePage, docsPage } from './routes/page-routes.js';
 import { listDatasetsRoute } from './routes/dataset-list-route.js';
 import { liveWithoutUpgradeRoute } from './routes/live-route.js';
 import { LIVE_PATH, LiveHub } from './live/live-hub.js';
+import { publishHttpAnswered } from './diagnostics.js';
 
 export function buildRouter(): Router {
   const docs = docsPage();
@@ -132,6 +133,7 @@ export function startHttpServer(services: HttpServices): Promise<HttpServer> {
       const status = String(ex.status);
       ctx.metrics.requests.inc({ route, method: head.method, status });
       ctx.metrics.latency.observe({ route, status }, seconds);
+      publishHttpAnswered({ route, method: head.method, status: ex.status, ms: seconds * 1000 });
       // One access-log line per answer, whatever its status: the route template (never the raw
       // path, which may hold ids), the key's id (never the key). Logged through the service's
       // logger with the id as a field: a per-request child logger would be made for every answer.

@@ -4,7 +4,8 @@ import { type LiveBook } from './live-book.js';
 
 /** What a subscription tells its socket: a new figure set (with the inputs it includes), or a failure. */
 export interface LiveListener {
-  risk(seq: number, body: CalculateResponseBody, startedAt: number): void;
+  /** `since` (performance.now()): the arrival of the first input it includes, else its computation's start. */
+  risk(seq: number, body: CalculateResponseBody, since: number): void;
   failed(seq: number, error: unknown): void;
   /** Inputs that were merged into a later computation instead of computed on their own. */
   coalesced(count: number): void;
@@ -23,6 +24,8 @@ export class LiveSubscription {
   private priced = 0;
   private running = false;
   private closed = false;
+  /** When the first input not yet included in a computation arrived (performance.now()), if any. */
+  private waitingSince: number | null = null;
 
   constructor(
     readonly book: LiveBook,
@@ -30,10 +33,14 @@ export class LiveSubscription {
     private readonly listener: LiveListener,
   ) {}
 
-  /** Applies one input to the book (it throws, changing nothing, when the input is refused), then prices. */
-  input(apply: (book: LiveBook) => void): void {
+  /**
+   * Applies one input, received at `receivedAt` (performance.now()), to the book (it throws,
+   * changing nothing, when the input is refused), then prices.
+   */
+  input(apply: (book: LiveBook) => void, receivedAt = performance.now()): void {
     apply(this.book);
     this.inputs++;
+    this.waitingSince ??= receivedAt;
     if (this.running) return;
     void this.run();
   }
@@ -44,13 +51,14 @@ export class LiveSubscription {
     try {
       for (;;) {
         const seq = this.inputs;
-        const startedAt = performance.now();
+        const since = this.waitingSince ?? performance.now();
+        this.waitingSince = null;
         // Inputs after the last computation's and before this one's, less the one this prices itself.
         if (seq - this.priced > 1) this.listener.coalesced(seq - this.priced - 1);
         this.priced = seq;
         try {
           const body = await this.price(this.book.request());
-          if (!this.closed) this.listener.risk(seq, body, startedAt);
+          if (!this.closed) this.listener.risk(seq, body, since);
         } catch (e) {
           if (!this.closed) this.listener.failed(seq, e);
         }

@@ -3,7 +3,9 @@
 // message's figures equal, bit for bit, POST /calculate of the same request with the seed fixed and
 // the book's current exposures (computed here independently: quantity × the new price) as
 // market_value; for weights, long/short and historical books.
+import diagnostics_channel from 'node:diagnostics_channel';
 import t, { type Test } from 'tap';
+import { HTTP_ANSWERED, LIVE_RISK_SENT, type HttpAnswered, type LiveRiskSent } from '../../src/http/diagnostics.js';
 import { calcBody, calculate, call, uploadFile } from '../helpers/http.js';
 import { bitJson } from '../helpers/bit-json.js';
 import { LiveClient, type LiveMessage } from '../helpers/live-client.js';
@@ -209,6 +211,49 @@ t.test('live risk', async (t) => {
     t.ok(value('live_updates_total') >= seqs.length, 'updates counted');
     t.ok(value('live_update_seconds_count') >= seqs.length, 'update latency observed');
     t.ok(value('live_subscriptions') >= 1, 'the open subscription counted');
+  });
+
+  t.test("the server's own latency: each risk message and answer on its diagnostics channel", async (t) => {
+    const sent: LiveRiskSent[] = [];
+    const answered: HttpAnswered[] = [];
+    const onSent = (m: unknown) => sent.push(m as LiveRiskSent);
+    const onAnswered = (m: unknown) => answered.push(m as HttpAnswered);
+    diagnostics_channel.subscribe(LIVE_RISK_SENT, onSent);
+    diagnostics_channel.subscribe(HTTP_ANSWERED, onAnswered);
+    t.teardown(() => {
+      diagnostics_channel.unsubscribe(LIVE_RISK_SENT, onSent);
+      diagnostics_channel.unsubscribe(HTTP_ANSWERED, onAnswered);
+    });
+    const c = await LiveClient.open(s.base, s.key);
+    t.teardown(() => c.close());
+    const request = calcBody(ds, { portfolio: undefined, positions: [{ symbol: 'AAPL', quantity: 1000 }], simulations: 5000 });
+    c.send({ type: 'subscribe', id: 'timed', request });
+    await c.risk('timed');
+    // One tick at a time: each message's server time lies within the client's.
+    const seen: number[] = [];
+    for (let i = 1; i <= 3; i++) {
+      const started = performance.now();
+      c.send({ type: 'prices', id: 'timed', prices: { AAPL: 100 + i } });
+      await c.risk('timed', i);
+      seen.push(performance.now() - started);
+    }
+    const own = sent.filter((m) => m.id === 'timed');
+    t.same(
+      own.map((m) => m.seq),
+      [0, 1, 2, 3],
+      'one event per risk message, in order',
+    );
+    for (const [i, m] of own.slice(1).entries()) {
+      t.ok(Number.isFinite(m.ms) && m.ms > 0 && m.ms <= seen[i]!, `tick ${i + 1}: ${m.ms} ms in the server, ${seen[i]} ms at the client`);
+    }
+    answered.length = 0;
+    const started = performance.now();
+    t.equal((await calculate(s.base, s.key, request)).status, 200);
+    const client = performance.now() - started;
+    const calc = answered.filter((a) => a.route === '/api/v1/risk/calculate');
+    t.equal(calc.length, 1, 'one event for the calculation');
+    t.match(calc[0], { method: 'POST', status: 200 });
+    t.ok(calc[0]!.ms > 0 && calc[0]!.ms <= client, `calculate: ${calc[0]!.ms} ms in the server, ${client} ms at the client`);
   });
 
   t.test('errors carry the contract codes', async (t) => {

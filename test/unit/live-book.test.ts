@@ -172,7 +172,7 @@ t.test('what a live book may start from', async (t) => {
   t.doesNotThrow(() => checkLiveRequest(base));
 });
 
-t.test('coalescing: no overlap, seq rising, the last computation includes the last input', async (t) => {
+t.test('coalescing: no overlap, seq rising, the last computation includes the last input, latency from its first input', async (t) => {
   const rand = mulberry32(7);
   for (let run = 0; run < 50; run++) {
     const book = LiveBook.of({ ...base, positions: [{ symbol: 'A', quantity: 1 }] } as CalculateRequest, first({ A: 1 }));
@@ -180,6 +180,7 @@ t.test('coalescing: no overlap, seq rising, the last computation includes the la
     let overlapped = false;
     const pending: (() => void)[] = [];
     const seqs: number[] = [];
+    const since: number[] = [];
     let coalesced = 0;
     const sub = new LiveSubscription(
       book,
@@ -188,12 +189,13 @@ t.test('coalescing: no overlap, seq rising, the last computation includes the la
         const price = (req.positions![0] as PositionEntry).market_value!;
         return new Promise((resolve) => pending.push(() => (running--, resolve({ meta: { price } } as unknown as CalculateResponseBody))));
       },
-      { risk: (seq) => seqs.push(seq), failed: () => t.fail('no failure'), coalesced: (n) => (coalesced += n) },
+      { risk: (seq, _body, from) => (seqs.push(seq), since.push(from)), failed: () => t.fail('no failure'), coalesced: (n) => (coalesced += n) },
     );
     const done = sub.run();
     const inputs = 1 + Math.floor(rand() * 30);
     for (let i = 1; i <= inputs; i++) {
-      sub.input((b) => b.setPrices({ A: i + 1 }));
+      // Input i arrives at time i: a message's latency counts from the first input it includes.
+      sub.input((b) => b.setPrices({ A: i + 1 }), i);
       // Sometimes the computation under way ends between inputs.
       while (rand() < 0.3 && pending.length) pending.shift()!();
       await Promise.resolve();
@@ -211,5 +213,9 @@ t.test('coalescing: no overlap, seq rising, the last computation includes the la
       'seq rises',
     );
     t.equal(coalesced + seqs.length - 1, inputs, 'each input priced on its own or coalesced');
+    t.ok(
+      seqs.every((q, i) => i === 0 || since[i] === seqs[i - 1]! + 1),
+      `each message counted from the first input after the last one's: ${JSON.stringify([seqs, since])}`,
+    );
   }
 });

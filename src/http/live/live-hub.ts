@@ -79,9 +79,10 @@ export class LiveHub implements LiveServices {
       },
       open: (ws) => this.open(ws),
       message: (ws, message) => {
+        const receivedAt = performance.now();
         // uWS reuses the message's memory after this call: copy before any await.
         const copy = message.slice(0);
-        void ws.getUserData().session?.message(copy);
+        void ws.getUserData().session?.message(copy, receivedAt);
       },
       drain: (ws) => ws.getUserData().session?.drain(),
       close: (ws) => {

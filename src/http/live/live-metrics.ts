@@ -38,15 +38,14 @@ export class LiveMetrics {
     });
     this.latency = new Histogram({
       name: 'live_update_seconds',
-      help: 'From the start of a live computation (its inputs applied) to its risk message handed to the socket',
+      help: 'From the arrival of the first input a live risk message includes (seq 0: its computation start) to the message handed to the socket',
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     });
   }
 
-  /** One risk message computed, `startedAt` (performance.now()) when its computation began. */
-  updated(startedAt: number): void {
-    this.updates.inc();
-    this.latency.observe((performance.now() - startedAt) / 1000);
+  /** One risk message handed to its socket, `ms` after what it is counted from (`live_update_seconds`). */
+  sent(ms: number): void {
+    this.latency.observe(ms / 1000);
   }
 }

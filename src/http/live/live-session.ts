@@ -13,6 +13,7 @@ import { type Config } from '../../config.js';
 import { type CalculateRequest } from '../../contract/schemas.js';
 import { type AccessGuard } from '../access-guard.js';
 import { type LiveMetrics } from './live-metrics.js';
+import { publishLiveRiskSent } from '../diagnostics.js';
 
 /** What a session needs of the server (live-hub.ts provides it). */
 export interface LiveServices {
@@ -56,9 +57,16 @@ const atMessage = (e: unknown, prefix: string[]): unknown => {
 interface Entry {
   sub: LiveSubscription | null;
   /** The latest risk message not yet sent because the socket's buffer was full. */
-  held: string | null;
+  held: Update | null;
   /** Bytes of LIVE_TOTAL_SCENARIO_MB it holds. */
   bytes: number;
+}
+
+/** A risk message written, with what its latency is counted from (`LiveListener.risk`). */
+interface Update {
+  text: string;
+  seq: number;
+  since: number;
 }
 
 /**
@@ -84,8 +92,8 @@ export class LiveSession {
     this.tokens = hub.config.liveMessagesPerSec;
   }
 
-  /** One message from the client. */
-  async message(data: ArrayBuffer): Promise<void> {
+  /** One message from the client, received at `receivedAt` (performance.now()). */
+  async message(data: ArrayBuffer, receivedAt = performance.now()): Promise<void> {
     let id: string | null = null;
     try {
       const value = parseJsonBody(Buffer.from(data));
@@ -113,8 +121,8 @@ export class LiveSession {
         throw new ApiError('RATE_LIMIT_EXCEEDED', `At most ${this.hub.config.liveMessagesPerSec} messages per second per socket: this one was dropped.`);
       id = (checked as { id: string }).id;
       if (type === 'subscribe') await this.subscribe(checked as LiveSubscribeMessage);
-      else if (type === 'prices') this.input(id, (book) => book.setPrices((checked as LivePricesMessage).prices));
-      else if (type === 'trades') this.input(id, (book) => book.addTrades((checked as LiveTradesMessage).trades));
+      else if (type === 'prices') this.input(id, (book) => book.setPrices((checked as LivePricesMessage).prices), receivedAt);
+      else if (type === 'trades') this.input(id, (book) => book.addTrades((checked as LiveTradesMessage).trades), receivedAt);
       else this.unsubscribe(id);
     } catch (e) {
       // Before its key, a socket is answered nothing: a message that is not a valid auth closes it.
@@ -173,10 +181,10 @@ export class LiveSession {
     }
   }
 
-  private input(id: string, apply: (book: LiveBook) => void): void {
+  private input(id: string, apply: (book: LiveBook) => void, receivedAt: number): void {
     const sub = this.subs.get(id)?.sub;
     if (!sub) throw new ApiError('VALIDATION_ERROR', `No subscription ${id} on this socket has answered yet: wait for its first risk message (seq 0).`);
-    sub.input(apply);
+    sub.input(apply, receivedAt);
   }
 
   private unsubscribe(id: string): void {
@@ -197,16 +205,16 @@ export class LiveSession {
 
   private listenerOf(id: string, entry: Entry) {
     return {
-      risk: (seq: number, body: CalculateResponseBody, startedAt: number) => {
-        this.hub.metrics.updated(startedAt);
+      risk: (seq: number, body: CalculateResponseBody, since: number) => {
+        this.hub.metrics.updates.inc();
         // serializeCalculate writes {"status":"success","meta":…}: the message is that object with type, id and seq first.
-        const text = `{"type":"risk","id":${JSON.stringify(id)},"seq":${seq},${serializeCalculate(body).slice(1)}`;
+        const update = { text: `{"type":"risk","id":${JSON.stringify(id)},"seq":${seq},${serializeCalculate(body).slice(1)}`, seq, since };
         if (entry.held !== null || this.socket.buffered() > this.hub.config.liveMaxBufferedBytes) {
           if (entry.held !== null) this.hub.metrics.skipped.inc();
-          entry.held = text;
+          entry.held = update;
           return;
         }
-        this.send(text);
+        this.sendUpdate(id, update);
       },
       failed: (_seq: number, e: unknown) => this.error(id, e),
       coalesced: (n: number) => this.hub.metrics.coalesced.inc(n),
@@ -215,13 +223,22 @@ export class LiveSession {
 
   /** The socket's buffer has room again: each subscription's held update goes, oldest subscription first. */
   drain(): void {
-    for (const entry of this.subs.values()) {
+    for (const [id, entry] of this.subs) {
       if (entry.held === null) continue;
       if (this.socket.buffered() > this.hub.config.liveMaxBufferedBytes) return;
-      const text = entry.held;
+      const update = entry.held;
       entry.held = null;
-      this.send(text);
+      this.sendUpdate(id, update);
     }
+  }
+
+  /** A risk message handed to the socket, its latency counted (metrics, diagnostics channel). */
+  private sendUpdate(id: string, update: Update): void {
+    if (this.closed) return;
+    this.socket.send(update.text);
+    const ms = performance.now() - update.since;
+    this.hub.metrics.sent(ms);
+    publishLiveRiskSent({ id, seq: update.seq, ms });
   }
 
   /** An error message, unless the client has stopped reading: then it is dropped (and counted), so
