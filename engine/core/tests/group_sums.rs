@@ -41,8 +41,9 @@ fn lead(f: &SpecFields, first: usize, end: usize) -> Vec<f64> {
     units[1..].to_vec()
 }
 
-/// Prices `f` on `lead` with and without `sums`; both must be the same partial.
-fn check(f: &SpecFields, first: usize, end: usize, lead: &[f64], sums: &mut [f64], what: &str) {
+/// Prices `f` over blocks `(first, end)` on `lead` with and without `sums`; both must be the same
+/// partial.
+fn check(f: &SpecFields, (first, end): (usize, usize), lead: &[f64], sums: &mut [f64], what: &str) {
     let input = encode_spec(f, first, end);
     let plain = call_led(OP_SIMULATE_KEPT, lead, &input);
     let summed = call_led_summed(OP_SIMULATE_KEPT, lead, &input, sums);
@@ -56,15 +57,15 @@ fn kept_group_sums_price_as_summing_again() {
         let mut f = wide(n, 1_500, &mut d);
         let blocks = blocks(&f);
         let (first, end) = (1, blocks);
+        let range = (first, end);
         let lead = lead(&f, first, end);
         let words = group_sums_words(OP_SIMULATE_KEPT, &encode_spec(&f, first, end)).unwrap();
         let mut sums = vec![0.0; words];
-        check(&f, first, end, &lead, &mut sums, &format!("n {n}: empty"));
+        check(&f, range, &lead, &mut sums, &format!("n {n}: empty"));
         assert_eq!(sums[0], 1.0, "n {n}: clean after a whole pricing");
         check(
             &f,
-            first,
-            end,
+            range,
             &lead,
             &mut sums,
             &format!("n {n}: same exposures"),
@@ -84,14 +85,7 @@ fn kept_group_sums_price_as_summing_again() {
                 // The capital: every exposure.
                 _ => f.books[0].capital *= 1.5,
             }
-            check(
-                &f,
-                first,
-                end,
-                &lead,
-                &mut sums,
-                &format!("n {n} round {round}"),
-            );
+            check(&f, range, &lead, &mut sums, &format!("n {n} round {round}"));
         }
         // A second book (a what-if's twin): other sums, the memory of one book is not theirs.
         let mut two = f.clone();
@@ -99,18 +93,10 @@ fn kept_group_sums_price_as_summing_again() {
         two.comparison = risk_engine_core::spec::Comparison::WhatIf;
         let mut sums2 =
             vec![0.0; group_sums_words(OP_SIMULATE_KEPT, &encode_spec(&two, first, end)).unwrap()];
-        check(
-            &two,
-            first,
-            end,
-            &lead,
-            &mut sums2,
-            &format!("n {n}: two books"),
-        );
+        check(&two, range, &lead, &mut sums2, &format!("n {n}: two books"));
         check(
             &f,
-            first,
-            end,
+            range,
             &lead,
             &mut sums,
             &format!("n {n}: one book again"),
@@ -125,23 +111,23 @@ fn memory_of_another_range_length_or_state_is_summed_again() {
     let (a, b) = (lead(&f, 0, 4), lead(&f, 4, 8));
     let words = group_sums_words(OP_SIMULATE_KEPT, &encode_spec(&f, 0, 4)).unwrap();
     let mut sums = vec![0.0; words];
-    check(&f, 0, 4, &a, &mut sums, "range 0..4");
+    check(&f, (0, 4), &a, &mut sums, "range 0..4");
     // The same length, another range (and other units): summed again, not reused.
-    check(&f, 4, 8, &b, &mut sums, "range 4..8 in 0..4's memory");
-    check(&f, 0, 4, &a, &mut sums, "back to 0..4");
+    check(&f, (4, 8), &b, &mut sums, "range 4..8 in 0..4's memory");
+    check(&f, (0, 4), &a, &mut sums, "back to 0..4");
     // A stamp altered by hand (an exposure the sums were not made for): that group summed again.
     let stamp = 5 + 3;
     sums[stamp] += 1.0;
-    check(&f, 0, 4, &a, &mut sums, "altered stamp");
+    check(&f, (0, 4), &a, &mut sums, "altered stamp");
     // A dirty state (a pricing cut short): every group summed again.
     sums[0] = 0.0;
     // The header, then 20 exposures, then the sums: one of them spoiled.
     sums[5 + 20 + 100] = f64::NAN;
-    check(&f, 0, 4, &a, &mut sums, "dirty");
+    check(&f, (0, 4), &a, &mut sums, "dirty");
     // Memory of the wrong length is not used at all.
     for len in [0, words - 1, words + 1] {
         let mut other = vec![-1.0; len];
-        check(&f, 0, 4, &a, &mut other, &format!("length {len}"));
+        check(&f, (0, 4), &a, &mut other, &format!("length {len}"));
         assert!(other.iter().all(|&x| x == -1.0), "length {len}: untouched");
     }
 }
@@ -154,14 +140,14 @@ fn a_pricing_cut_short_leaves_the_memory_dirty() {
     let f = wide(24, 1_024, &mut d);
     let lead = lead(&f, 0, 4);
     let mut sums = vec![0.0; group_sums_words(OP_SIMULATE_KEPT, &encode_spec(&f, 0, 4)).unwrap()];
-    check(&f, 0, 4, &lead, &mut sums, "first");
+    check(&f, (0, 4), &lead, &mut sums, "first");
     // A budget already spent (the header's budget word): refused at the first block.
     let mut late = encode_spec(&f, 0, 4);
     late[13] = 1e-9;
     let out = call_led_summed(OP_SIMULATE_KEPT, &lead, &late, &mut sums);
     assert_ne!(out[0], 0.0, "a pricing past its deadline is refused");
     assert_eq!(sums[0], 0.0, "dirty after a pricing cut short");
-    check(&f, 0, 4, &lead, &mut sums, "after the failure");
+    check(&f, (0, 4), &lead, &mut sums, "after the failure");
     assert_eq!(sums[0], 1.0);
 }
 

@@ -235,7 +235,7 @@ export class LiveSession {
   /** A risk message handed to the socket, its latency counted (metrics, diagnostics channel). */
   private sendUpdate(id: string, update: Update): void {
     if (this.closed) return;
-    this.socket.send(update.text);
+    this.send(update.text);
     const ms = performance.now() - update.since;
     this.hub.metrics.sent(ms);
     publishLiveRiskSent({ id, seq: update.seq, ms });
