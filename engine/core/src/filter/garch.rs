@@ -76,11 +76,27 @@ fn params(x: &[f64; 3], mean_square: f64) -> Garch {
     }
 }
 
+/// The fit of returns with no finite likelihood; its numbers are placeholders.
+const UNUSABLE: Fit = Fit {
+    params: Garch {
+        omega: 0.0,
+        alpha: 0.0,
+        beta: 0.0,
+    },
+    log_likelihood: 0.0,
+    usable: false,
+};
+
 /// Fits ω, α, β to `r` by maximising the Gaussian likelihood (Nelder–Mead from α = 0.05,
 /// β = 0.90, restarted once from where it stopped). Not usable when the returns are all zero, the
 /// search did not converge, or α + β reached 1.
 pub fn fit(r: &[f64]) -> Fit {
     let mean_square = r.iter().map(|x| x * x).sum::<f64>() / r.len().max(1) as f64;
+    // No returns, all zero, or squares that underflow or overflow: no likelihood is finite, so
+    // the search would only spend its whole evaluation budget (per asset) to find nothing.
+    if !(mean_square > 0.0 && mean_square.is_finite()) {
+        return UNUSABLE;
+    }
     let objective = |x: &[f64; 3]| {
         let value = -log_likelihood(r, &params(x, mean_square));
         if value.is_finite() {
@@ -97,8 +113,7 @@ pub fn fit(r: &[f64]) -> Fit {
     let first = minimise(objective, start, 0.5, 1e-4, 4000);
     let second = minimise(objective, first.x, 0.1, 1e-8, 4000);
     let g = params(&second.x, mean_square);
-    let usable = mean_square > 0.0
-        && first.converged
+    let usable = first.converged
         && second.converged
         && second.value.is_finite()
         && g.omega.is_finite()
@@ -143,19 +158,22 @@ pub fn fit_columns(
 mod tests {
     use super::*;
 
-    /// Returns whose squares underflow have no finite likelihood: the fit is unusable and reports
-    /// only finite numbers (the engine's answers never hold another).
+    /// Returns whose squares underflow or overflow have no finite likelihood: the fit is the
+    /// unusable placeholder at once, without a search (an all-zero column among many assets once
+    /// spent the search's whole evaluation budget on each), and its numbers are finite.
     #[test]
-    fn returns_too_small_to_square_give_an_unusable_finite_fit() {
+    fn returns_with_no_finite_likelihood_give_the_unusable_fit_without_a_search() {
         for r in [
             vec![0.0; 40],
             vec![1.8e-254, 1.38e-312],
             vec![1e-170, -1e-180, 0.0, 5e-324],
             vec![0.0],
             vec![],
+            vec![1e200, -1e200, 0.01],
+            vec![f64::MAX; 3],
         ] {
             let f = fit(&r);
-            assert!(!f.usable, "{r:?}");
+            assert_eq!(f, UNUSABLE, "{r:?}");
             let p = f.params;
             for x in [p.omega, p.alpha, p.beta, f.log_likelihood] {
                 assert!(x.is_finite(), "{r:?}: {f:?}");
