@@ -45,6 +45,8 @@ export const ABI = {
   PNL_GROUP: 16,
   /** Words of kept group sums before the exposures they were summed for: [state, books, assets, first block, end block]. */
   GROUP_SUMS_HEADER: 5,
+  /** Worst scenarios' unit rows a live book's group sums memory keeps per book and block, after the sums: [rows held, their indices, the rows]. */
+  ROW_CACHE_PER_BLOCK: 16,
   /** `factor columns` of an n×n lower-triangular (Cholesky) covariance factor; else m loadings. */
   FACTOR_TRIANGULAR: 0,
   METHOD_MONTE_CARLO_NORMAL: 0,

@@ -59,14 +59,26 @@ export function pnlGroups(assets: number): number {
 }
 
 /**
- * Memory for each batch's group sums of `books` books on kept scenarios of `assets` columns, in
- * shared memory (the engine's layout: a header, the exposures summed for, then per block, book and
- * group BLOCK sums). Zeroed: nothing summed yet.
+ * Words of one batch's group sums over `blocks` blocks (the engine's layout: a header, the
+ * exposures summed for, then per block, book and group BLOCK sums, then per book the worst
+ * scenarios' unit rows it keeps: their count, ROW_CACHE_PER_BLOCK indices and rows per block).
  */
+export function groupSumsWords(books: number, assets: number, blocks: number): number {
+  const rows = blocks * ABI.ROW_CACHE_PER_BLOCK;
+  return ABI.GROUP_SUMS_HEADER + books * assets + blocks * books * pnlGroups(assets) * ABI.BLOCK + books * (1 + rows * (1 + assets));
+}
+
+/**
+ * Words per scenario the group sums of `books` books of `assets` columns keep (their header
+ * aside): each book's group sums and its kept rows.
+ */
+export function groupSumsColumns(books: number, assets: number): number {
+  return books * (pnlGroups(assets) + ((1 + assets) * ABI.ROW_CACHE_PER_BLOCK) / ABI.BLOCK);
+}
+
+/** Memory for each batch's group sums of `books` books on kept scenarios of `assets` columns, in shared memory. Zeroed: nothing summed yet. */
 export function groupSumsFor(kept: KeptScenarios, books: number, assets: number): Float64Array[] {
-  return kept.batches.map(
-    (b) => new Float64Array(new SharedArrayBuffer(8 * (ABI.GROUP_SUMS_HEADER + books * assets + (b.end - b.first) * books * pnlGroups(assets) * ABI.BLOCK))),
-  );
+  return kept.batches.map((b) => new Float64Array(new SharedArrayBuffer(8 * groupSumsWords(books, assets, b.end - b.first))));
 }
 
 /**

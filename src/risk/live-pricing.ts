@@ -4,7 +4,7 @@ import { canonicalSymbols, priceBook, symbolsOf } from './books.js';
 import { calculate, calculationOf, modelInputOf, type CalculatorDeps } from './calculate.js';
 import { batchPolicy } from './calculation-setup.js';
 import { underDeadline, type Session } from './deadline.js';
-import { canKeep, groupSumsFor, keepScenarios, pnlGroups, runKept, type KeptScenarios } from './kept-scenarios.js';
+import { canKeep, groupSumsColumns, groupSumsFor, keepScenarios, runKept, type KeptScenarios } from './kept-scenarios.js';
 import { poolTails } from './pooled-tails.js';
 import { scenarioCount } from './engine-run.js';
 import { loadDataset, prepareModel, type PreparedModel } from './model-setup.js';
@@ -82,12 +82,12 @@ export class LivePricing {
 
   /**
    * Columns kept per scenario: the book's symbols (over a multi-currency dataset its instruments),
-   * and each book's group sums, one column per PNL_GROUP of them.
+   * and each book's group sums (one column per PNL_GROUP of them) and kept worst rows.
    */
   get keptColumns(): number {
     if (!this.kept) return 0;
     const columns = this.kept.model.symbols.length;
-    return columns + (this.kept.sums.length > 0 ? this.books(this.kept) * pnlGroups(columns) : 0);
+    return columns + (this.kept.sums.length > 0 ? groupSumsColumns(this.books(this.kept), columns) : 0);
   }
 
   /** Bytes of scenarios and group sums kept (0 before the first pricing, or when none can be). */

@@ -93,7 +93,7 @@ t.test('limits, revocation, slow reader, drain', async (t) => {
     const a = await LiveClient.open(s.base, s.key);
     const b = await LiveClient.open(s.base, s.key);
     t.teardown(() => (a.close(), b.close()));
-    // (3 symbols + 1 column of group sums) × 50,000 scenarios × 8 bytes = 1.5 MiB > LIVE_SCENARIO_MB = 1.
+    // (3 symbols + 1 column of group sums + 0.25 of kept rows) × 50,000 scenarios × 8 bytes = 1.6 MiB > LIVE_SCENARIO_MB = 1.
     a.send({ type: 'subscribe', id: 'big', request: calcBody(ds, { simulations: 50_000 }) });
     const big = await a.next((m) => m.type === 'error');
     t.equal(big.detail.code, 'VALIDATION_ERROR', 'scenario memory beyond LIVE_SCENARIO_MB: 422');

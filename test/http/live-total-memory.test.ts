@@ -19,9 +19,9 @@ t.test('the scenario memory of every subscription together is bounded', async (t
   const bob = await s.newKey({ owner: 'bob' });
   const ds = (await uploadFile(s.base, s.key, WIDE_SAMPLE)).body.dataset_id as string;
   const bobDs = (await uploadFile(s.base, bob.key, WIDE_SAMPLE)).body.dataset_id as string;
-  // (3 symbols + 1 column of group sums) × 30,000 scenarios × 8 bytes = 960,000 bytes: one fits in
-  // 1 MiB, two do not.
-  const bytes = (3 + 1) * 30_000 * 8;
+  // (3 symbols + 1 column of group sums + (1 + 3) × 16 / 256 of kept worst rows) × 30,000
+  // scenarios × 8 bytes = 1,020,000 bytes: one fits in 1 MiB, two do not.
+  const bytes = (3 + 1 + (4 * 16) / 256) * 30_000 * 8;
   t.equal(await gauge(s.base), 0, 'nothing held before');
 
   const alice = await LiveClient.open(s.base, s.key);

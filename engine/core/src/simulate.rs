@@ -244,15 +244,17 @@ pub(crate) fn simulate_from(
             weights.extend_from_slice(&ws.weight[..in_block]);
         }
     }
-    if let Some(sums) = sums {
-        sums.close(spec, range);
-    }
     for (b, (book, tails)) in books.iter_mut().zip(book_tails).enumerate() {
         book.worst = std::mem::replace(&mut book.worst, ScenarioTail::new(0, 0)).finish();
         book.asset_tails = tails.into_iter().map(ValueTail::finish).collect();
         if let Some((units, _)) = &kept {
-            book.worst.asset_pnl = kept_rows(spec, range, units, b, &book.worst.indices);
+            book.worst.asset_pnl =
+                kept_rows(spec, range, units, b, &book.worst.indices, sums.as_mut());
         }
+    }
+    // Clean once the worst rows are kept too: a pricing cut short before leaves the memory dirty.
+    if let Some(sums) = sums {
+        sums.close(spec, range);
     }
     // The kept tails first, then those computed here, in asset order.
     let joined = |cached: Vec<Vec<u64>>, computed: Vec<ValueTail>| -> Vec<Vec<u64>> {
@@ -284,18 +286,43 @@ pub(crate) fn simulate_from(
     })
 }
 
-/// Book `b`'s asset P&L in the scenarios `indices` (global, inside `range`), row by row, from the
-/// range's kept units: the products `Assets::Scaled` gives while pricing, bit for bit.
-fn kept_rows(spec: &Spec, range: BlockRange, units: &[f64], b: usize, indices: &[u64]) -> Vec<f64> {
+/// Book `b`'s asset P&L in the scenarios `indices` (global, ascending, inside `range`), row by row,
+/// from the range's kept units: the products `Assets::Scaled` gives while pricing, bit for bit.
+/// With the book's group sums memory, the unit rows of the last pricing's worst scenarios come from
+/// there (`GroupSums::unit_rows`).
+fn kept_rows(
+    spec: &Spec,
+    range: BlockRange,
+    units: &[f64],
+    b: usize,
+    indices: &[u64],
+    sums: Option<&mut GroupSums>,
+) -> Vec<f64> {
     let book = &spec.books()[b];
     let n = spec.n_assets();
+    let block_of = |index: usize| {
+        &units[(index / BLOCK - range.first) * block_units(spec)..][..block_units(spec)]
+    };
     let mut rows = kept_vectors::take(indices.len() * n);
-    for &index in indices {
-        let index = index as usize;
-        let block =
-            &units[(index / BLOCK - range.first) * block_units(spec)..][..block_units(spec)];
-        let s = index % BLOCK;
-        rows.extend((0..n).map(|i| book.exposure(i) * block[i * BLOCK + s]));
+    match sums {
+        Some(sums) if n > 0 => {
+            let unit_row = |index: usize, row: &mut Vec<f64>| {
+                let (block, s) = (block_of(index), index % BLOCK);
+                row.extend((0..n).map(|i| block[i * BLOCK + s]));
+            };
+            sums.unit_rows(b, indices, unit_row, &mut rows);
+            for row in rows.chunks_exact_mut(n) {
+                for (i, u) in row.iter_mut().enumerate() {
+                    *u *= book.exposure(i);
+                }
+            }
+        }
+        _ => {
+            for &index in indices {
+                let (block, s) = (block_of(index as usize), index as usize % BLOCK);
+                rows.extend((0..n).map(|i| book.exposure(i) * block[i * BLOCK + s]));
+            }
+        }
     }
     rows
 }

@@ -40,6 +40,7 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("BLOCK", BLOCK as f64),
         ("PNL_GROUP", PNL_GROUP as f64),
         ("GROUP_SUMS_HEADER", GROUP_SUMS_HEADER as f64),
+        ("ROW_CACHE_PER_BLOCK", ROW_CACHE_PER_BLOCK as f64),
         ("FACTOR_TRIANGULAR", FACTOR_TRIANGULAR as f64),
         (
             "METHOD_MONTE_CARLO_NORMAL",

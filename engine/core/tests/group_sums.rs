@@ -1,12 +1,14 @@
 //! A live book's group sums (OP_SIMULATE_KEPT given memory it keeps between calls): whatever the
 //! memory holds — nothing, sums for the same exposures, for others, for another range, for another
-//! book count, of a pricing cut short, of the wrong length — the partial is the one pricing without
-//! it gives, bit for bit, at books of 1 to 3 groups and their edges.
+//! book count, of a pricing cut short, of the wrong length, kept rows spoiled — the partial is the
+//! one pricing without it gives, bit for bit, at books of 1 to 3 groups and their edges, with worst
+//! sets within the kept rows' room and beyond it.
 mod common;
 
 use common::*;
 use risk_engine_core::abi::constants::*;
 use risk_engine_core::abi::{call, call_led, call_led_summed, group_sums_words};
+use risk_engine_core::group_sums::{group_count, GROUP_SUMS_HEADER, ROW_CACHE_PER_BLOCK};
 use risk_engine_core::spec::{Method, Mode, SpecFields};
 
 /// `n` uncorrelated assets (volatilities 0.5 % to 2.5 % a day), one book over them.
@@ -130,6 +132,76 @@ fn memory_of_another_range_length_or_state_is_summed_again() {
         check(&f, (0, 4), &a, &mut other, &format!("length {len}"));
         assert!(other.iter().all(|&x| x == -1.0), "length {len}: untouched");
     }
+}
+
+/// Where book 0's kept rows start in the memory of `books` books of `n` assets over `blocks`.
+fn rows_at(books: usize, n: usize, blocks: usize) -> usize {
+    GROUP_SUMS_HEADER + books * n + blocks * books * group_count(n) * BLOCK
+}
+
+#[test]
+fn kept_rows_are_the_units_and_spoiled_ones_are_not_used() {
+    let mut d = Draw(11);
+    let n = 20;
+    let mut f = wide(n, 4_096, &mut d);
+    let (first, end) = (2, 8);
+    let blocks = end - first;
+    let lead = lead(&f, first, end);
+    let words = group_sums_words(OP_SIMULATE_KEPT, &encode_spec(&f, first, end)).unwrap();
+    let mut sums = vec![0.0; words];
+    check(&f, (first, end), &lead, &mut sums, "first");
+    let at = rows_at(1, n, blocks);
+    let capacity = blocks * ROW_CACHE_PER_BLOCK;
+    let held = sums[at] as usize;
+    assert!(held > 0 && held <= capacity, "the worst set kept: {held}");
+    // Each kept row is its scenario's units, as the lead holds them (after its count: asset-major
+    // per block).
+    let block_words = n * BLOCK;
+    for j in 0..held {
+        let index = sums[at + 1 + j] as usize;
+        let block = &lead[1 + (index / BLOCK - first) * block_words..][..block_words];
+        for i in 0..n {
+            let kept = sums[at + 1 + capacity + j * n + i];
+            assert_eq!(
+                kept.to_bits(),
+                block[i * BLOCK + index % BLOCK].to_bits(),
+                "row {j} asset {i}"
+            );
+        }
+    }
+    // A tick, then the same again: rows read from the memory give the same partial.
+    f.books[0].weights[3] *= 1.01;
+    check(&f, (first, end), &lead, &mut sums, "a tick");
+    check(&f, (first, end), &lead, &mut sums, "again");
+    // Spoiled rows are not read: a count past the room, not whole, negative or NaN; indices not
+    // rising, outside the range or not whole; a row's value changed is a row still believed (the
+    // memory is the engine's own, like the sums), so only the bookkeeping is checked here.
+    for k in 0..8 {
+        check(
+            &f,
+            (first, end),
+            &lead,
+            &mut sums,
+            &format!("before spoiling {k}"),
+        );
+        match k {
+            0 => sums[at] = (capacity + 1) as f64,
+            1 => sums[at] = 2.5,
+            2 => sums[at] = -1.0,
+            3 => sums[at] = f64::NAN,
+            4 => sums.swap(at + 1, at + 2),
+            5 => sums[at + 1] = 0.0,
+            6 => sums[at + 1] += 0.5,
+            _ => sums[at + 2] = 1e18,
+        }
+        check(&f, (first, end), &lead, &mut sums, &format!("spoiled {k}"));
+    }
+    // A worst set past the room (80 % confidence: a fifth of the scenarios): rows from the units.
+    let mut wide_tail = f.clone();
+    wide_tail.confidence = 0.8;
+    let mut other = vec![0.0; words];
+    check(&wide_tail, (first, end), &lead, &mut other, "past the room");
+    assert_eq!(other[at], 0.0, "nothing kept past the room");
 }
 
 /// Natively a call stops itself at its deadline (in WASM the host ends the worker instead).

@@ -7,7 +7,7 @@ import { type CalculateResponseBody } from '../../contract/responses.js';
 import { MONTE_CARLO, type CalculateRequest } from '../../contract/schemas.js';
 import { LivePricing, type LivePricer } from '../../risk/live-pricing.js';
 import { symbolsOf } from '../../risk/books.js';
-import { pnlGroups } from '../../risk/kept-scenarios.js';
+import { groupSumsColumns } from '../../risk/kept-scenarios.js';
 import { type AppContext } from '../context.js';
 import { Exchange, readHead, type RequestHead } from '../exchange.js';
 import { apiErrorOf } from '../failure.js';
@@ -174,9 +174,9 @@ export class LiveHub implements LiveServices {
     const scenarios = MONTE_CARLO.has(req.method) ? (req.simulations ?? 0) : (first?.meta.simulations ?? 0);
     // A multi-currency book keeps more columns than symbols (each foreign one also without FX, and
     // group sums for two books): known after its first pricing. Before it, the symbols and one
-    // book's group sums (a column per PNL_GROUP symbols).
+    // book's group sums (a column per PNL_GROUP symbols) and kept worst rows.
     const symbols = new Set(symbolsOf(cashAsPositions(splitOptions(req).req).book)).size;
-    const bytes = scenarios * Math.max(columns, symbols + pnlGroups(symbols)) * 8;
+    const bytes = Math.ceil(scenarios * Math.max(columns, symbols + groupSumsColumns(1, symbols)) * 8);
     const limit = this.config.liveScenarioMb * 1024 ** 2;
     if (bytes > limit) {
       throw new ApiError(
@@ -184,7 +184,11 @@ export class LiveHub implements LiveServices {
         `The subscription would keep ${Math.ceil(bytes / 1024 ** 2)} MiB of scenarios; LIVE_SCENARIO_MB allows ${this.config.liveScenarioMb}.`,
         {
           errors: [
-            { loc: ['request', 'simulations'], msg: 'scenarios × (symbols and their group sums) × 8 bytes exceeds LIVE_SCENARIO_MB', type: 'value_error' },
+            {
+              loc: ['request', 'simulations'],
+              msg: 'scenarios × (symbols, their group sums and kept worst rows) × 8 bytes exceeds LIVE_SCENARIO_MB',
+              type: 'value_error',
+            },
           ],
         },
       );
