@@ -1,5 +1,5 @@
 // The TypeScript numerics (src/risk/numerics/) against their engine twins, so that neither drifts:
-// the normal quantile (AS 241 here, Acklam + Halley in engine/core/src/math.rs) and density, read
+// the normal quantile (AS 241 here, Acklam + Halley in engine/core/src/math/normal.rs) and density, read
 // from the engine's closed form of one unit-variance asset (VaR = z_c, ES = φ(z_c)/(1 − c)) on
 // every build; and xoshiro128**, which has no engine twin, against its published outputs.
 import t from 'tap';
