@@ -2,97 +2,15 @@
 //! modes, comparisons and importance sampling, built from the shared fixtures, and each answer.
 
 mod filter;
+mod garch;
 mod options;
+mod specs;
 
 use crate::common::*;
 use risk_engine_core::abi::call;
 use risk_engine_core::abi::constants::*;
-use risk_engine_core::spec::{Comparison, Method, Mode, SpecFields};
-
-/// Monte Carlo variants: methods × modes × antithetic × what-if × importance sampling × factor form.
-fn monte_carlo_specs() -> Vec<(String, SpecFields)> {
-    let mut out = Vec::new();
-    for method in [Method::MonteCarloNormal, Method::MonteCarloStudentT] {
-        for mode in [Mode::BuyAndHold, Mode::Rebalanced] {
-            for (antithetic, what_if, importance) in [
-                (false, false, false),
-                (true, false, false),
-                (false, true, false),
-                (false, false, true),
-                (true, true, true),
-            ] {
-                let mut f = spec(method, mode, 1_500);
-                f.antithetic = antithetic;
-                f.importance_sampling = importance;
-                if what_if {
-                    f.books.push(book(1_200_000.0, &[0.2, 0.5, 0.3]));
-                    f.comparison = Comparison::WhatIf;
-                }
-                let name = format!(
-                    "{method:?} {mode:?} antithetic={antithetic} what_if={what_if} is={importance}"
-                );
-                out.push((name, f));
-            }
-        }
-    }
-    // Loadings (n × m) instead of the triangular factor, a short horizon, few bins.
-    let mut f = spec(Method::MonteCarloNormal, Mode::Rebalanced, 700);
-    f.factor = (0..6).map(|k| 0.004 + 0.002 * k as f64).collect();
-    f.factor_columns = 2;
-    f.horizon = 3;
-    f.histogram_bins = 7;
-    f.confidence = 0.975;
-    out.push(("loadings rebalanced".to_string(), f.clone()));
-    f.importance_sampling = true;
-    f.mode = Mode::BuyAndHold;
-    out.push(("loadings buy-and-hold is".to_string(), f));
-    // Many books, a seed near the top of the exact range, a long horizon.
-    let mut f = spec(Method::MonteCarloStudentT, Mode::BuyAndHold, 600);
-    f.books = (0..5)
-        .map(|b| book(1e5 * (b + 1) as f64, &[0.1 * b as f64, -0.3, 1.2]))
-        .collect();
-    f.seed = (1u64 << 53) - 1;
-    f.horizon = 250;
-    f.degrees_of_freedom = 30.0;
-    out.push(("many books student-t".to_string(), f));
-    // A wide book: 40 assets, so its P&L adds three groups' sums (16, 16 and 8 assets), long and
-    // short, then with a what-if book.
-    let n = 40;
-    let mut f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_100);
-    f.mean = (0..n).map(|i| 0.0002 * ((i % 7) as f64 - 3.0)).collect();
-    f.factor = vec![0.0; n * n];
-    for i in 0..n {
-        f.factor[i * n + i] = 0.01 + 0.0005 * i as f64;
-        if i > 0 {
-            f.factor[i * n + i - 1] = 0.003;
-        }
-    }
-    let long_short: Vec<f64> = (0..n)
-        .map(|i| if i % 3 == 0 { -0.02 } else { 0.04 })
-        .collect();
-    f.books = vec![book(2_000_000.0, &long_short)];
-    out.push(("wide buy-and-hold, three P&L groups".to_string(), f.clone()));
-    let long: Vec<f64> = (0..n).map(|i| 0.02 + 0.0001 * i as f64).collect();
-    f.books.push(book(1_000_000.0, &long));
-    f.comparison = Comparison::WhatIf;
-    out.push(("wide what-if, three P&L groups".to_string(), f));
-    out
-}
-
-fn historical_specs() -> Vec<(String, SpecFields)> {
-    let mut out = Vec::new();
-    for mode in [Mode::BuyAndHold, Mode::Rebalanced] {
-        for what_if in [false, true] {
-            let mut f = historical_spec(mode, 900);
-            if what_if {
-                f.books.push(book(500_000.0, &[-0.4, 0.9, 0.5]));
-                f.comparison = Comparison::WhatIf;
-            }
-            out.push((format!("historical {mode:?} what_if={what_if}"), f));
-        }
-    }
-    out
-}
+use risk_engine_core::spec::{Method, Mode};
+use specs::{historical_specs, monte_carlo_specs};
 
 /// OP_RUN, and OP_SIMULATE over three task splits with OP_FINALIZE of their partials.
 fn simulation_cases(cases: &mut Vec<(String, Vec<f64>)>) {
@@ -316,75 +234,6 @@ fn error_cases(cases: &mut Vec<(String, Vec<f64>)>) {
     cases.extend(errors.into_iter().map(|(n, o)| (n.to_string(), o)));
 }
 
-/// OP_GARCH_FIT over synthetic returns, one all-zero column among them, and a refusal.
-fn garch_cases(cases: &mut Vec<(String, Vec<f64>)>) {
-    let (rows, assets) = (300, 3);
-    let mut returns = synthetic_returns(rows, assets);
-    let mut input = vec![0.0, rows as f64, assets as f64];
-    input.extend_from_slice(&returns);
-    cases.push(("garch fit".to_string(), call(OP_GARCH_FIT, &input)));
-    returns[1..]
-        .iter_mut()
-        .step_by(assets)
-        .for_each(|x| *x = 0.0);
-    input.truncate(GARCH_FIT_HEADER_LEN);
-    input.extend_from_slice(&returns);
-    cases.push((
-        "garch fit, a zero column".to_string(),
-        call(OP_GARCH_FIT, &input),
-    ));
-    cases.push((
-        "garch fit truncated".to_string(),
-        call(OP_GARCH_FIT, &[0.0, 3.0, 1.0, 0.01]),
-    ));
-}
-
-/// OP_BOOTSTRAP_PATHS: EWMA and GARCH assets over synthetic standardised rows, a split of the
-/// paths, and refusals (beyond MAX_BOOTSTRAP_STEPS, a truncated input).
-fn bootstrap_cases(cases: &mut Vec<(String, Vec<f64>)>) {
-    let (rows, assets, horizon, paths) = (120, 3, 10, 40);
-    let z = synthetic_returns(rows, assets);
-    let input = |first: usize, end: usize| {
-        let mut v = vec![
-            0.0,
-            rows as f64,
-            assets as f64,
-            horizon as f64,
-            paths as f64,
-            20_261_126.0,
-            first as f64,
-            end as f64,
-        ];
-        v.extend([0.012, 0.02, 0.008]);
-        v.extend([0.0, 2e-6, 1e-6]);
-        v.extend([0.06, 0.08, 0.05]);
-        v.extend([0.94, 0.9, 0.93]);
-        v.extend(z.iter().map(|x| x * 60.0));
-        v
-    };
-    cases.push((
-        "bootstrap paths".to_string(),
-        call(OP_BOOTSTRAP_PATHS, &input(0, paths)),
-    ));
-    cases.push((
-        "bootstrap paths 13..31".to_string(),
-        call(OP_BOOTSTRAP_PATHS, &input(13, 31)),
-    ));
-    let mut beyond = input(0, paths);
-    beyond[4] = (MAX_BOOTSTRAP_STEPS / (horizon * assets) + 1) as f64;
-    cases.push((
-        "bootstrap beyond its bound".to_string(),
-        call(OP_BOOTSTRAP_PATHS, &beyond),
-    ));
-    cases.push((
-        "bootstrap truncated".to_string(),
-        call(
-            OP_BOOTSTRAP_PATHS,
-            &input(0, paths)[..BOOTSTRAP_HEADER_LEN + 2],
-        ),
-    ));
-}
-
 pub fn corpus() -> Vec<(String, Vec<f64>)> {
     let mut cases = vec![("abi table".to_string(), call(OP_ABI, &[]))];
     simulation_cases(&mut cases);
@@ -392,8 +241,8 @@ pub fn corpus() -> Vec<(String, Vec<f64>)> {
     estimation_cases(&mut cases);
     stress_cases(&mut cases);
     error_cases(&mut cases);
-    garch_cases(&mut cases);
-    bootstrap_cases(&mut cases);
+    garch::garch_cases(&mut cases);
+    garch::bootstrap_cases(&mut cases);
     options::option_cases(&mut cases);
     filter::filter_cases(&mut cases);
     finalize_part_cases(&mut cases);
