@@ -2,10 +2,11 @@
 # cargo fuzz on the engine's flat ABI (engine/core/fuzz): every operation with arbitrary input must
 # answer without panicking or exhausting memory, and a success must hold only finite numbers.
 # cargo-fuzz wants nightly; here it runs on stable with RUSTC_BOOTSTRAP=1 and no sanitizer (the
-# engine core has no unsafe outside the WASM ABI). CI runs a fixed seed and count, so a run is
-# repeatable; FUZZ_RUNS and FUZZ_SEED change them (FUZZ_SEED=0: a random seed). FUZZ_SECONDS
-# bounds the run's wall time (a slow machine stops early rather than overrun CI); a single input
-# running past libFuzzer's own per-input timeout (20 minutes) fails the run as a hang.
+# engine core has no unsafe outside the WASM ABI). CI runs a fixed seed and count, so a run that
+# ends within FUZZ_SECONDS (600) of wall time is repeatable; a slower machine stops there, after
+# fewer inputs, rather than overrun CI. FUZZ_RUNS and FUZZ_SEED change them (FUZZ_SEED=0: a
+# random seed). The time is checked between inputs; a single input running past libFuzzer's own
+# per-input timeout (20 minutes) fails the run as a hang.
 # Without cargo-fuzz (and unable to install it) the run fails in CI and is skipped elsewhere.
 set -euo pipefail
 SAY_PREFIX=fuzz

@@ -14,6 +14,7 @@ pub mod grid_sum;
 pub mod group_sums;
 pub mod importance;
 pub mod kept;
+mod kept_rows;
 pub(crate) mod kept_vectors;
 pub mod kernels;
 pub mod limits;

@@ -5,6 +5,7 @@
 use crate::deadline::Deadline;
 use crate::error::{EngineError, Result};
 use crate::group_sums::GroupSums;
+use crate::kept_rows::kept_rows;
 use crate::kept_vectors;
 use crate::kernels::{group_size, price_block_from, scaled_factor, Assets, Priced, Workspace};
 use crate::spec::{BlockRange, Spec, BLOCK};
@@ -284,45 +285,4 @@ pub(crate) fn simulate_from(
         units,
         weights,
     })
-}
-
-/// Book `b`'s asset P&L in the scenarios `indices` (global, ascending, inside `range`), row by row,
-/// from the range's kept units: the products `Assets::Scaled` gives while pricing, bit for bit.
-/// With the book's group sums memory, the unit rows of the last pricing's worst scenarios come from
-/// there (`GroupSums::unit_rows`).
-fn kept_rows(
-    spec: &Spec,
-    range: BlockRange,
-    units: &[f64],
-    b: usize,
-    indices: &[u64],
-    sums: Option<&mut GroupSums>,
-) -> Vec<f64> {
-    let book = &spec.books()[b];
-    let n = spec.n_assets();
-    let block_of = |index: usize| {
-        &units[(index / BLOCK - range.first) * block_units(spec)..][..block_units(spec)]
-    };
-    let mut rows = kept_vectors::take(indices.len() * n);
-    match sums {
-        Some(sums) if n > 0 => {
-            let unit_row = |index: usize, row: &mut Vec<f64>| {
-                let (block, s) = (block_of(index), index % BLOCK);
-                row.extend((0..n).map(|i| block[i * BLOCK + s]));
-            };
-            sums.unit_rows(b, indices, unit_row, &mut rows);
-            for row in rows.chunks_exact_mut(n) {
-                for (i, u) in row.iter_mut().enumerate() {
-                    *u *= book.exposure(i);
-                }
-            }
-        }
-        _ => {
-            for &index in indices {
-                let (block, s) = (block_of(index as usize), index as usize % BLOCK);
-                rows.extend((0..n).map(|i| book.exposure(i) * block[i * BLOCK + s]));
-            }
-        }
-    }
-    rows
 }

@@ -202,6 +202,19 @@ fn kept_rows_are_the_units_and_spoiled_ones_are_not_used() {
     let mut other = vec![0.0; words];
     check(&wide_tail, (first, end), &lead, &mut other, "past the room");
     assert_eq!(other[at], 0.0, "nothing kept past the room");
+    // Another range (as many blocks) whose worst set is past the room: the rows kept for the
+    // first range are forgotten, never left for the next pricing of this one to believe.
+    let (first2, end2) = (first + 3, end + 3);
+    let lead2 = crate::lead(&wide_tail, first2, end2);
+    assert!(sums[at] > 0.0, "rows kept for the first range");
+    check(
+        &wide_tail,
+        (first2, end2),
+        &lead2,
+        &mut sums,
+        "another range past the room",
+    );
+    assert_eq!(sums[at], 0.0, "another range's rows forgotten");
 }
 
 /// Natively a call stops itself at its deadline (in WASM the host ends the worker instead).

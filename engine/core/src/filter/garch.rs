@@ -118,8 +118,8 @@ pub fn fit(r: &[f64]) -> Fit {
         && second.value.is_finite()
         && g.omega.is_finite()
         && g.alpha + g.beta < 1.0 - STATIONARITY_MARGIN;
-    // Where the likelihood or ω is not finite (returns whose squares all underflow to 0, or
-    // overflow) the fit is unusable; its numbers are placeholders, kept finite (0 for what is not).
+    // A search that ends where the likelihood or ω is not finite gives an unusable fit; its
+    // numbers are placeholders, kept finite (0 for what is not).
     let finite = |x: f64| if x.is_finite() { x } else { 0.0 };
     Fit {
         params: Garch {
