@@ -22,24 +22,22 @@ pub fn kept_rows(
     let block_units = n * BLOCK;
     let block_of =
         |index: usize| &units[(index / BLOCK - range.first) * block_units..][..block_units];
+    let unit_row = |index: usize, row: &mut Vec<f64>| {
+        let (block, s) = (block_of(index), index % BLOCK);
+        row.extend((0..n).map(|i| block[i * BLOCK + s]));
+    };
     let mut rows = kept_vectors::take(indices.len() * n);
     match sums {
-        Some(sums) if n > 0 => {
-            let unit_row = |index: usize, row: &mut Vec<f64>| {
-                let (block, s) = (block_of(index), index % BLOCK);
-                row.extend((0..n).map(|i| block[i * BLOCK + s]));
-            };
-            sums.unit_rows(b, indices, unit_row, &mut rows);
-            for row in rows.chunks_exact_mut(n) {
-                for (i, u) in row.iter_mut().enumerate() {
-                    *u *= book.exposure(i);
-                }
-            }
-        }
-        _ => {
-            for &index in indices {
-                let (block, s) = (block_of(index as usize), index as usize % BLOCK);
-                rows.extend((0..n).map(|i| book.exposure(i) * block[i * BLOCK + s]));
+        Some(sums) if n > 0 => sums.unit_rows(b, indices, unit_row, &mut rows),
+        _ => indices
+            .iter()
+            .for_each(|&i| unit_row(i as usize, &mut rows)),
+    }
+    // u·e_i is e_i·u, bit for bit (a product commutes).
+    if n > 0 {
+        for row in rows.chunks_exact_mut(n) {
+            for (i, u) in row.iter_mut().enumerate() {
+                *u *= book.exposure(i);
             }
         }
     }
