@@ -45,7 +45,7 @@ export interface Config {
   metricsToken: string | undefined;
   /** Live risk (api.md §17): subscriptions per key at once, over all its sockets. */
   liveMaxSubscriptions: number;
-  /** Scenario memory one live subscription may keep (scenarios × symbols × 8 bytes). */
+  /** Scenario memory one live subscription may keep: its kept units, their group sums and kept worst rows (README's formula). */
   liveScenarioMb: number;
   /** Scenario memory all live subscriptions together may keep, whatever their keys and owners. */
   liveTotalScenarioMb: number;

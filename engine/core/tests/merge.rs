@@ -1,7 +1,10 @@
-//! Any split of the blocks over tasks gives the single-task answer, bit for bit.
+//! Any split of the blocks over tasks gives the single-task answer, bit for bit; altered partials
+//! are refused.
 mod common;
 
 use common::*;
+use risk_engine_core::abi::call;
+use risk_engine_core::abi::constants::{ERR_INVALID_INPUT, OP_FINALIZE, PARTIAL_HEADER_LEN};
 use risk_engine_core::deadline::Deadline;
 use risk_engine_core::merge::finalize::{finalize, FinalizeParams};
 use risk_engine_core::simulate::{simulate, Partial};
@@ -121,5 +124,32 @@ fn a_worst_list_that_disagrees_with_its_pnl_is_refused() {
             format!("{err:?}").contains("partial tails do not match"),
             "{err:?}"
         );
+    }
+}
+
+/// Partials altered on their way to finalize are refused, never a panic (a P&L moved out of the
+/// task's reported tail, or a confidence that asks for a larger tail than the task kept).
+#[test]
+fn altered_partials_are_refused_without_panicking() {
+    let s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_000);
+    let partial = encode_partial_of(&s, build(&s).all_blocks());
+    let k = partial[PARTIAL_HEADER_LEN - 3] as usize;
+    let first_pnl = pnl_offset(&partial);
+    let pnl = first_pnl..first_pnl + 1_000;
+    let mut worse = partial.clone();
+    let (at, _) = worse[pnl]
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .unwrap();
+    worse[first_pnl + at] = -1e12; // the best scenario now the worst, but not in the tail
+    let mut wider = partial;
+    wider[3] = 0.9; // k = 100, the task kept 10
+    assert!(k < 100);
+    for bad in [worse, wider] {
+        let mut input = vec![1.0];
+        input.extend(bad);
+        let out = call(OP_FINALIZE, &input);
+        assert_eq!(out[0], f64::from(ERR_INVALID_INPUT));
     }
 }

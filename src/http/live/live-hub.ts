@@ -166,9 +166,9 @@ export class LiveHub implements LiveServices {
   }
 
   /**
-   * The scenarios a subscription keeps: scenarios × symbols doubles, within LIVE_SCENARIO_MB, else
-   * 422. Monte Carlo's count is known from the request; historical's (its windows) from `first`.
-   * Returns their bytes.
+   * The scenarios a subscription keeps (its units, their group sums and kept worst rows, as doubles),
+   * within LIVE_SCENARIO_MB, else 422. Monte Carlo's count is known from the request; historical's
+   * (its windows) from `first`. Returns their bytes.
    */
   checkScenarioMemory(req: CalculateRequest, first?: CalculateResponseBody, columns = 0): number {
     const scenarios = MONTE_CARLO.has(req.method) ? (req.simulations ?? 0) : (first?.meta.simulations ?? 0);

@@ -17,7 +17,7 @@ export class LiveMetrics {
     this.subscriptions = new Gauge({ name: 'live_subscriptions', help: 'Live subscriptions open (answered their first risk message)', registers });
     this.scenarioBytes = new Gauge({
       name: 'live_scenario_bytes',
-      help: 'Scenario memory held for live subscriptions (scenarios × symbols × 8 bytes each), bounded by LIVE_TOTAL_SCENARIO_MB',
+      help: 'Scenario memory held for live subscriptions (kept units, their group sums and kept worst rows), bounded by LIVE_TOTAL_SCENARIO_MB',
       registers,
     });
     this.updates = new Counter({ name: 'live_updates_total', help: 'Live risk messages computed (seq 0 included)', registers });
