@@ -9,16 +9,17 @@ use std::slice::ChunksExact;
 /// feeds them ROWS broadcasts and one COLS-wide load. Tiling never changes a result, so each target
 /// takes what measured fastest on it: AVX-512 has 32 vector registers for 8×8 sums, AVX's 16
 /// hold 4×8, plain x86-64 4×4; WASM engines keep 8×4 live.
+/// The Cholesky factor's updates (`linalg`) take the same tiles.
 #[cfg(all(not(target_arch = "wasm32"), target_feature = "avx512f"))]
-const ROWS: usize = 8;
+pub(super) const ROWS: usize = 8;
 #[cfg(all(not(target_arch = "wasm32"), not(target_feature = "avx512f")))]
-const ROWS: usize = 4;
+pub(super) const ROWS: usize = 4;
 #[cfg(target_arch = "wasm32")]
-const ROWS: usize = 8;
+pub(super) const ROWS: usize = 8;
 #[cfg(all(not(target_arch = "wasm32"), target_feature = "avx"))]
-const COLS: usize = 8;
+pub(super) const COLS: usize = 8;
 #[cfg(any(target_arch = "wasm32", not(target_feature = "avx")))]
-const COLS: usize = 4;
+pub(super) const COLS: usize = 4;
 /// Returns per pass over a column block: a tile's sums go back to memory between passes (512
 /// measured 32 → 44 % of the no-FMA peak on AVX-512 against 128: fewer loads and stores of sums).
 const RETURNS_PER_PASS: usize = 512;

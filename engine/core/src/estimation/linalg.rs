@@ -1,29 +1,34 @@
 //! Cholesky factorisation with the smallest diagonal jitter that makes Σ positive definite.
 
+use super::covariance::{COLS, ROWS};
 use crate::error::{EngineError, Result};
-use std::ops::Range;
 
 /// A pivot counts as positive when it exceeds this fraction of its diagonal entry: below that the
 /// factor is dominated by rounding noise.
 const PIVOT_TOLERANCE: f64 = 1e-14;
 
-/// Columns factored together: their updates from the columns before are one tiled product.
+/// Columns factored together: their updates from the columns before are one tiled product (a
+/// multiple of every target's COLS).
 const PANEL: usize = 32;
-/// Rows × panel columns of one register tile.
-const TILE: usize = 4;
-/// Earlier columns per pass: a row tile's part (TILE × K_PER_PASS) and the panel's part
+/// Earlier columns per pass: a row tile's part (ROWS × K_PER_PASS) and the panel's part
 /// (K_PER_PASS × PANEL, 32 KiB) stay in cache while the tiles read them.
 const K_PER_PASS: usize = 128;
+/// Rows of a panel column whose sums run side by side: one sum's subtractions wait on each
+/// other, several sums' do not.
+const SIDE_BY_SIDE: usize = 8;
 
 /// Lower-triangular L (row-major, n×n) with L·Lᵀ = a, or None if `a` is not positive definite.
 ///
 /// Left-looking by panels of PANEL columns: first every entry of the panel gets a_ij − Σ l_ik·l_jk
-/// over the columns k before the panel, in tiles; then the panel is factored column by column as
-/// the plain Crout loop does, subtracting its own columns. Each entry still subtracts its terms
-/// l_ik·l_jk one at a time in increasing k from a_ij, so the bits are the plain loop's (tests).
+/// over the columns k before the panel, in register tiles (ROWS × COLS, as the covariance's) of
+/// packed operands; then the panel is factored column by column as the plain Crout loop does,
+/// subtracting its own columns. Each entry still subtracts its terms l_ik·l_jk one at a time in
+/// increasing k from a_ij, so the bits are the plain loop's (tests).
 pub fn cholesky(a: &[f64], n: usize) -> Option<Vec<f64>> {
     let mut l = vec![0.0; n * n];
-    let mut packed = vec![0.0; K_PER_PASS * PANEL];
+    // The panel rows' earlier columns by column tile, [tile][k][COLS]; a row tile's, [k][ROWS].
+    let mut panel = vec![0.0; K_PER_PASS * PANEL];
+    let mut rows = vec![0.0; K_PER_PASS * ROWS];
     for j0 in (0..n).step_by(PANEL) {
         let j1 = (j0 + PANEL).min(n);
         // The panel's running sums live in L's own entries until their column is factored.
@@ -33,16 +38,33 @@ pub fn cholesky(a: &[f64], n: usize) -> Option<Vec<f64>> {
         }
         for k0 in (0..j0).step_by(K_PER_PASS) {
             let k1 = (k0 + K_PER_PASS).min(j0);
-            // packed[k][b] = l[j0 + b][k]: the panel rows' earlier columns, contiguous per k.
-            packed.iter_mut().for_each(|p| *p = 0.0);
+            let depth = k1 - k0;
+            // Columns past the panel's last (a narrow last panel) stay 0; their sums are dropped.
+            panel.iter_mut().for_each(|p| *p = 0.0);
             for b in 0..j1 - j0 {
+                let at = b / COLS * K_PER_PASS * COLS + b % COLS;
                 for k in k0..k1 {
-                    packed[(k - k0) * PANEL + b] = l[(j0 + b) * n + k];
+                    panel[at + (k - k0) * COLS] = l[(j0 + b) * n + k];
                 }
             }
-            for i0 in (j0..n).step_by(TILE) {
-                for b0 in (0..(j1 - j0).min(i0 + TILE - j0)).step_by(TILE) {
-                    subtract_tile(&mut l, n, i0, j0 + b0, &packed[b0..], k0..k1);
+            for i0 in (j0..n).step_by(ROWS) {
+                // Rows past the end read the last row again; their sums are dropped.
+                for a in 0..ROWS {
+                    let row = (i0 + a).min(n - 1) * n;
+                    for k in k0..k1 {
+                        rows[(k - k0) * ROWS + a] = l[row + k];
+                    }
+                }
+                for b0 in (0..(j1 - j0).min(i0 + ROWS - j0)).step_by(COLS) {
+                    let columns = &panel[b0 / COLS * K_PER_PASS * COLS..][..depth * COLS];
+                    subtract_tile::<ROWS, COLS>(
+                        &mut l,
+                        n,
+                        i0,
+                        j0 + b0,
+                        &rows[..depth * ROWS],
+                        columns,
+                    );
                 }
             }
         }
@@ -57,7 +79,21 @@ pub fn cholesky(a: &[f64], n: usize) -> Option<Vec<f64>> {
             }
             let ljj = d.sqrt();
             l[j * n + j] = ljj;
-            for i in j + 1..n {
+            // The rows below, SIDE_BY_SIDE at a time: independent sums, each in its own order.
+            let whole = (n - j - 1) / SIDE_BY_SIDE * SIDE_BY_SIDE;
+            for i0 in (j + 1..j + 1 + whole).step_by(SIDE_BY_SIDE) {
+                let mut sums: [f64; SIDE_BY_SIDE] = std::array::from_fn(|a| l[(i0 + a) * n + j]);
+                for k in j0..j {
+                    let ljk = l[j * n + k];
+                    for (a, s) in sums.iter_mut().enumerate() {
+                        *s -= l[(i0 + a) * n + k] * ljk;
+                    }
+                }
+                for (a, s) in sums.iter().enumerate() {
+                    l[(i0 + a) * n + j] = s / ljj;
+                }
+            }
+            for i in j + 1 + whole..n {
                 let mut s = l[i * n + j];
                 for k in j0..j {
                     s -= l[i * n + k] * l[j * n + k];
@@ -69,38 +105,41 @@ pub fn cholesky(a: &[f64], n: usize) -> Option<Vec<f64>> {
     Some(l)
 }
 
-/// Subtracts Σ_{k in ks} l_ik·l_jk from the running sums at rows i0.., columns j0.. (entries
-/// j ≤ i < n only); `packed[(k − k0)·PANEL + b]` holds l[j0 + b][k].
+/// Subtracts Σ_k l_ik·l_jk over one pass's columns k from the running sums at rows i0.., columns
+/// j0.. (entries j ≤ i < n only): `rows` holds the rows' l_ik as [k][R], `columns` the columns'
+/// l_jk as [k][C], so each k feeds the R·C sums R broadcasts and one C-wide load.
 // Its own function, not inlined: V8 moves a hot WASM function to optimised code between calls,
 // never within one, so a first estimation would otherwise run whole in the baseline tier.
 #[inline(never)]
-fn subtract_tile(l: &mut [f64], n: usize, i0: usize, j0: usize, packed: &[f64], ks: Range<usize>) {
+fn subtract_tile<const R: usize, const C: usize>(
+    l: &mut [f64],
+    n: usize,
+    i0: usize,
+    j0: usize,
+    rows: &[f64],
+    columns: &[f64],
+) {
     let kept = |a: usize, b: usize| i0 + a < n && j0 + b <= i0 + a;
-    // Rows past the end read the last row again; their sums are dropped.
-    let rows: [usize; TILE] = std::array::from_fn(|a| (i0 + a).min(n - 1) * n);
-    let mut acc = [[0.0; TILE]; TILE];
+    let mut acc = [[0.0; C]; R];
     for (a, row) in acc.iter_mut().enumerate() {
         for (b, s) in row.iter_mut().enumerate() {
             if kept(a, b) {
-                *s = l[i0 * n + a * n + j0 + b];
+                *s = l[(i0 + a) * n + j0 + b];
             }
         }
     }
-    let [r0, r1, r2, r3]: [&[f64]; TILE] =
-        std::array::from_fn(|a| &l[rows[a] + ks.start..rows[a] + ks.end]);
-    let columns = packed.chunks(PANEL);
-    for ((((l0, l1), l2), l3), lj) in r0.iter().zip(r1).zip(r2).zip(r3).zip(columns) {
-        let ljs: &[f64; TILE] = lj[..TILE].try_into().expect("a whole tile");
-        for (row, li) in acc.iter_mut().zip([l0, l1, l2, l3]) {
-            for (s, lj) in row.iter_mut().zip(ljs) {
-                *s -= li * lj;
+    for (li, lj) in rows.chunks_exact(R).zip(columns.chunks_exact(C)) {
+        let lj: &[f64; C] = lj.try_into().expect("a whole tile");
+        for (row, x) in acc.iter_mut().zip(li) {
+            for (s, y) in row.iter_mut().zip(lj) {
+                *s -= x * y;
             }
         }
     }
     for (a, row) in acc.iter().enumerate() {
         for (b, s) in row.iter().enumerate() {
             if kept(a, b) {
-                l[i0 * n + a * n + j0 + b] = *s;
+                l[(i0 + a) * n + j0 + b] = *s;
             }
         }
     }
