@@ -39,8 +39,8 @@ pub fn cholesky(a: &[f64], n: usize) -> Option<Vec<f64>> {
         for k0 in (0..j0).step_by(K_PER_PASS) {
             let k1 = (k0 + K_PER_PASS).min(j0);
             let depth = k1 - k0;
-            // Columns past the panel's last (a narrow last panel) stay 0; their sums are dropped.
-            panel.iter_mut().for_each(|p| *p = 0.0);
+            // In a narrow last panel the lanes past its columns keep an earlier panel's values:
+            // their sums are dropped, and no sum reads another's lane.
             for b in 0..j1 - j0 {
                 let at = b / COLS * K_PER_PASS * COLS + b % COLS;
                 for k in k0..k1 {
@@ -80,25 +80,19 @@ pub fn cholesky(a: &[f64], n: usize) -> Option<Vec<f64>> {
             let ljj = d.sqrt();
             l[j * n + j] = ljj;
             // The rows below, SIDE_BY_SIDE at a time: independent sums, each in its own order.
-            let whole = (n - j - 1) / SIDE_BY_SIDE * SIDE_BY_SIDE;
-            for i0 in (j + 1..j + 1 + whole).step_by(SIDE_BY_SIDE) {
-                let mut sums: [f64; SIDE_BY_SIDE] = std::array::from_fn(|a| l[(i0 + a) * n + j]);
+            // Rows past the end read the last row again; their sums are dropped.
+            for i0 in (j + 1..n).step_by(SIDE_BY_SIDE) {
+                let rows: [usize; SIDE_BY_SIDE] = std::array::from_fn(|a| (i0 + a).min(n - 1) * n);
+                let mut sums = rows.map(|row| l[row + j]);
                 for k in j0..j {
                     let ljk = l[j * n + k];
-                    for (a, s) in sums.iter_mut().enumerate() {
-                        *s -= l[(i0 + a) * n + k] * ljk;
+                    for (s, row) in sums.iter_mut().zip(rows) {
+                        *s -= l[row + k] * ljk;
                     }
                 }
-                for (a, s) in sums.iter().enumerate() {
-                    l[(i0 + a) * n + j] = s / ljj;
+                for (i, s) in (i0..n).zip(sums) {
+                    l[i * n + j] = s / ljj;
                 }
-            }
-            for i in j + 1 + whole..n {
-                let mut s = l[i * n + j];
-                for k in j0..j {
-                    s -= l[i * n + k] * l[j * n + k];
-                }
-                l[i * n + j] = s / ljj;
             }
         }
     }
