@@ -40,6 +40,8 @@ export const ABI = {
   OP_FINALIZE_PART: 19,
   /** OP_FINALIZE given its parts: [parts, OP_FINALIZE_PART results…, then OP_FINALIZE's input]. */
   OP_FINALIZE_SPLIT: 20,
+  /** OP_SIMULATE_KEPT with options priced block by block where they are used: lead the kept units, input [OP_OPTION_UNITS' header and fields, spec]. */
+  OP_SIMULATE_OPTIONS: 21,
   BLOCK: 256,
   /** Assets a buy-and-hold book's P&L adds up on their own before adding the groups' sums (a live book keeps them between ticks). */
   PNL_GROUP: 16,

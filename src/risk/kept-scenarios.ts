@@ -17,6 +17,12 @@ export interface KeptScenarios {
   units: Float64Array[];
   /** Bytes the units hold. */
   bytes: number;
+  /**
+   * Options priced on the units as columns after them, in OP_OPTION_UNITS' words [assets, horizon,
+   * options, fields…] (`withOptionColumns`): each block's columns are written where it is priced
+   * (OP_SIMULATE_OPTIONS), never kept.
+   */
+  options?: Float64Array;
 }
 
 /** Whether a model's scenarios can be kept: buy-and-hold without importance sampling (one book). */
@@ -42,11 +48,11 @@ export async function keepScenarios(
 }
 
 /**
- * Kept scenarios from the engine's answers, one per batch (OP_UNITS, or OP_OPTION_UNITS widening
- * them): after the status word, the units and their per-asset tails in the engine's own layout, in
- * shared memory, where every later task reads them in place (no copy per tick on this thread, none
- * at all into a native engine). Answers asked 'shared' are made there by the task, so this thread
- * never copies them (10⁸ words of option columns took it 1.3–2.5 s); others are copied once.
+ * Kept scenarios from the engine's answers, one per batch (OP_UNITS): after the status word, the
+ * units and their per-asset tails in the engine's own layout, in shared memory, where every later
+ * task reads them in place (no copy per tick on this thread, none at all into a native engine).
+ * Answers asked 'shared' are made there by the task, so this thread never copies them (800 MB took
+ * it 1.3–2.5 s); others are copied once.
  */
 export function keptFrom(batches: readonly { first: number; end: number }[], replies: EngineReply[]): KeptScenarios {
   const units = replies.map((r) => sharedAnswer(checkStatus(r.output).subarray(1)));
@@ -98,9 +104,16 @@ export async function runKept(
 ): Promise<EngineResults> {
   const spec = simulationSpec(model, est);
   const budget = budgetOf(policy);
-  const replies = await Promise.all(
-    kept.batches.map((b, i) => exec.run(ABI.OP_SIMULATE_KEPT, encodeSpec(spec, b.first, b.end, budget()), signal, kept.units[i], 'own', sums?.[i])),
-  );
+  const input = (b: { first: number; end: number }) => {
+    const encoded = encodeSpec(spec, b.first, b.end, budget());
+    if (kept.options === undefined) return encoded;
+    const joined = new Float64Array(kept.options.length + encoded.length);
+    joined.set(kept.options);
+    joined.set(encoded, kept.options.length);
+    return joined;
+  };
+  const op = kept.options === undefined ? ABI.OP_SIMULATE_KEPT : ABI.OP_SIMULATE_OPTIONS;
+  const replies = await Promise.all(kept.batches.map((b, i) => exec.run(op, input(b), signal, kept.units[i], 'own', sums?.[i])));
   addPhase(timing, replies);
   replies.forEach((r) => checkStatus(r.output));
   const final = await exec.run(ABI.OP_FINALIZE, finalizeInput(replies.map((r) => r.output)), signal);

@@ -4,9 +4,12 @@
 
 use crate::deadline::Deadline;
 use crate::error::{ensure, EngineError, Result};
+use crate::finite::all_finite;
 use crate::kernels::{fill_units, group_size, scaled_factor, Workspace};
+use crate::options::option_blocks::OptionBlocks;
+use crate::options::revalue::{check_option_units, OptionColumn};
 use crate::simulate::{block_units, in_block, push_unit_tails, simulate_from, Partial, UnitTails};
-use crate::spec::{BlockRange, Spec};
+use crate::spec::{BlockRange, Spec, BLOCK};
 use crate::tail::ValueTail;
 
 /// The units (e^{R_i} − 1, asset-major per block, BLOCK per asset) of the blocks of `range`, and
@@ -84,9 +87,55 @@ pub fn simulate_kept(
     tails: UnitTails,
     sums: Option<&mut [f64]>,
 ) -> Result<Partial<'static>> {
+    check_kept(spec, range, units, &tails, spec.n_assets())?;
+    simulate_from(spec, range, deadline, Some((units, tails)), None, sums)
+}
+
+/// `simulate_kept` on `option_units`' answer for these units (the range's units of the spec's
+/// first `assets` assets, with their tails) and options (the spec's other assets), bit for bit,
+/// each block's option columns priced where the block is: no answer of up to 10⁸ words written and
+/// read back (which took as long as pricing it).
+#[allow(clippy::too_many_arguments)] // simulate_kept's inputs and the options'
+pub fn simulate_options(
+    spec: &Spec,
+    range: BlockRange,
+    deadline: &Deadline,
+    units: &[f64],
+    tails: UnitTails,
+    assets: usize,
+    horizon_days: usize,
+    options: &[OptionColumn],
+) -> Result<Partial<'static>> {
+    ensure(
+        spec.n_assets() == assets + options.len(),
+        "the spec's assets must be the units' assets and then one per option",
+    )?;
+    // As OP_OPTION_UNITS refuses them: a NaN unit would price as a NaN option value.
+    ensure(all_finite(units), "kept scenarios must be finite")?;
+    check_option_units(units, assets, options)?;
+    check_kept(spec, range, units, &tails, assets)?;
+    let widen = OptionBlocks::new(assets, horizon_days, options);
+    simulate_from(
+        spec,
+        range,
+        deadline,
+        Some((units, tails)),
+        Some(widen),
+        None,
+    )
+}
+
+/// What `simulate_from` needs of kept units of `assets` columns per block and their tails.
+fn check_kept(
+    spec: &Spec,
+    range: BlockRange,
+    units: &[f64],
+    tails: &UnitTails,
+    assets: usize,
+) -> Result<()> {
     let k = keepable(spec, range)?;
     ensure(
-        units.len() == (range.end - range.first) * block_units(spec),
+        units.len() == (range.end - range.first) * assets * BLOCK,
         "kept units must cover the range's blocks",
     )?;
     let covered = tails.smallest.len();
@@ -103,8 +152,7 @@ pub fn simulate_kept(
     };
     let fits = |lane: &Vec<Vec<u64>>| lane.len() == covered && lane.iter().all(|t| t.len() == held);
     ensure(
-        covered <= spec.n_assets() && fits(&tails.smallest) && fits(&tails.largest),
+        covered <= assets && fits(&tails.smallest) && fits(&tails.largest),
         "kept tails must hold k values (or, pooled over every asset, none) per asset of their first ones, in both lanes",
-    )?;
-    simulate_from(spec, range, deadline, Some((units, tails)), sums)
+    )
 }

@@ -30,6 +30,8 @@ pub mod simulate;
 pub mod spec;
 pub mod stress;
 pub mod tail;
+mod unit_tails;
+mod widened_block;
 pub mod ziggurat;
 mod ziggurat_tables;
 

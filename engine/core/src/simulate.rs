@@ -8,8 +8,12 @@ use crate::group_sums::GroupSums;
 use crate::kept_rows::kept_rows;
 use crate::kept_vectors;
 use crate::kernels::{group_size, price_block_from, scaled_factor, Assets, Priced, Workspace};
+use crate::options::option_blocks::OptionBlocks;
+use crate::options::revalue::option_overflow;
 use crate::spec::{BlockRange, Spec, BLOCK};
 use crate::tail::{ScenarioTail, ValueTail};
+pub use crate::unit_tails::UnitTails;
+use crate::widened_block::WidenedBlock;
 use std::borrow::Cow;
 
 /// One book's share of a task.
@@ -23,36 +27,6 @@ pub struct BookPartial<'a> {
     /// Per asset, its k smallest P&L order keys (in no particular order); empty where the tails
     /// are shared.
     pub asset_tails: Vec<Vec<u64>>,
-}
-
-/// Per asset, the k extreme values of e^{R_i} − 1 that every buy-and-hold book's asset P&L is a
-/// multiple of, in no particular order: `smallest`, and (when some book is short) `largest` as the
-/// k smallest of −(e^{R_i} − 1). Both empty where each book keeps its own asset tails.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct UnitTails {
-    pub smallest: Vec<Vec<u64>>,
-    pub largest: Vec<Vec<u64>>,
-    /// 0, or the rank k of the one value each asset's lane holds: its k-th smallest over the
-    /// whole calculation (kept scenarios pooled once for every pricing: `simulate_kept`), the
-    /// other ranges' lanes holding none.
-    pub ranked: usize,
-}
-
-impl UnitTails {
-    /// A layout's tail count word for these lanes, each holding `held` values: their rank when
-    /// ranked, else `held`.
-    pub fn count_word(&self, held: usize) -> usize {
-        if self.ranked > 0 {
-            self.ranked
-        } else {
-            held
-        }
-    }
-
-    /// How many per-asset lanes are kept: 0 (per book), 1 or 2.
-    pub fn lanes(&self) -> usize {
-        usize::from(!self.smallest.is_empty()) + usize::from(!self.largest.is_empty())
-    }
 }
 
 #[derive(Clone, Debug)]
@@ -119,7 +93,7 @@ fn record(
 /// Simulates the blocks of `range`; stops with DeadlineExceeded once `deadline` has passed. The
 /// spec is valid by construction; only the range, which belongs to no spec, is checked here.
 pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<Partial<'static>> {
-    simulate_from(spec, range, deadline, None, None)
+    simulate_from(spec, range, deadline, None, None, None)
 }
 
 /// Values one block's units take: every asset's BLOCK scenarios.
@@ -154,14 +128,17 @@ pub(crate) fn simulate_from(
     range: BlockRange,
     deadline: &Deadline,
     kept: Option<(&[f64], UnitTails)>,
+    widen: Option<OptionBlocks>,
     sums: Option<&mut [f64]>,
 ) -> Result<Partial<'static>> {
     range.validate(spec)?;
     let mut sums = sums.and_then(|memory| GroupSums::open(memory, spec, range));
     let n = spec.n_assets();
     // Kept units outlive the loop: the worst scenarios' asset P&L is read from them once at the
-    // end, not gathered (n strided values) at every admission and moved at every cut.
-    let row_assets = if kept.is_some() { 0 } else { n };
+    // end, not gathered (n strided values) at every admission and moved at every cut. Option
+    // columns priced block by block do not outlive it: their rows are gathered.
+    let rows_at_end = kept.is_some() && widen.is_none();
+    let row_assets = if rows_at_end { 0 } else { n };
     let (start, end) = range.scenarios(spec);
     let count = end - start;
     let k = spec.tail_count().min(count);
@@ -202,6 +179,7 @@ pub(crate) fn simulate_from(
     let mut ws = Workspace::new(n, group_size(n));
     let factor_t = scaled_factor(spec);
     let mut weights = Vec::with_capacity(if spec.importance_sampling() { count } else { 0 });
+    let mut widened = widen.map(|w| WidenedBlock::new(w, spec.books().len()));
 
     for block in range.first..range.end {
         if deadline.passed() {
@@ -210,10 +188,38 @@ pub(crate) fn simulate_from(
         let block_start = block * BLOCK;
         let in_block = in_block(spec, block);
         let mut outcome = Ok(());
-        let per_block = block_units(spec);
+        let per_block = widened
+            .as_ref()
+            .map_or(block_units(spec), WidenedBlock::kept_width);
         let units = kept
             .as_ref()
             .map(|(u, _)| &u[(block - range.first) * per_block..][..per_block]);
+        if let (Some(plain), Some(w)) = (units, widened.as_mut()) {
+            let (s, l) = (&mut smallest, &mut largest);
+            if !w.price(spec.books(), plain, in_block, covered, s, l) {
+                return Err(option_overflow());
+            }
+            for (b, book) in spec.books().iter().enumerate() {
+                let assets = Assets::Scaled {
+                    units: &w.units,
+                    book,
+                };
+                let p = (&mut books[b], &mut book_tails[b]);
+                outcome = outcome.and_then(|()| {
+                    record(
+                        p.0,
+                        p.1,
+                        block_start,
+                        in_block,
+                        row_assets,
+                        assets,
+                        w.pnl(b),
+                    )
+                });
+            }
+            outcome?;
+            continue;
+        }
         price_block_from(
             spec,
             &factor_t,
@@ -248,7 +254,7 @@ pub(crate) fn simulate_from(
     for (b, (book, tails)) in books.iter_mut().zip(book_tails).enumerate() {
         book.worst = std::mem::replace(&mut book.worst, ScenarioTail::new(0, 0)).finish();
         book.asset_tails = tails.into_iter().map(ValueTail::finish).collect();
-        if let Some((units, _)) = &kept {
+        if let (Some((units, _)), true) = (&kept, rows_at_end) {
             book.worst.asset_pnl =
                 kept_rows(spec, range, units, b, &book.worst.indices, sums.as_mut());
         }

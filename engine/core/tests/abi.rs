@@ -37,6 +37,7 @@ fn expected() -> Vec<(&'static str, f64)> {
         ("OP_FILTER", f64::from(OP_FILTER)),
         ("OP_FINALIZE_PART", f64::from(OP_FINALIZE_PART)),
         ("OP_FINALIZE_SPLIT", f64::from(OP_FINALIZE_SPLIT)),
+        ("OP_SIMULATE_OPTIONS", f64::from(OP_SIMULATE_OPTIONS)),
         ("BLOCK", BLOCK as f64),
         ("PNL_GROUP", PNL_GROUP as f64),
         ("GROUP_SUMS_HEADER", GROUP_SUMS_HEADER as f64),

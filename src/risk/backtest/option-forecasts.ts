@@ -99,7 +99,7 @@ export async function optionForecast(opts: BacktestOptions, h: PriceHistory, t: 
   } else {
     const kept = await keepScenarios(d.exec, d.model, d.est, policy, d.signal);
     // One column per option, as asked: a backtest prices no delta twin.
-    const columns = await withOptionColumns(d.exec, kept, n, 1, opts.valuation, before, d.signal, false);
+    const columns = withOptionColumns(kept, n, 1, opts.valuation, before, false);
     const input = { ...d.model, books: [bookOf(opts.valuation === 'delta' ? deltaMoney : before.map((o, k) => opts.sizes[k]! * rate(o)))] };
     figures = (await runKept(d.exec, input, paddedEstimation(d.est, m), columns, policy, d.signal, d.timing)).books[0]!;
   }

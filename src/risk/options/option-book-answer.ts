@@ -116,8 +116,8 @@ export async function layoutOf(run: OptionRun, book: OptionBook) {
 
 /**
  * A book with European options (api.md §15) on the run's scenarios: the engine appends one column
- * per option revalued on each scenario and one at its delta (OP_OPTION_UNITS), and two books priced
- * on them (OP_SIMULATE_KEPT, what-if comparison): the options at their delta, then as asked — the
+ * per option revalued on each scenario and one at its delta, and two books priced on them
+ * (OP_SIMULATE_OPTIONS, what-if comparison): the options at their delta, then as asked — the
  * difference is the nonlinearity, with its error. The answer is calculate's for this book alone.
  */
 export async function answerOptionBook(run: OptionRun, book: OptionBook, laid?: LaidBook): Promise<CalculateResponseBody> {
@@ -216,19 +216,19 @@ function optionCurrencyBreakdown(run: OptionRun, book: OptionBook, layout: Layou
   return breakdownOf([...instrumentRows(plan, own, layout.stock.exposures, componentEs), ...options, ...given]);
 }
 
-/** A book laid out on the run, and on kept scenarios its option columns revalued (OP_OPTION_UNITS), once for every pricing of it. */
+/** A book laid out on the run, and on kept scenarios its option columns (revalued where each block is priced: OP_SIMULATE_OPTIONS). */
 export interface LaidBook {
   layout: Layout;
   /** The kept scenarios with the book's option columns (the run's own without options; parametric: null). */
   columns: KeptScenarios | null;
 }
 
-/** `book` laid out on the run (`layout` if already computed) with its option columns revalued. */
+/** `book` laid out on the run (`layout` if already computed) with its option columns. */
 export async function laidBook(run: OptionRun, book: OptionBook, layout?: Layout): Promise<LaidBook> {
   const laid = layout ?? (await layoutOf(run, book));
-  const { req, deps, s } = run;
+  const { req } = run;
   if (run.kept === null || laid.m === 0) return { layout: laid, columns: run.kept };
-  const columns = await withOptionColumns(deps.executor, run.kept, laid.n, req.time_horizon, book.valuation, laid.priced, s.signal, true, laid.sens);
+  const columns = withOptionColumns(run.kept, laid.n, req.time_horizon, book.valuation, laid.priced, true, laid.sens);
   return { layout: laid, columns };
 }
 

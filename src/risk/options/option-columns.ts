@@ -2,7 +2,7 @@ import { ABI } from '../../engine/abi.js';
 import { checkStatus, type Estimation } from '../../engine/codec.js';
 import { type EngineExecutor } from '../../engine/ops.js';
 import { type ValuationMode } from '../../contract/option-schemas.js';
-import { keptFrom, type KeptScenarios } from '../kept-scenarios.js';
+import { type KeptScenarios } from '../kept-scenarios.js';
 import { type StatedOption } from './option-positions.js';
 import { sensitivityFields, type PricedSensitivity } from './sensitivities.js';
 
@@ -101,30 +101,26 @@ export async function repricedValues(
 
 /**
  * The kept units with, per block, one column per option in `valuation` and then (with `twin`, the
- * default) one per option at its delta (OP_OPTION_UNITS): the book and its delta twin on the same scenarios.
+ * default) one per option at its delta: the book and its delta twin on the same scenarios. The
+ * columns are not written here: `runKept` prices each block's where the block is priced
+ * (OP_SIMULATE_OPTIONS, the figures of OP_OPTION_UNITS' columns bit for bit), so no answer of up to
+ * 10⁸ words is written and read back.
  */
-export async function withOptionColumns(
-  exec: EngineExecutor,
+export function withOptionColumns(
   kept: KeptScenarios,
   assets: number,
   horizon: number,
   valuation: ValuationMode,
   options: PricedOption[],
-  signal?: AbortSignal,
   twin = true,
   given: PricedSensitivity[] = [],
-): Promise<KeptScenarios> {
+): KeptScenarios {
   // Columns: the options then the sensitivities as asked, then (twin) each at its delta.
   const asked = [...options.flatMap((o) => fields(o, valuation)), ...given.flatMap((g) => sensitivityFields(g, valuation))];
   const atDelta = [...options.flatMap((o) => fields(o, 'delta')), ...given.flatMap((g) => sensitivityFields(g, 'delta'))];
   const words = [...asked, ...(twin ? atDelta : [])];
   const columns = options.length + given.length;
-  // The kept scenarios go as the call's lead (read in place); the answer, the units with the option
-  // columns and the stock columns' tails, is kept the same way.
-  const replies = await Promise.all(
-    kept.units.map((u) => exec.run(ABI.OP_OPTION_UNITS, Float64Array.from([assets, horizon, (twin ? 2 : 1) * columns, ...words]), signal, u, 'shared')),
-  );
-  return keptFrom(kept.batches, replies);
+  return { ...kept, options: Float64Array.from([assets, horizon, (twin ? 2 : 1) * columns, ...words]) };
 }
 
 /**

@@ -23,9 +23,7 @@ export async function optionFxMeta(run: OptionRun, book: OptionBook, laid: LaidB
     const both = [...priced, ...priced.map(withoutConversion)];
     // Parametric keeps no scenarios; a book of stocks alone (a what-if's before) adds no columns.
     const revalue = run.kept !== null && mo + g > 0;
-    const columns = revalue
-      ? await withOptionColumns(run.deps.executor, run.kept!, n, run.req.time_horizon, book.valuation, both, run.s.signal, false, sens)
-      : run.kept;
+    const columns = revalue ? withOptionColumns(run.kept!, n, run.req.time_horizon, book.valuation, both, false, sens) : run.kept;
     // Columns: the model's, the options with FX, the options without, the sensitivities (as asked).
     const width = n + 2 * mo + g;
     const stock = exposures.subarray(0, n);

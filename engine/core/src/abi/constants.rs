@@ -57,6 +57,10 @@ pub const OP_OPTION_GREEKS: u32 = 15;
 pub const OP_FINALIZE_PART: u32 = 19;
 /// OP_FINALIZE given its parts: input [parts, OP_FINALIZE_PART results…, then OP_FINALIZE's input].
 pub const OP_FINALIZE_SPLIT: u32 = 20;
+/// OP_SIMULATE_KEPT with options priced block by block where they are used (the answer of
+/// OP_SIMULATE_KEPT on OP_OPTION_UNITS's, without it): its lead the kept scenarios, then OP_OPTION_UNITS's
+/// header and option fields, then the spec over the assets and one column per option.
+pub const OP_SIMULATE_OPTIONS: u32 = 21;
 
 /// Option layouts: OP_OPTION_UNITS header [assets, horizon, options] after the units; per option
 /// [underlying, valuation, type, model, spot, strike, σ, r, q, τ, fx unit] (fx unit: the column
@@ -198,6 +202,7 @@ pub const TABLE: &[(&str, f64)] = table![
     OP_FILTER,
     OP_FINALIZE_PART,
     OP_FINALIZE_SPLIT,
+    OP_SIMULATE_OPTIONS,
     BLOCK,
     PNL_GROUP,
     GROUP_SUMS_HEADER,

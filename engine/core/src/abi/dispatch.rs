@@ -2,17 +2,17 @@
 
 use super::codec::{
     decode_bootstrap, decode_conditional, decode_covariance_part_input, decode_estimation_input,
-    decode_garch_fit, decode_kept, decode_parametric, decode_part_summary, decode_partial,
-    decode_spec, decode_worst_window, encode_bootstrap, encode_conditional, encode_covariance_part,
-    encode_error, encode_estimation, encode_garch_fit, encode_kept, encode_part_summary,
-    encode_partial, encode_results, encode_worst_window, filter_parts, option_greeks_encoded,
-    option_units_parts, OptionUnitsCall,
+    decode_garch_fit, decode_kept, decode_option_header, decode_parametric, decode_part_summary,
+    decode_partial, decode_spec, decode_worst_window, encode_bootstrap, encode_conditional,
+    encode_covariance_part, encode_error, encode_estimation, encode_garch_fit, encode_kept,
+    encode_part_summary, encode_partial, encode_results, encode_worst_window, filter_parts,
+    option_greeks_encoded, option_units_parts, OptionUnitsCall,
 };
 use super::constants::{
     encode_table, OP_ABI, OP_BOOTSTRAP_PATHS, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE,
     OP_FILTER, OP_FINALIZE, OP_FINALIZE_PART, OP_FINALIZE_SPLIT, OP_GARCH_FIT, OP_OPTION_GREEKS,
-    OP_OPTION_UNITS, OP_PARAMETRIC, OP_RUN, OP_SIMULATE, OP_SIMULATE_KEPT, OP_UNITS,
-    OP_WORST_WINDOW,
+    OP_OPTION_UNITS, OP_PARAMETRIC, OP_RUN, OP_SIMULATE, OP_SIMULATE_KEPT, OP_SIMULATE_OPTIONS,
+    OP_UNITS, OP_WORST_WINDOW,
 };
 use super::reader::Reader;
 use crate::error::{ensure, EngineError, Result};
@@ -21,7 +21,7 @@ use crate::estimation::estimate::estimate;
 use crate::filter::bootstrap::bootstrap_paths;
 use crate::filter::garch::fit_columns;
 use crate::group_sums::group_sums_length;
-use crate::kept::{kept_units, simulate_kept};
+use crate::kept::{kept_units, simulate_kept, simulate_options};
 use crate::kept_vectors;
 use crate::merge::finalize::{finalize, finalize_split, FinalizeParams};
 use crate::merge::part_summary::summarize_part;
@@ -40,12 +40,13 @@ fn or_error(result: Result<Vec<f64>>) -> Vec<f64> {
 type LedOperation = fn(&[f64], &[f64]) -> Result<Vec<f64>>;
 
 /// The operations whose input starts with a lead, [length, lead(length)], which they read in place:
-/// OP_SIMULATE_KEPT and OP_OPTION_UNITS the kept scenarios (a host shares them between tasks rather
+/// OP_SIMULATE_KEPT, OP_SIMULATE_OPTIONS and OP_OPTION_UNITS the kept scenarios (a host shares them between tasks rather
 /// than copy them into every task's input), OP_FILTER the returns. Each takes (lead, the rest).
 fn led_operation(op: u32) -> Option<LedOperation> {
     match op {
         OP_SIMULATE_KEPT => Some(simulate_kept_parts),
         OP_OPTION_UNITS => Some(option_units_parts),
+        OP_SIMULATE_OPTIONS => Some(simulate_options_parts),
         OP_FILTER => Some(filter_parts),
         _ => None,
     }
@@ -201,6 +202,19 @@ fn finalize_split_encoded(input: &[f64]) -> Result<Vec<f64>> {
 /// its status word), then the spec.
 fn simulate_kept_parts(kept: &[f64], spec_input: &[f64]) -> Result<Vec<f64>> {
     simulate_kept_summed(kept, spec_input, None)
+}
+
+/// OP_SIMULATE_OPTIONS: its lead the kept scenarios, then the options (OP_OPTION_UNITS' words) and
+/// the spec.
+fn simulate_options_parts(kept: &[f64], input: &[f64]) -> Result<Vec<f64>> {
+    let (units, tails) = decode_kept(kept)?;
+    let mut r = Reader::new(input);
+    let (assets, horizon, options) = decode_option_header(&mut r)?;
+    let (spec, range, deadline) = decode_spec(&input[r.position()..])?;
+    simulate_options(
+        &spec, range, &deadline, units, tails, assets, horizon, &options,
+    )
+    .map(|p| encoded_partial(&spec, p))
 }
 
 /// OP_SIMULATE_KEPT with the books' group sums kept in `sums` between calls (`GroupSums`).

@@ -1,6 +1,7 @@
 //! European options priced on every scenario: the pricer (`pricer`) and option columns of kept
-//! units (`revalue`).
+//! units (`revalue`), written a block at a time (`option_blocks`).
 
+pub mod option_blocks;
 pub mod phi;
 pub mod phi_lanes;
 pub mod pricer;

@@ -2,8 +2,9 @@
 //! `pricer` but Φ and e^x, and the properties the fast path is held to: Hull's oracle, put–call
 //! parity, Greeks against central differences, expiry at intrinsic value, option columns.
 
+use super::option_blocks::option_units;
 use super::pricer::{Contract, Kind, Model, Setup};
-use super::revalue::{option_units, OptionColumn, Valuation};
+use super::revalue::{OptionColumn, Valuation};
 use crate::math::{exp, ln, normal_cdf};
 use crate::spec::BLOCK;
 

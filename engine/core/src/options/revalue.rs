@@ -1,4 +1,5 @@
-//! Options as extra columns of kept units (OP_OPTION_UNITS). A block's units (asset-major, BLOCK
+//! Options as extra columns of kept units (OP_OPTION_UNITS, OP_SIMULATE_OPTIONS; written by
+//! `option_blocks`). A block's units (asset-major, BLOCK
 //! per asset: e^{R_i} − 1) gain one column per option, holding its P&L per unit of the option (full
 //! revaluation or a Taylor step), or, for `delta`, the underlying's unit itself; a book then prices
 //! an option as a linear position in its column (exposure quantity × multiplier, or for `delta` the
@@ -7,11 +8,9 @@
 //! f = e^{F} − 1: its value in its own currency is converted at (1 + f), so the column holds
 //! (1 + f)·V(S(1 + u), τ_h) − V(S, τ), priced at exposure size × the last rate.
 
-use super::pricer::{Contract, Kind, Model, Setup};
+use super::pricer::{Contract, Kind, Model};
 use crate::error::{ensure, EngineError, Result};
-use crate::finite::all_finite;
 use crate::limits::{check_option_scenarios, check_options, MAX_VOLATILITY, MIN_VOLATILITY};
-use crate::math::ln;
 use crate::spec::BLOCK;
 
 /// Trading days per year of the horizon: τ moves by T/252 (api.md §15).
@@ -113,21 +112,6 @@ impl OptionColumn {
     }
 }
 
-/// `units` (whole blocks of `assets` columns) with one column per option appended to each block.
-pub fn option_units(
-    units: &[f64],
-    assets: usize,
-    horizon_days: usize,
-    options: &[OptionColumn],
-) -> Result<Vec<f64>> {
-    let blocks = check_option_units(units, assets, options)?;
-    let mut out = vec![0.0; option_units_length(blocks, assets, options.len())];
-    if !write_option_units(&mut out, units, assets, horizon_days, options) {
-        return Err(option_overflow());
-    }
-    Ok(out)
-}
-
 /// What a column that left double precision is refused as (`write_option_units` said so).
 pub fn option_overflow() -> EngineError {
     EngineError::Overflow(
@@ -156,143 +140,6 @@ pub fn check_option_units(units: &[f64], assets: usize, options: &[OptionColumn]
 /// The words of `option_units`' answer: every block's units and option columns.
 pub fn option_units_length(blocks: usize, assets: usize, options: usize) -> usize {
     blocks * (assets + options) * BLOCK
-}
-
-/// `option_units` written into `out`, of `option_units_length` words, after `check_option_units`:
-/// a host can allocate an answer of 10⁸ words where it will live, and it is written once. False
-/// when a column value is not finite (a spot near the ends of the doubles: Γ·S² of Γ = φ/(S·σ√τ),
-/// or a forward S·e^{−qτ} past them), which the caller refuses as `option_overflow`.
-pub fn write_option_units(
-    out: &mut [f64],
-    units: &[f64],
-    assets: usize,
-    horizon_days: usize,
-    options: &[OptionColumn],
-) -> bool {
-    let per_block = assets * BLOCK;
-    let dt = horizon_days as f64 / TRADING_DAYS;
-    let setups: Vec<(Setup, Setup)> = options
-        .iter()
-        .map(|o| {
-            let later = if o.tau - dt > 0.0 { o.tau - dt } else { 0.0 };
-            (Setup::new(o.contract, o.tau), Setup::new(o.contract, later))
-        })
-        .collect();
-    // ln(1 + u) of each underlying a full revaluation reads, once per block for all its options.
-    let mut logged = vec![false; assets];
-    for o in options {
-        logged[o.underlying] |= o.valuation == Valuation::Full;
-    }
-    let mut logs = vec![0.0; per_block];
-    let width = (assets + options.len()) * BLOCK;
-    let mut finite = true;
-    for (block, written) in units
-        .chunks_exact(per_block)
-        .zip(out.chunks_exact_mut(width))
-    {
-        let (own, columns) = written.split_at_mut(per_block);
-        own.copy_from_slice(block);
-        let pairs = logs.chunks_exact_mut(BLOCK).zip(block.chunks_exact(BLOCK));
-        for ((l, u), _) in pairs.zip(&logged).filter(|(_, &yes)| yes) {
-            for (l, x) in l.iter_mut().zip(u) {
-                *l = ln(1.0 + x);
-            }
-        }
-        let columns = columns.chunks_exact_mut(BLOCK);
-        for ((o, (now, later)), cell) in options.iter().zip(&setups).zip(columns) {
-            let at = o.underlying * BLOCK;
-            let (u, l) = (&block[at..][..BLOCK], &logs[at..][..BLOCK]);
-            match o.fx {
-                None => column(cell, u, l, o.spot, now, later, dt, o.valuation),
-                Some(k) => {
-                    let f = &block[k * BLOCK..][..BLOCK];
-                    converted(cell, u, l, f, o.spot, now, later, dt, o.valuation)
-                }
-            }
-            finite &= all_finite(cell);
-        }
-    }
-    finite
-}
-
-/// One block of an option's column from its underlying's units `u` (and, for a full
-/// revaluation, their logs ln(1 + u)).
-#[allow(clippy::too_many_arguments)] // one block's inputs, each read once
-fn column(
-    out: &mut [f64],
-    u: &[f64],
-    logs: &[f64],
-    spot: f64,
-    now: &Setup,
-    later: &Setup,
-    dt: f64,
-    valuation: Valuation,
-) {
-    match valuation {
-        Valuation::Delta => out.copy_from_slice(u),
-        Valuation::Full => {
-            later.revalue(spot, now.price(spot), u, logs, out);
-        }
-        Valuation::DeltaGamma => {
-            let g = now.greeks(spot);
-            let delta = g.delta * spot;
-            let gamma = 0.5 * g.gamma * spot * spot;
-            let carry = g.theta * dt;
-            for (o, x) in out.iter_mut().zip(u) {
-                *o = delta * x + gamma * (x * x) + carry;
-            }
-        }
-        Valuation::Given { delta, gamma } => {
-            let half = 0.5 * gamma;
-            for (o, x) in out.iter_mut().zip(u) {
-                *o = delta * x + half * (x * x);
-            }
-        }
-    }
-}
-
-/// One block of a foreign option's column: its value in its currency at the horizon converted at
-/// (1 + f), less its value now, (1 + f)·V_h − V — each valuation's V_h (delta: V(1 + u)).
-#[allow(clippy::too_many_arguments)]
-fn converted(
-    out: &mut [f64],
-    u: &[f64],
-    logs: &[f64],
-    f: &[f64],
-    spot: f64,
-    now: &Setup,
-    later: &Setup,
-    dt: f64,
-    valuation: Valuation,
-) {
-    let base = now.price(spot);
-    match valuation {
-        // Never here (refused at validation): a given sensitivity is in the reporting currency.
-        Valuation::Given { .. } => column(out, u, logs, spot, now, later, dt, valuation),
-        // Δ·S·((1 + f)(1 + u) − 1): the unit of a foreign stock, R + F.
-        Valuation::Delta => {
-            for ((o, x), y) in out.iter_mut().zip(u).zip(f) {
-                *o = (1.0 + y) * (1.0 + x) - 1.0;
-            }
-        }
-        Valuation::Full => {
-            // The price at the horizon (less 0: the bits of the price), then converted.
-            later.revalue(spot, 0.0, u, logs, out);
-            for (o, y) in out.iter_mut().zip(f) {
-                *o = (1.0 + y) * *o - base;
-            }
-        }
-        Valuation::DeltaGamma => {
-            let g = now.greeks(spot);
-            let delta = g.delta * spot;
-            let gamma = 0.5 * g.gamma * spot * spot;
-            let carry = g.theta * dt;
-            for ((o, x), y) in out.iter_mut().zip(u).zip(f) {
-                let step = delta * x + gamma * (x * x) + carry;
-                *o = (1.0 + y) * (base + step) - base;
-            }
-        }
-    }
 }
 
 #[cfg(test)]

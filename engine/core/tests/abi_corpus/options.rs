@@ -1,5 +1,5 @@
 //! Option cases of the bit-for-bit corpus: option columns of kept units in each valuation (then
-//! priced as a book), price and Greeks of calls, puts, Black-76 and expired options, bad input.
+//! priced as a book, from the written columns and where each block is), price and Greeks of calls, puts, Black-76 and expired options, bad input.
 
 use super::{canonical_kept, canonical_partial};
 use crate::common::*;
@@ -64,6 +64,17 @@ pub fn option_cases(cases: &mut Vec<(String, Vec<f64>)>) {
             k
         };
         let book = call(OP_SIMULATE_KEPT, &g3);
+        // Priced where each block is (OP_SIMULATE_OPTIONS): the same bits, so no case of its own.
+        let in_place = {
+            let g = with_columns(&g, 3 + m);
+            let mut k = input.clone();
+            k.extend(encode_spec(&g, 0, blocks(&g)));
+            call(OP_SIMULATE_OPTIONS, &k)
+        };
+        assert!(
+            same_bits(&in_place, &book),
+            "option book {name}: priced in place differs"
+        );
         cases.push((format!("option book {name}"), canonical_partial(&book)));
     }
     let mut input = vec![m as f64];

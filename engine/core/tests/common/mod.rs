@@ -2,6 +2,8 @@
 //! alter freely (also into an invalid spec); `build` turns them into a `Spec` where one is needed.
 #![allow(dead_code)]
 
+pub mod option_book;
+
 use risk_engine_core::abi::call;
 use risk_engine_core::abi::codec::{decode_spec, encode_partial};
 use risk_engine_core::abi::constants::{

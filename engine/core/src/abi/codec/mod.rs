@@ -26,7 +26,9 @@ pub use estimation::{
 };
 pub use garch::{decode_garch_fit, encode_garch_fit, GarchFitInput};
 pub use kept::{decode_kept, encode_kept};
-pub use options::{option_greeks_encoded, option_units_parts, OptionUnitsCall};
+pub use options::{
+    decode_option_header, option_greeks_encoded, option_units_parts, OptionUnitsCall,
+};
 pub use parametric::decode_parametric;
 pub use part_summary::{decode_part_summary, encode_part_summary};
 pub use partial::{decode_partial, encode_partial};

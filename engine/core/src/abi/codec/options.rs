@@ -1,6 +1,9 @@
 //! Option layouts. OP_OPTION_UNITS input: [length, kept(length), assets, horizon days, options,
 //! per option OPTION_FIELDS], kept as OP_UNITS gave it (`codec::kept`); result [0, kept] with the
 //! option columns appended to the units (their tails are computed at pricing).
+//! OP_SIMULATE_OPTIONS input: [length, kept(length), assets, horizon days, options, per option
+//! OPTION_FIELDS, spec], the spec over the assets and then one column per option; its result
+//! OP_SIMULATE_KEPT's on OP_OPTION_UNITS' answer.
 //! OP_OPTION_GREEKS input: [options, per option OPTION_FIELDS]; result [0, options, per option
 //! price, Δ, Γ, vega, θ per unit]. Option fields: [underlying, valuation, type, model, spot,
 //! strike, volatility, rate, dividend yield, τ in years, fx unit column or OPTION_NO_FX]; a given
@@ -15,10 +18,10 @@ use crate::abi::reader::Reader;
 use crate::error::{ensure, EngineError, Result};
 use crate::finite::all_finite;
 use crate::limits::check_options;
+use crate::options::option_blocks::write_option_units;
 use crate::options::pricer::{Contract, Kind, Model, Setup};
 use crate::options::revalue::{
-    check_option_units, option_overflow, option_units_length, write_option_units, OptionColumn,
-    Valuation,
+    check_option_units, option_overflow, option_units_length, OptionColumn, Valuation,
 };
 
 fn code(r: &mut Reader, what: &str) -> Result<usize> {
@@ -85,6 +88,14 @@ fn decode_options(r: &mut Reader, count: usize) -> Result<Vec<OptionColumn>> {
     (0..count).map(|_| decode_option(r)).collect()
 }
 
+/// OP_OPTION_UNITS' header and its options: (assets, horizon days, options).
+pub fn decode_option_header(r: &mut Reader) -> Result<(usize, usize, Vec<OptionColumn>)> {
+    let assets = r.count()?;
+    let horizon = r.count()?;
+    let m = r.count()?;
+    Ok((assets, horizon, decode_options(r, m)?))
+}
+
 /// An OP_OPTION_UNITS call decoded and checked: it can no longer fail, and its answer's length is
 /// known before it runs, so a host can allocate the answer where it will live and have it written
 /// there once (an answer can be 10⁸ words; copying it took as long as pricing it).
@@ -104,10 +115,7 @@ impl<'a> OptionUnitsCall<'a> {
         let (units, tails) = decode_kept(kept)?;
         ensure(all_finite(units), "kept scenarios must be finite")?;
         let mut r = Reader::new(input);
-        let assets = r.count()?;
-        let horizon = r.count()?;
-        let m = r.count()?;
-        let options = decode_options(&mut r, m)?;
+        let (assets, horizon, options) = decode_option_header(&mut r)?;
         r.end()?;
         let blocks = check_option_units(units, assets, &options)?;
         let mut encoded_tails = Vec::with_capacity(tails_length(&tails));

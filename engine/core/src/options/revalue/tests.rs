@@ -1,6 +1,7 @@
 //! Option columns: a given sensitivity's Taylor step; prices over the volatility's whole range.
 
 use super::*;
+use crate::options::option_blocks::option_units;
 
 fn given(delta: f64, gamma: f64) -> OptionColumn {
     OptionColumn::given(1, delta, gamma)

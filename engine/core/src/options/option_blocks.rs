@@ -1,0 +1,230 @@
+//! Option columns written one block at a time (`OptionBlocks`): a block's units (asset-major,
+//! BLOCK per asset) with each option's column appended, as OP_OPTION_UNITS answers them for every
+//! block, or as OP_SIMULATE_OPTIONS prices them where they are used.
+
+use super::pricer::Setup;
+use super::revalue::{
+    check_option_units, option_overflow, option_units_length, OptionColumn, Valuation, TRADING_DAYS,
+};
+use crate::error::Result;
+use crate::finite::all_finite;
+use crate::math::ln;
+use crate::spec::BLOCK;
+
+/// `units` (whole blocks of `assets` columns) with one column per option appended to each block.
+pub fn option_units(
+    units: &[f64],
+    assets: usize,
+    horizon_days: usize,
+    options: &[OptionColumn],
+) -> Result<Vec<f64>> {
+    let blocks = check_option_units(units, assets, options)?;
+    let mut out = vec![0.0; option_units_length(blocks, assets, options.len())];
+    if !write_option_units(&mut out, units, assets, horizon_days, options) {
+        return Err(option_overflow());
+    }
+    Ok(out)
+}
+
+/// `option_units` written into `out`, of `option_units_length` words, after `check_option_units`:
+/// a host can allocate an answer of 10⁸ words where it will live, and it is written once. False
+/// when a column value is not finite (a spot near the ends of the doubles: Γ·S² of Γ = φ/(S·σ√τ),
+/// or a forward S·e^{−qτ} past them), which the caller refuses as `option_overflow`.
+pub fn write_option_units(
+    out: &mut [f64],
+    units: &[f64],
+    assets: usize,
+    horizon_days: usize,
+    options: &[OptionColumn],
+) -> bool {
+    let mut widen = OptionBlocks::new(assets, horizon_days, options);
+    let width = widen.width();
+    let mut finite = true;
+    for (block, written) in units
+        .chunks_exact(assets * BLOCK)
+        .zip(out.chunks_exact_mut(width))
+    {
+        finite &= widen.write(block, written);
+    }
+    finite
+}
+
+/// One block at a time, its units with the option columns appended: `write_option_units`' block,
+/// or a block priced where it is used (OP_SIMULATE_OPTIONS: no answer of 10⁸ words written and
+/// read back). Its options are checked (`check_option_units`).
+pub struct OptionBlocks<'a> {
+    assets: usize,
+    options: &'a [OptionColumn],
+    dt: f64,
+    setups: Vec<(Setup, Setup)>,
+    logged: Vec<bool>,
+    logs: Vec<f64>,
+}
+
+impl<'a> OptionBlocks<'a> {
+    pub fn new(
+        assets: usize,
+        horizon_days: usize,
+        options: &'a [OptionColumn],
+    ) -> OptionBlocks<'a> {
+        let dt = horizon_days as f64 / TRADING_DAYS;
+        let setups = options
+            .iter()
+            .map(|o| {
+                let later = if o.tau - dt > 0.0 { o.tau - dt } else { 0.0 };
+                (Setup::new(o.contract, o.tau), Setup::new(o.contract, later))
+            })
+            .collect();
+        // ln(1 + u) of each underlying a full revaluation reads, once per block for all its options.
+        let mut logged = vec![false; assets];
+        for o in options {
+            logged[o.underlying] |= o.valuation == Valuation::Full;
+        }
+        OptionBlocks {
+            assets,
+            options,
+            dt,
+            setups,
+            logged,
+            logs: vec![0.0; assets * BLOCK],
+        }
+    }
+
+    /// Words of one widened block: the assets' units, then one column per option.
+    pub fn width(&self) -> usize {
+        (self.assets + self.options.len()) * BLOCK
+    }
+
+    /// Words of one block of the units it widens.
+    pub fn kept_width(&self) -> usize {
+        self.assets * BLOCK
+    }
+
+    /// Options it widens by.
+    pub fn options(&self) -> usize {
+        self.options.len()
+    }
+
+    /// The block's units (`assets` × BLOCK) and then its option columns into `out` (`width()`
+    /// words); false when a column value is not finite.
+    pub fn write(&mut self, block: &[f64], out: &mut [f64]) -> bool {
+        self.prepare(block, out);
+        let (_, columns) = out.split_at_mut(self.assets * BLOCK);
+        let mut finite = true;
+        for (j, cell) in columns.chunks_exact_mut(BLOCK).enumerate() {
+            finite &= self.write_column(j, block, cell);
+        }
+        finite
+    }
+
+    /// The block's units into the first `assets` × BLOCK words of `out`, and the logs its full
+    /// revaluations read: then `write_column` writes any option's column of the block.
+    pub fn prepare(&mut self, block: &[f64], out: &mut [f64]) {
+        out[..self.assets * BLOCK].copy_from_slice(block);
+        let pairs = self
+            .logs
+            .chunks_exact_mut(BLOCK)
+            .zip(block.chunks_exact(BLOCK));
+        for ((l, u), _) in pairs.zip(&self.logged).filter(|(_, &yes)| yes) {
+            for (l, x) in l.iter_mut().zip(u) {
+                *l = ln(1.0 + x);
+            }
+        }
+    }
+
+    /// Option `j`'s column of the block `prepare` was given into `cell` (BLOCK words); false when
+    /// a value is not finite.
+    pub fn write_column(&self, j: usize, block: &[f64], cell: &mut [f64]) -> bool {
+        let (o, (now, later)) = (&self.options[j], &self.setups[j]);
+        let at = o.underlying * BLOCK;
+        let (u, l) = (&block[at..][..BLOCK], &self.logs[at..][..BLOCK]);
+        match o.fx {
+            None => column(cell, u, l, o.spot, now, later, self.dt, o.valuation),
+            Some(k) => {
+                let f = &block[k * BLOCK..][..BLOCK];
+                converted(cell, u, l, f, o.spot, now, later, self.dt, o.valuation)
+            }
+        }
+        all_finite(cell)
+    }
+}
+
+/// One block of an option's column from its underlying's units `u` (and, for a full
+/// revaluation, their logs ln(1 + u)).
+#[allow(clippy::too_many_arguments)] // one block's inputs, each read once
+fn column(
+    out: &mut [f64],
+    u: &[f64],
+    logs: &[f64],
+    spot: f64,
+    now: &Setup,
+    later: &Setup,
+    dt: f64,
+    valuation: Valuation,
+) {
+    match valuation {
+        Valuation::Delta => out.copy_from_slice(u),
+        Valuation::Full => {
+            later.revalue(spot, now.price(spot), u, logs, out);
+        }
+        Valuation::DeltaGamma => {
+            let g = now.greeks(spot);
+            let delta = g.delta * spot;
+            let gamma = 0.5 * g.gamma * spot * spot;
+            let carry = g.theta * dt;
+            for (o, x) in out.iter_mut().zip(u) {
+                *o = delta * x + gamma * (x * x) + carry;
+            }
+        }
+        Valuation::Given { delta, gamma } => {
+            let half = 0.5 * gamma;
+            for (o, x) in out.iter_mut().zip(u) {
+                *o = delta * x + half * (x * x);
+            }
+        }
+    }
+}
+
+/// One block of a foreign option's column: its value in its currency at the horizon converted at
+/// (1 + f), less its value now, (1 + f)·V_h − V — each valuation's V_h (delta: V(1 + u)).
+#[allow(clippy::too_many_arguments)]
+fn converted(
+    out: &mut [f64],
+    u: &[f64],
+    logs: &[f64],
+    f: &[f64],
+    spot: f64,
+    now: &Setup,
+    later: &Setup,
+    dt: f64,
+    valuation: Valuation,
+) {
+    let base = now.price(spot);
+    match valuation {
+        // Never here (refused at validation): a given sensitivity is in the reporting currency.
+        Valuation::Given { .. } => column(out, u, logs, spot, now, later, dt, valuation),
+        // Δ·S·((1 + f)(1 + u) − 1): the unit of a foreign stock, R + F.
+        Valuation::Delta => {
+            for ((o, x), y) in out.iter_mut().zip(u).zip(f) {
+                *o = (1.0 + y) * (1.0 + x) - 1.0;
+            }
+        }
+        Valuation::Full => {
+            // The price at the horizon (less 0: the bits of the price), then converted.
+            later.revalue(spot, 0.0, u, logs, out);
+            for (o, y) in out.iter_mut().zip(f) {
+                *o = (1.0 + y) * *o - base;
+            }
+        }
+        Valuation::DeltaGamma => {
+            let g = now.greeks(spot);
+            let delta = g.delta * spot;
+            let gamma = 0.5 * g.gamma * spot * spot;
+            let carry = g.theta * dt;
+            for ((o, x), y) in out.iter_mut().zip(u).zip(f) {
+                let step = delta * x + gamma * (x * x) + carry;
+                *o = (1.0 + y) * (base + step) - base;
+            }
+        }
+    }
+}

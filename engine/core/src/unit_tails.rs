@@ -1,0 +1,31 @@
+//! The per-asset tails of kept units that every buy-and-hold book on them shares.
+
+/// Per asset, the k extreme values of e^{R_i} − 1 that every buy-and-hold book's asset P&L is a
+/// multiple of, in no particular order: `smallest`, and (when some book is short) `largest` as the
+/// k smallest of −(e^{R_i} − 1). Both empty where each book keeps its own asset tails.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UnitTails {
+    pub smallest: Vec<Vec<u64>>,
+    pub largest: Vec<Vec<u64>>,
+    /// 0, or the rank k of the one value each asset's lane holds: its k-th smallest over the
+    /// whole calculation (kept scenarios pooled once for every pricing: `simulate_kept`), the
+    /// other ranges' lanes holding none.
+    pub ranked: usize,
+}
+
+impl UnitTails {
+    /// A layout's tail count word for these lanes, each holding `held` values: their rank when
+    /// ranked, else `held`.
+    pub fn count_word(&self, held: usize) -> usize {
+        if self.ranked > 0 {
+            self.ranked
+        } else {
+            held
+        }
+    }
+
+    /// How many per-asset lanes are kept: 0 (per book), 1 or 2.
+    pub fn lanes(&self) -> usize {
+        usize::from(!self.smallest.is_empty()) + usize::from(!self.largest.is_empty())
+    }
+}
