@@ -55,10 +55,40 @@ pub fn write_option_units(
 pub struct OptionBlocks<'a> {
     assets: usize,
     options: &'a [OptionColumn],
-    dt: f64,
-    setups: Vec<(Setup, Setup)>,
+    terms: Vec<Terms>,
     logged: Vec<bool>,
     logs: Vec<f64>,
+}
+
+/// What every block of one option's column reads, worked out once: the pricer at the horizon, the
+/// value now, and the delta-gamma step's Δ·S, ½Γ·S² and θ·dt (zero for other valuations).
+struct Terms {
+    later: Setup,
+    base: f64,
+    delta: f64,
+    gamma: f64,
+    carry: f64,
+}
+
+impl Terms {
+    fn new(o: &OptionColumn, dt: f64) -> Terms {
+        let later = if o.tau - dt > 0.0 { o.tau - dt } else { 0.0 };
+        let now = Setup::new(o.contract, o.tau);
+        let spot = o.spot;
+        let (delta, gamma, carry) = if o.valuation == Valuation::DeltaGamma {
+            let g = now.greeks(spot);
+            (g.delta * spot, 0.5 * g.gamma * spot * spot, g.theta * dt)
+        } else {
+            (0.0, 0.0, 0.0)
+        };
+        Terms {
+            later: Setup::new(o.contract, later),
+            base: now.price(spot),
+            delta,
+            gamma,
+            carry,
+        }
+    }
 }
 
 impl<'a> OptionBlocks<'a> {
@@ -68,13 +98,7 @@ impl<'a> OptionBlocks<'a> {
         options: &'a [OptionColumn],
     ) -> OptionBlocks<'a> {
         let dt = horizon_days as f64 / TRADING_DAYS;
-        let setups = options
-            .iter()
-            .map(|o| {
-                let later = if o.tau - dt > 0.0 { o.tau - dt } else { 0.0 };
-                (Setup::new(o.contract, o.tau), Setup::new(o.contract, later))
-            })
-            .collect();
+        let terms = options.iter().map(|o| Terms::new(o, dt)).collect();
         // ln(1 + u) of each underlying a full revaluation reads, once per block for all its options.
         let mut logged = vec![false; assets];
         for o in options {
@@ -83,8 +107,7 @@ impl<'a> OptionBlocks<'a> {
         OptionBlocks {
             assets,
             options,
-            dt,
-            setups,
+            terms,
             logged,
             logs: vec![0.0; assets * BLOCK],
         }
@@ -135,14 +158,14 @@ impl<'a> OptionBlocks<'a> {
     /// Option `j`'s column of the block `prepare` was given into `cell` (BLOCK words); false when
     /// a value is not finite.
     pub fn write_column(&self, j: usize, block: &[f64], cell: &mut [f64]) -> bool {
-        let (o, (now, later)) = (&self.options[j], &self.setups[j]);
+        let (o, t) = (&self.options[j], &self.terms[j]);
         let at = o.underlying * BLOCK;
         let (u, l) = (&block[at..][..BLOCK], &self.logs[at..][..BLOCK]);
         match o.fx {
-            None => column(cell, u, l, o.spot, now, later, self.dt, o.valuation),
+            None => column(cell, u, l, o.spot, t, o.valuation),
             Some(k) => {
                 let f = &block[k * BLOCK..][..BLOCK];
-                converted(cell, u, l, f, o.spot, now, later, self.dt, o.valuation)
+                converted(cell, u, l, f, o.spot, t, o.valuation)
             }
         }
         all_finite(cell)
@@ -151,29 +174,15 @@ impl<'a> OptionBlocks<'a> {
 
 /// One block of an option's column from its underlying's units `u` (and, for a full
 /// revaluation, their logs ln(1 + u)).
-#[allow(clippy::too_many_arguments)] // one block's inputs, each read once
-fn column(
-    out: &mut [f64],
-    u: &[f64],
-    logs: &[f64],
-    spot: f64,
-    now: &Setup,
-    later: &Setup,
-    dt: f64,
-    valuation: Valuation,
-) {
+fn column(out: &mut [f64], u: &[f64], logs: &[f64], spot: f64, t: &Terms, valuation: Valuation) {
     match valuation {
         Valuation::Delta => out.copy_from_slice(u),
         Valuation::Full => {
-            later.revalue(spot, now.price(spot), u, logs, out);
+            t.later.revalue(spot, t.base, u, logs, out);
         }
         Valuation::DeltaGamma => {
-            let g = now.greeks(spot);
-            let delta = g.delta * spot;
-            let gamma = 0.5 * g.gamma * spot * spot;
-            let carry = g.theta * dt;
             for (o, x) in out.iter_mut().zip(u) {
-                *o = delta * x + gamma * (x * x) + carry;
+                *o = t.delta * x + t.gamma * (x * x) + t.carry;
             }
         }
         Valuation::Given { delta, gamma } => {
@@ -187,22 +196,19 @@ fn column(
 
 /// One block of a foreign option's column: its value in its currency at the horizon converted at
 /// (1 + f), less its value now, (1 + f)·V_h − V — each valuation's V_h (delta: V(1 + u)).
-#[allow(clippy::too_many_arguments)]
 fn converted(
     out: &mut [f64],
     u: &[f64],
     logs: &[f64],
     f: &[f64],
     spot: f64,
-    now: &Setup,
-    later: &Setup,
-    dt: f64,
+    t: &Terms,
     valuation: Valuation,
 ) {
-    let base = now.price(spot);
+    let base = t.base;
     match valuation {
         // Never here (refused at validation): a given sensitivity is in the reporting currency.
-        Valuation::Given { .. } => column(out, u, logs, spot, now, later, dt, valuation),
+        Valuation::Given { .. } => column(out, u, logs, spot, t, valuation),
         // Δ·S·((1 + f)(1 + u) − 1): the unit of a foreign stock, R + F.
         Valuation::Delta => {
             for ((o, x), y) in out.iter_mut().zip(u).zip(f) {
@@ -211,18 +217,14 @@ fn converted(
         }
         Valuation::Full => {
             // The price at the horizon (less 0: the bits of the price), then converted.
-            later.revalue(spot, 0.0, u, logs, out);
+            t.later.revalue(spot, 0.0, u, logs, out);
             for (o, y) in out.iter_mut().zip(f) {
                 *o = (1.0 + y) * *o - base;
             }
         }
         Valuation::DeltaGamma => {
-            let g = now.greeks(spot);
-            let delta = g.delta * spot;
-            let gamma = 0.5 * g.gamma * spot * spot;
-            let carry = g.theta * dt;
             for ((o, x), y) in out.iter_mut().zip(u).zip(f) {
-                let step = delta * x + gamma * (x * x) + carry;
+                let step = t.delta * x + t.gamma * (x * x) + t.carry;
                 *o = (1.0 + y) * (base + step) - base;
             }
         }
