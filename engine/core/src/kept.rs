@@ -107,7 +107,7 @@ pub fn simulate_options(
     options: &[OptionColumn],
 ) -> Result<Partial<'static>> {
     ensure(
-        spec.n_assets() == assets + options.len(),
+        assets.checked_add(options.len()) == Some(spec.n_assets()),
         "the spec's assets must be the units' assets and then one per option",
     )?;
     // As OP_OPTION_UNITS refuses them: a NaN unit would price as a NaN option value.

@@ -136,6 +136,15 @@ fn what_either_refuses_it_refuses() {
         &[&words[..], &encode_spec(&short, 0, all)[..]].concat(),
     );
     assert_eq!(got[0], ERR_INVALID_INPUT as f64, "{}", message(&got));
+    // An asset count at the end of the range: refused, not wrapped past it.
+    let mut huge = words.clone();
+    huge[0] = 4_294_967_295.0;
+    let got = call_led(
+        OP_SIMULATE_OPTIONS,
+        &lead,
+        &[&huge[..], &encode_spec(&w, 0, all)[..]].concat(),
+    );
+    assert_eq!(got[0], ERR_INVALID_INPUT as f64, "{}", message(&got));
     let mut nan = lead.clone();
     nan[5] = f64::NAN;
     let (_, got) = both(&nan, &words, &w, 0, all);
