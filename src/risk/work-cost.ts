@@ -29,7 +29,8 @@ export interface WorkShape {
   confidence: number;
   /**
    * Columns of kept scenarios the calculation holds at once, `scenarios` values each (option books:
-   * the drawn units, then the units widened by the option columns); 0 when scenarios are priced as drawn.
+   * the drawn units; their option columns are priced block by block, never held); 0 when scenarios
+   * are priced as drawn.
    */
   kept?: number;
 }

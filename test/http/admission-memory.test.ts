@@ -2,8 +2,8 @@
 // is in flight (held in its worker by the test-only "hold" fault: an ordering, not a timing),
 // another that needs memory is refused at once with 503 SERVER_BUSY and a Retry-After, while the
 // closed form, which holds none, is still admitted; once the first finishes, the refused one runs.
-// An option book counts the kept scenarios it holds (the units with their option columns), which
-// dwarf its P&L: it was admitted beside another as if it held 1/25 of them.
+// An option book counts the kept scenarios it holds (the drawn units; its option columns are
+// priced block by block, never held) beside its P&L: it was once admitted as if it held none.
 import t from 'tap';
 import { calcBody, calculate, call, uploadFile } from '../helpers/http.js';
 import { startTestService, WIDE_SAMPLE } from '../helpers/service.js';
@@ -43,17 +43,17 @@ t.test('admission bounds the memory the admitted calculations hold together', as
 
 t.test('an option book counts the kept scenarios it holds', async (t) => {
   const hold = engineHold();
-  // 200 options on AAPL × 20,000: drawn units (10 columns) and widened ones (10 + 400) of 20,000
-  // values: 67 MB, against 10 MiB. Its P&L and tail alone are 3 MB, which fitted beside the held one.
+  // 10 options on AAPL × 500,000: the drawn units and two books' P&L of 500,000 values each, more
+  // than 10 MiB; the held stock book's 20,000 scenarios leave too little beside it.
   const s = await startTestService({ WORKERS: '1', ADMISSION_MEMORY_MB: '10', RATE_LIMIT_CALCULATE_PER_MIN: '1000' });
   t.teardown(() => s.stop());
   const ds = (await uploadFile(s.base, s.key, WIDE_SAMPLE)).body.dataset_id as string;
   const small = calcBody(ds, { simulations: 20_000 });
-  const positions = Array.from({ length: 200 }, (_, i) => ({
+  const positions = Array.from({ length: 10 }, (_, i) => ({
     option: { underlying: 'AAPL', type: i % 2 ? 'call' : 'put', strike: 250 + i, expiry: '2020-06-19', volatility: 0.3 },
     quantity: 1,
   }));
-  const options = calcBody(ds, { portfolio: undefined, positions, simulations: 20_000 });
+  const options = calcBody(ds, { portfolio: undefined, positions, simulations: 500_000 });
   t.equal((await calculate(s.base, s.key, small)).status, 200, 'the stock book alone');
   t.equal((await calculate(s.base, s.key, options)).status, 200, 'the option book alone, on an idle service');
 

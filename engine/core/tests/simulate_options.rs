@@ -1,14 +1,15 @@
 //! OP_SIMULATE_OPTIONS prices option books on kept scenarios with each block's option columns
 //! written where the block is priced: its partial is OP_SIMULATE_KEPT's on OP_OPTION_UNITS'
 //! answer, bit for bit, for every valuation, a foreign underlying, a given sensitivity, long and
-//! short books, every kept method and split ranges; what either refuses, it refuses.
+//! short books, two books compared as a what-if, every kept method and split ranges; what either
+//! refuses, it refuses.
 mod common;
 
 use common::option_book::input;
 use common::*;
 use risk_engine_core::abi::constants::*;
 use risk_engine_core::abi::{call, call_led};
-use risk_engine_core::spec::{Method, Mode, SpecFields};
+use risk_engine_core::spec::{Comparison, Method, Mode, SpecFields};
 
 /// `f` over its three assets and `m` option columns after them: the columns draw nothing (zero
 /// means, zero loadings, zero returns), as the service pads its estimation for kept pricing.
@@ -83,16 +84,23 @@ fn priced_block_by_block_it_is_the_written_columns_partial() {
                 .map(|i| if i < 3 { 0.0 } else { rng.unit() })
                 .collect(),
         ] {
-            let w = widened(&f, m, &weights);
-            for (first, end) in [(0, all), (0, all / 2), (all / 2, all)] {
-                let lead = kept(&f, first, end);
-                let (want, got) = both(&lead, &words, &w, first, end);
-                assert_eq!(want[0], 0.0, "{:?}: {}", f.method, message(&want));
-                assert!(
-                    same_bits(&want, &got),
-                    "{:?} blocks {first}..{end}: the partials differ",
-                    f.method
-                );
+            // One book, then two compared as a what-if (the service's book at its delta, then as
+            // asked): the books' sums run inside each group of columns, not book after book.
+            let mut twin = widened(&f, m, &weights);
+            let delta: Vec<f64> = weights.iter().map(|x| 0.5 * x).collect();
+            twin.books.insert(0, book(1_000_000.0, &delta));
+            twin.comparison = Comparison::WhatIf;
+            for w in [widened(&f, m, &weights), twin] {
+                for (first, end) in [(0, all), (0, all / 2), (all / 2, all)] {
+                    let lead = kept(&f, first, end);
+                    let (want, got) = both(&lead, &words, &w, first, end);
+                    assert_eq!(want[0], 0.0, "{:?}: {}", f.method, message(&want));
+                    assert!(
+                        same_bits(&want, &got),
+                        "{:?} blocks {first}..{end}: the partials differ",
+                        f.method
+                    );
+                }
             }
         }
     }

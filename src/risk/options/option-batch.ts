@@ -77,8 +77,8 @@ export async function batchWithOptions(req: BatchRequest, owner: string, deps: C
   const fx = optionFxPlan(dataset, symbols, unionOf(books.map((b) => b.cash)), underlyings.flat(), [], [], req.currency);
   const widest = Math.max(...books.map((b) => b.options.length));
   const stockColumns = fx ? fx.instruments.length : symbols.length;
-  // Held at once: the run's drawn units, and one book's units with its option columns (books go one at a time).
-  const shape = { ...requestShape(req, stockColumns + 2 * widest, 2 * books.length, dataset.dates.length), kept: 2 * stockColumns + 2 * widest };
+  // Held: the run's drawn units (option columns are priced where each block is, never held).
+  const shape = { ...requestShape(req, stockColumns + 2 * widest, 2 * books.length, dataset.dates.length), kept: stockColumns };
   return underDeadline(
     deps,
     clientSignal,
@@ -86,7 +86,7 @@ export async function batchWithOptions(req: BatchRequest, owner: string, deps: C
       const model = await prepareModel(req, dataset, symbols, deps, s.signal, fx);
       const run = await optionRun(common, model, fx, listed, deps, s);
       const answers: CalculateResponseBody[] = [];
-      // One book at a time: its option columns are released before the next book's are computed.
+      // One book at a time, each priced on the run's kept scenarios.
       for (const [i, b] of books.entries()) {
         const book: OptionBook = {
           stated: b.stated,

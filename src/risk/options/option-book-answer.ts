@@ -264,7 +264,8 @@ export async function runOnColumns(run: OptionRun, n: number, columns: KeptScena
  * on the after book's columns, as asked, on the same scenarios: the differences and their standard
  * errors. Before puts nothing on the trades' options; every before option keeps its size at its
  * place among the after book's (the same canonical order, api.md §13). Both books come laid out
- * as their own answers priced them: nothing is priced or revalued again.
+ * as their own answers laid them out; the after book's options are revalued again on the same
+ * scenarios (their columns are never held), to the same bits.
  */
 export async function compareOptionBooks(run: OptionRun, before: OptionBook, b: Layout, after: OptionBook, laidAfter: LaidBook): Promise<EngineResults> {
   const a = laidAfter.layout;

@@ -104,8 +104,8 @@ export async function calculateWithOptions(
   const fx = optionFxPlan(dataset, symbols, cash, underlyings, given, givenOrder, req.currency);
   const stockColumns = fx ? fx.instruments.length : symbols.length;
   const columns = stockColumns + 2 * (afterOptions.length + given.length);
-  // Held at once: the drawn units, and the units with the option columns.
-  const shape = { ...requestShape(req, columns, req.what_if ? 6 : 2, dataset.dates.length), kept: stockColumns + columns };
+  // Held: the drawn units (option columns are priced where each block is, never held).
+  const shape = { ...requestShape(req, columns, req.what_if ? 6 : 2, dataset.dates.length), kept: stockColumns };
   const valuation = valuationOf(req, afterOptions.length);
   return underDeadline(
     deps,

@@ -51,7 +51,7 @@ pub fn write_option_units(
 
 /// One block at a time, its units with the option columns appended: `write_option_units`' block,
 /// or a block priced where it is used (OP_SIMULATE_OPTIONS: no answer of 10⁸ words written and
-/// read back). Its options are checked (`check_option_units`).
+/// read back). Its options must have passed `check_option_units`.
 pub struct OptionBlocks<'a> {
     assets: usize,
     options: &'a [OptionColumn],
