@@ -6,36 +6,16 @@ import { ABI } from '../../src/engine/abi.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { bitJson } from '../helpers/bit-json.js';
 import { fourEngines } from '../helpers/four-engines.js';
-import { mulberry32 } from '../helpers/mulberry32.js';
-import { gaussian } from '../helpers/price-series.js';
+import { drawnOptionBook } from '../helpers/drawn-option-book.js';
 
 const ASSETS = 3;
 const BLOCKS = 3;
 
+const OPTIONS = 40;
+
 function drawn(seed: number): { units: number[]; options: number[]; m: number } {
-  const rand = mulberry32(seed);
-  const units = Array.from({ length: ASSETS * ABI.BLOCK * BLOCKS }, () => Math.expm1(0.05 * gaussian(rand)));
-  const m = 40;
-  const options: number[] = [];
-  for (let i = 0; i < m; i++) {
-    const spot = 1 + 500 * rand();
-    options.push(
-      Math.floor(rand() * ASSETS),
-      [ABI.VALUATION_FULL, ABI.VALUATION_DELTA_GAMMA, ABI.VALUATION_DELTA][i % 3]!,
-      rand() < 0.5 ? ABI.OPTION_CALL : ABI.OPTION_PUT,
-      rand() < 0.5 ? ABI.MODEL_BLACK_SCHOLES : ABI.MODEL_BLACK76,
-      spot,
-      spot * Math.exp(2 * gaussian(rand)),
-      0.01 + 4.99 * rand(),
-      -0.05 + 0.3 * rand(),
-      0.1 * rand(),
-      i % 7 === 0 ? 0 : i % 11 === 0 ? 1 / 365 : 10 * rand(),
-    );
-    // Some on a foreign underlying: another column as the conversion's unit (api.md §14–15).
-    const u = options[options.length - 10]!;
-    options.push(i % 3 === 1 ? (u + 1 + Math.floor(rand() * (ASSETS - 1))) % ASSETS : ABI.OPTION_NO_FX);
-  }
-  return { units, options, m };
+  const { units, options } = drawnOptionBook(seed, ASSETS, BLOCKS, OPTIONS);
+  return { units, options, m: OPTIONS };
 }
 
 t.test('option columns and Greeks: four builds, one answer', async (t) => {

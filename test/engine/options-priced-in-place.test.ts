@@ -1,44 +1,25 @@
 // Options priced where each block is (OP_SIMULATE_OPTIONS, what the service runs for an option
 // book on kept scenarios) give the partial of OP_SIMULATE_KEPT on OP_OPTION_UNITS' written columns,
-// bit for bit, on the four builds: drawn books of every valuation, both models, foreign underlyings,
-// long and short positions.
+// bit for bit, on the four builds: drawn books (test/helpers/drawn-option-book.ts) of every valuation,
+// both models, foreign underlyings, long and short positions.
 import t from 'tap';
 import { ABI } from '../../src/engine/abi.js';
 import { encodeSpec, type SimulationSpec } from '../../src/engine/codec.js';
 import { bitJson } from '../helpers/bit-json.js';
 import { fourEngines } from '../helpers/four-engines.js';
-import { mulberry32 } from '../helpers/mulberry32.js';
-import { gaussian } from '../helpers/price-series.js';
+import { drawnOptionBook } from '../helpers/drawn-option-book.js';
 
 const ASSETS = 3;
 const BLOCKS = 4;
 
+const OPTIONS = 24;
+
 function drawnBook(seed: number): { kept: number[]; options: number[]; m: number; weights: Float64Array } {
-  const rand = mulberry32(seed);
-  const units = Array.from({ length: ASSETS * ABI.BLOCK * BLOCKS }, () => Math.expm1(0.05 * gaussian(rand)));
-  const m = 24;
-  const options: number[] = [];
-  for (let i = 0; i < m; i++) {
-    const spot = 1 + 500 * rand();
-    const underlying = Math.floor(rand() * ASSETS);
-    options.push(
-      underlying,
-      [ABI.VALUATION_FULL, ABI.VALUATION_DELTA_GAMMA, ABI.VALUATION_DELTA][i % 3]!,
-      rand() < 0.5 ? ABI.OPTION_CALL : ABI.OPTION_PUT,
-      rand() < 0.5 ? ABI.MODEL_BLACK_SCHOLES : ABI.MODEL_BLACK76,
-      spot,
-      spot * Math.exp(0.5 * gaussian(rand)),
-      0.05 + 2 * rand(),
-      0.03,
-      0.01,
-      i % 7 === 0 ? 0 : 3 * rand(),
-      i % 4 === 1 ? (underlying + 1) % ASSETS : ABI.OPTION_NO_FX,
-    );
-  }
+  const { units, options, rand } = drawnOptionBook(seed, ASSETS, BLOCKS, OPTIONS);
   // The kept layout with no tails kept ([count, units, 0 assets, k 0]): every column's computed.
   const kept = [units.length, ...units, 0, 0];
-  const weights = Float64Array.from({ length: ASSETS + m }, () => 1e4 * (2 * rand() - 1));
-  return { kept, options, m, weights };
+  const weights = Float64Array.from({ length: ASSETS + OPTIONS }, () => 1e4 * (2 * rand() - 1));
+  return { kept, options, m: OPTIONS, weights };
 }
 
 /** A spec over the assets and the option columns: the kept units are all it prices. */
