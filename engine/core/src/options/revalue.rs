@@ -10,7 +10,9 @@
 
 use super::pricer::{Contract, Kind, Model};
 use crate::error::{ensure, EngineError, Result};
-use crate::limits::{check_option_scenarios, check_options, MAX_VOLATILITY, MIN_VOLATILITY};
+use crate::limits::{
+    check_assets, check_option_scenarios, check_options, MAX_VOLATILITY, MIN_VOLATILITY,
+};
 use crate::spec::BLOCK;
 
 /// Trading days per year of the horizon: τ moves by T/252 (api.md §15).
@@ -122,7 +124,9 @@ pub fn option_overflow() -> EngineError {
 
 /// Checks what `write_option_units` needs (so that it cannot fail) and gives the blocks' count.
 pub fn check_option_units(units: &[f64], assets: usize, options: &[OptionColumn]) -> Result<usize> {
-    ensure(assets >= 1, "at least one asset")?;
+    // Bounded before `assets × BLOCK` is formed: usize is 32 bits on wasm32, where 2²⁴ assets
+    // (BLOCK 256) would wrap the product to 0.
+    check_assets(assets)?;
     check_options(options.len())?;
     let per_block = assets * BLOCK;
     ensure(

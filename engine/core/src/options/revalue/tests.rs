@@ -67,3 +67,21 @@ fn volatility_is_taken_from_its_least_to_its_most_and_prices_finitely() {
         );
     }
 }
+
+#[test]
+fn an_asset_count_beyond_the_bound_is_refused_before_it_is_multiplied() {
+    use crate::limits::MAX_ASSETS;
+    let units = vec![0.0; BLOCK];
+    let option = [given(1.0, 0.0)];
+    // 2²⁴ × BLOCK wraps to 0 in 32 bits; usize::MAX overflows either width.
+    for assets in [0, MAX_ASSETS + 1, 1 << 24, u32::MAX as usize, usize::MAX] {
+        let refused = check_option_units(&units, assets, &option);
+        assert!(
+            matches!(refused, Err(EngineError::InvalidInput(_))),
+            "{assets}"
+        );
+    }
+    // Its underlying is asset 1: two assets, one block.
+    let two = vec![0.0; 2 * BLOCK];
+    assert_eq!(check_option_units(&two, 2, &option).unwrap(), 1);
+}
