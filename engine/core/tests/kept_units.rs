@@ -3,18 +3,11 @@
 //! bit, for every method in buy-and-hold, any split, long/short books; other specs are refused.
 mod common;
 
+use common::pooled_tails::{bounds, pooled_leads};
 use common::*;
 use risk_engine_core::abi::constants::*;
 use risk_engine_core::abi::{call, call_led};
-use risk_engine_core::spec::{Method, Mode, SpecFields, BLOCK};
-
-/// The block bounds of the ranges `cuts` splits `f` into.
-fn bounds(f: &SpecFields, cuts: &[usize]) -> Vec<usize> {
-    let mut bounds = vec![0];
-    bounds.extend_from_slice(cuts);
-    bounds.push(blocks(f));
-    bounds
-}
+use risk_engine_core::spec::{Method, Mode, SpecFields};
 
 /// The whole run through kept units: OP_UNITS with `units_book`, then OP_SIMULATE_KEPT of `f`
 /// (its own books) on each part of the split, then OP_FINALIZE.
@@ -63,59 +56,6 @@ fn run_pooled(f: &SpecFields, units_book: &SpecFields, cuts: &[usize], ranked: b
         input.extend(partial);
     }
     call(OP_FINALIZE, &input)
-}
-
-/// The ranges' leads of `run_pooled`.
-fn pooled_leads(
-    f: &SpecFields,
-    units_book: &SpecFields,
-    cuts: &[usize],
-    ranked: bool,
-) -> Vec<Vec<f64>> {
-    let bounds = bounds(f, cuts);
-    let n = f.mean.len();
-    let mut leads: Vec<Vec<f64>> = bounds
-        .windows(2)
-        .map(|w| call(OP_UNITS, &encode_spec(units_book, w[0], w[1]))[1..].to_vec())
-        .collect();
-    let layout = |u: &Vec<f64>| (u[0] as usize, u[2 + u[0] as usize] as usize);
-    let scenarios = |w: &[usize]| (w[1] * BLOCK).min(f.scenarios) - w[0] * BLOCK;
-    let owner = bounds
-        .windows(2)
-        .zip(&leads)
-        .position(|(w, u)| layout(u).1 < scenarios(w))
-        .expect("a range larger than the tail");
-    let (owner_count, k) = layout(&leads[owner]);
-    let mut kth = Vec::new();
-    for lane in 0..2 {
-        for i in 0..n {
-            let mut pool: Vec<f64> = leads
-                .iter()
-                .flat_map(|u| {
-                    let (count, kb) = layout(u);
-                    let at = 3 + count + (lane * n + i) * kb;
-                    u[at..at + kb].to_vec()
-                })
-                .collect();
-            pool.sort_by(f64::total_cmp);
-            let at = 3 + owner_count + (lane * n + i) * k;
-            leads[owner][at..at + k].copy_from_slice(&pool[..k]);
-            kth.push(pool[k - 1]);
-        }
-    }
-    if ranked {
-        let lead = &mut leads[owner];
-        lead.truncate(3 + owner_count);
-        lead.extend(kth);
-    }
-    for (b, u) in leads.iter_mut().enumerate() {
-        if b != owner {
-            let count = layout(u).0;
-            u.truncate(3 + count);
-            u[2 + count] = 0.0;
-        }
-    }
-    leads
 }
 
 fn check(f: &SpecFields) {
@@ -236,102 +176,5 @@ fn kept_tails_of_the_first_assets_price_as_all_of_them() {
         more.extend([(n + 1) as f64, k as f64]);
         more.extend(std::iter::repeat(0.0).take(2 * (n + 1) * k));
         assert_ne!(call_led(OP_SIMULATE_KEPT, &more, &spec_input)[0], 0.0);
-    }
-}
-
-/// A ranked lead (each asset's k-th of every range alone) is taken only as the one pool of a
-/// calculation over every asset, at its rank: beside a range keeping its own tails the finalize
-/// refuses it, and so it does a ranked partial re-headed to another confidence level; a ranked
-/// lead of the first assets only, or priced at another confidence level, is refused, and so is a
-/// partial claiming to be ranked while holding k values per asset.
-#[test]
-fn ranked_tails_are_refused_where_they_do_not_fit() {
-    let f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 3_000);
-    let cuts = [blocks(&f) / 2];
-    let leads = pooled_leads(&f, &f, &cuts, true);
-    let ranges = [(0, cuts[0]), (cuts[0], blocks(&f))];
-    let partial_of = |lead: &[f64], (first, end): (usize, usize)| {
-        call_led(OP_SIMULATE_KEPT, lead, &encode_spec(&f, first, end))
-    };
-    // The other range keeping its own k tails instead of none.
-    let own = call(OP_UNITS, &encode_spec(&f, ranges[1].0, ranges[1].1))[1..].to_vec();
-    let owner = leads
-        .iter()
-        .position(|u| u.len() > 3 + u[0] as usize)
-        .unwrap();
-    let mut input = vec![2.0];
-    for (r, range) in ranges.into_iter().enumerate() {
-        let lead = if r == owner { &leads[r] } else { &own };
-        let partial = partial_of(lead, range);
-        assert_eq!(partial[0], 0.0);
-        input.extend(partial);
-    }
-    assert_eq!(call(OP_FINALIZE, &input)[0], f64::from(ERR_INVALID_INPUT));
-
-    // The pooled partials as they come, then with another confidence level in every header.
-    let partials: Vec<Vec<f64>> = leads
-        .iter()
-        .zip(ranges)
-        .map(|(lead, range)| partial_of(lead, range))
-        .collect();
-    for (confidence, answer) in [(0.99, 0.0), (0.995, f64::from(ERR_INVALID_INPUT))] {
-        let mut input = vec![2.0];
-        for partial in &partials {
-            let mut partial = partial.clone();
-            partial[3] = confidence;
-            input.extend(partial);
-        }
-        let out = call(OP_FINALIZE, &input);
-        assert_eq!(out[0], answer, "at {confidence}");
-        if answer != 0.0 {
-            assert!(message(&out).contains("rank"), "{}", message(&out));
-        }
-    }
-
-    // The ranked lead priced at another confidence level (another rank k).
-    let mut other = f.clone();
-    other.confidence = 0.995;
-    let (first, end) = ranges[owner];
-    let at_other = call_led(
-        OP_SIMULATE_KEPT,
-        &leads[owner],
-        &encode_spec(&other, first, end),
-    );
-    assert_eq!(at_other[0], f64::from(ERR_INVALID_INPUT));
-    assert!(
-        message(&at_other).contains("rank"),
-        "{}",
-        message(&at_other)
-    );
-
-    // Ranked values for the first two of three assets: the third would need its k tails.
-    let lead = &leads[owner];
-    let count = lead[0] as usize;
-    let mut short = lead[..1 + count].to_vec();
-    short.extend([2.0, lead[2 + count]]);
-    short.extend([
-        lead[3 + count],
-        lead[4 + count],
-        lead[6 + count],
-        lead[7 + count],
-    ]);
-    assert_eq!(
-        partial_of(&short, ranges[owner])[0],
-        f64::from(ERR_INVALID_INPUT)
-    );
-
-    // A plain partial (k values per asset) flagged ranked.
-    let whole_range = (0, blocks(&f));
-    let plain = partial_of(
-        &call(OP_UNITS, &encode_spec(&f, 0, blocks(&f)))[1..],
-        whole_range,
-    );
-    assert_eq!(plain[0], 0.0);
-    let mut flagged = plain.clone();
-    flagged[PARTIAL_HEADER_LEN - 1] = 1.0;
-    for (partial, answer) in [(plain, 0.0), (flagged, f64::from(ERR_INVALID_INPUT))] {
-        let mut input = vec![1.0];
-        input.extend(partial);
-        assert_eq!(call(OP_FINALIZE, &input)[0], answer);
     }
 }

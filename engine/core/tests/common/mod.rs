@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod option_book;
+pub mod pooled_tails;
 
 use risk_engine_core::abi::call;
 use risk_engine_core::abi::codec::{decode_spec, encode_partial};
