@@ -14,12 +14,12 @@ const BLOCKS = 4;
 
 const OPTIONS = 24;
 
-function drawnBook(seed: number): { kept: number[]; options: number[]; m: number; weights: Float64Array } {
+function drawnBook(seed: number): { kept: number[]; options: number[]; weights: Float64Array } {
   const { units, options, rand } = drawnOptionBook(seed, ASSETS, BLOCKS, OPTIONS);
   // The kept layout with no tails kept ([count, units, 0 assets, k 0]): every column's computed.
   const kept = [units.length, ...units, 0, 0];
   const weights = Float64Array.from({ length: ASSETS + OPTIONS }, () => 1e4 * (2 * rand() - 1));
-  return { kept, options, m: OPTIONS, weights };
+  return { kept, options, weights };
 }
 
 /** A spec over the assets and the option columns: the kept units are all it prices. */
@@ -47,9 +47,9 @@ function specOver(columns: number, weights: Float64Array): SimulationSpec {
 t.test('options priced where each block is: the written columns partial, four builds', async (t) => {
   const builds = fourEngines();
   for (const seed of [11, 12, 13]) {
-    const { kept, options, m, weights } = drawnBook(seed);
-    const header = [ASSETS, 10, m, ...options];
-    const spec = encodeSpec(specOver(ASSETS + m, weights), 0, BLOCKS);
+    const { kept, options, weights } = drawnBook(seed);
+    const header = [ASSETS, 10, OPTIONS, ...options];
+    const spec = encodeSpec(specOver(ASSETS + OPTIONS, weights), 0, BLOCKS);
     const lead = Float64Array.from(kept);
     for (const e of builds) {
       const columns = e.call(ABI.OP_OPTION_UNITS, Float64Array.from(header), lead);

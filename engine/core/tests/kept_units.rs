@@ -43,9 +43,7 @@ fn run_kept(f: &SpecFields, units_book: &SpecFields, cuts: &[usize]) -> Vec<f64>
     call(OP_FINALIZE, &input)
 }
 
-/// `run_kept` with the ranges' tails pooled as a live host pools them: each asset's k smallest of
-/// every range (per lane) held by one range with more scenarios than k, the others holding none;
-/// `ranked`, that range holding each asset's k-th smallest alone (k kept, one value per lane).
+/// `run_kept` on `pooled_leads`: the ranges' tails pooled as a live host pools them.
 fn run_pooled(f: &SpecFields, units_book: &SpecFields, cuts: &[usize], ranked: bool) -> Vec<f64> {
     let leads = pooled_leads(f, units_book, cuts, ranked);
     let bounds = bounds(f, cuts);
