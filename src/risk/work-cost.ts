@@ -79,3 +79,11 @@ export function requestShape(req: ShapeRequest, assets: number, books: number, d
     confidence: req.method_options?.variance_reduction === 'importance_sampling' ? 0 : req.confidence_level,
   };
 }
+
+/**
+ * The shape of a request over option books (api.md §15): it holds the `stock` drawn units as kept
+ * scenarios, and prices its `optionColumns` block by block, never holding them.
+ */
+export function optionBookShape(req: ShapeRequest, stock: number, optionColumns: number, books: number, dates: number): WorkShape {
+  return { ...requestShape(req, stock + optionColumns, books, dates), kept: stock };
+}

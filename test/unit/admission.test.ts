@@ -3,7 +3,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { ADMIT_SHARE, BeyondDeadlineError, OverloadError, OWN_ESTIMATE_LIMIT, WorkAdmission } from '../../src/risk/admission.js';
-import { requestShape, TAIL_WEIGHT, workBytes, workUnits, type WorkShape } from '../../src/risk/work-cost.js';
+import { optionBookShape, requestShape, TAIL_WEIGHT, workBytes, workUnits, type WorkShape } from '../../src/risk/work-cost.js';
 
 const shape = (over: Partial<WorkShape> = {}): WorkShape => ({
   scenarios: 1_000_000,
@@ -104,6 +104,16 @@ t.test('workBytes: the P&L of every book and scenario, the tail with its assets;
       },
     ),
   );
+});
+
+t.test('optionBookShape: the drawn units held, the option columns priced but never held', async (t) => {
+  const req = { method: 'monte_carlo_normal', simulations: 99_840, time_horizon: 10, confidence_level: 0.99 } as const;
+  // A what-if over 3 drawn units and 500 options (each as asked and at delta): two passes of two books.
+  const s = optionBookShape(req, 3, 1000, 4, 500);
+  t.strictSame(s, { ...requestShape(req, 1003, 4, 500), kept: 3 }, 'the request shape over every column, holding the drawn 3');
+  t.equal(workBytes(s), workBytes({ ...s, kept: 0 }) + 8 * 99_840 * 3, 'bytes: the P&L and tails, and 3 kept columns');
+  t.equal(workUnits(s), workUnits(requestShape(req, 1003, 4, 500)), 'units: every column priced');
+  t.equal(workBytes(optionBookShape({ ...req, method: 'parametric_normal' }, 3, 1000, 2, 500)), 0, 'parametric keeps no scenario');
 });
 
 t.test('Retry-After is at least one second, and never longer than the blocking work can still run', async (t) => {

@@ -3,7 +3,7 @@ import { type BatchResponseBody, type CalculateResponseBody } from '../../contra
 import { canonicalSymbols, symbolsOf, unionOf } from '../books.js';
 import { loadDataset, prepareModel, type SymbolRef } from '../model-setup.js';
 import { underDeadline } from '../deadline.js';
-import { requestShape, workBytes, workUnits } from '../work-cost.js';
+import { optionBookShape, workBytes, workUnits } from '../work-cost.js';
 import { type CalculatorDeps } from '../calculation-setup.js';
 import { cashAsPositions, refsOf } from '../fx/cash.js';
 import { canonicalOptions, optionBookRefs, splitOptions, timesToExpiry, type StockRequest } from './option-positions.js';
@@ -77,8 +77,7 @@ export async function batchWithOptions(req: BatchRequest, owner: string, deps: C
   const fx = optionFxPlan(dataset, symbols, unionOf(books.map((b) => b.cash)), underlyings.flat(), [], [], req.currency);
   const widest = Math.max(...books.map((b) => b.options.length));
   const stockColumns = fx ? fx.instruments.length : symbols.length;
-  // Held: the run's drawn units (option columns are priced where each block is, never held).
-  const shape = { ...requestShape(req, stockColumns + 2 * widest, 2 * books.length, dataset.dates.length), kept: stockColumns };
+  const shape = optionBookShape(req, stockColumns, 2 * widest, 2 * books.length, dataset.dates.length);
   return underDeadline(
     deps,
     clientSignal,

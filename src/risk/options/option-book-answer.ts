@@ -2,7 +2,7 @@ import { type CalculateResponseBody } from '../../contract/responses.js';
 import { type SensitivityEntry, type ValuationMode } from '../../contract/option-schemas.js';
 import { type EngineBook } from '../../engine/codec.js';
 import { type EngineResults } from '../../engine/results-codec.js';
-import { engineBookOf, priceBook, type BookRequest, type PricedBook } from '../books.js';
+import { engineBookOf, exposureSummary, priceBook, type BookRequest, type ExposureSummary, type PricedBook } from '../books.js';
 import { type PreparedModel } from '../model-setup.js';
 import { type Session } from '../deadline.js';
 import { buildResponse } from '../response-builder.js';
@@ -124,31 +124,11 @@ export async function answerOptionBook(run: OptionRun, book: OptionBook, laid?: 
   const { req, model, deps, s, replay } = run;
   const { options, given, valuation } = book;
   const columns = laid ?? (await laidBook(run, book));
-  const { n, m, priced, sens, rowColumns, greeks, rate, size, deltaMoney, stock, capital, exposures, deltaTwin, engineOf } = columns.layout;
+  const { priced, sens, rowColumns, greeks, size, deltaMoney, stock, exposures, deltaTwin, engineOf } = columns.layout;
   const respond = (results: EngineResults): CalculateResponseBody => {
-    const labels = [...options.map((o) => optionLabel(o.entry)), ...given.map(sensitivityLabel)];
     const calc = calculationOf(req, model, run.factors, deps, s, { precision: null, extras: { filter: replay.state, cornishFisher: null } });
-    const own = Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stock.own[i]! : i < n + m));
-    const pricedBook: PricedBook = {
-      own,
-      listed: [...stock.listed, ...rowColumns.map((k) => n + k)],
-      capital,
-      exposures,
-      quantities: [
-        ...Array.from({ length: n }, (_, i) => stock.quantities[i]!),
-        ...options.map((o) => o.entry.quantity),
-        ...given.map(() => null),
-        ...labels.map(() => null),
-      ],
-      engine: engineOf(exposures),
-    };
-    const unitPrices = greeks.map((g, i) => g[0]! * rate[i]!);
-    const wideCalc = {
-      ...calc,
-      symbols: [...model.symbols, ...labels, ...labels],
-      // A sensitivity's column is priced per unit of its exposure: a price of 1.
-      prices: Float64Array.from([...model.prices, ...unitPrices, ...given.map(() => 1), ...unitPrices, ...given.map(() => 1)]),
-    };
+    const { own, pricedBook, symbols, prices } = statedColumns(run, book, columns.layout);
+    const wideCalc = { ...calc, symbols, prices };
     const figures = results.books[1]!;
     const answer = buildResponse(wideCalc, [pricedBook], { books: [figures], whatIf: null });
     const w = results.whatIf!;
@@ -196,6 +176,40 @@ export async function answerOptionBook(run: OptionRun, book: OptionBook, laid?: 
 }
 
 export type Layout = Awaited<ReturnType<typeof layoutOf>>;
+
+/**
+ * A laid-out book's columns as its response states them: its rows (stock, then each option and
+ * sensitivity as asked), and the wide columns' symbols and prices (as asked, then at delta).
+ */
+function statedColumns(run: OptionRun, book: OptionBook, layout: Layout) {
+  const { options, given } = book;
+  const { n, m, rowColumns, greeks, rate, stock, capital, exposures, engineOf } = layout;
+  const labels = [...options.map((o) => optionLabel(o.entry)), ...given.map(sensitivityLabel)];
+  const own = Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stock.own[i]! : i < n + m));
+  const pricedBook: PricedBook = {
+    own,
+    listed: [...stock.listed, ...rowColumns.map((k) => n + k)],
+    capital,
+    exposures,
+    quantities: [
+      ...Array.from({ length: n }, (_, i) => stock.quantities[i]!),
+      ...options.map((o) => o.entry.quantity),
+      ...given.map(() => null),
+      ...labels.map(() => null),
+    ],
+    engine: engineOf(exposures),
+  };
+  const unitPrices = greeks.map((g, i) => g[0]! * rate[i]!);
+  // A sensitivity's column is priced per unit of its exposure: a price of 1.
+  const prices = Float64Array.from([...run.model.prices, ...unitPrices, ...given.map(() => 1), ...unitPrices, ...given.map(() => 1)]);
+  return { own, pricedBook, symbols: [...run.model.symbols, ...labels, ...labels], prices };
+}
+
+/** meta.exposures of a laid-out book, as its own answer states them (a what-if's book after). */
+export function optionExposures(run: OptionRun, book: OptionBook, layout: Layout): ExposureSummary {
+  const { pricedBook, symbols, prices } = statedColumns(run, book, layout);
+  return exposureSummary(pricedBook, symbols, prices);
+}
 
 /**
  * meta.currency_breakdown of a book with options over a multi-currency dataset (api.md §14): its

@@ -4,14 +4,14 @@ import { ABI } from '../../engine/abi.js';
 import { canonicalSymbols, symbolsOf, unionOf } from '../books.js';
 import { loadDataset, prepareModel, type SymbolRef } from '../model-setup.js';
 import { underDeadline } from '../deadline.js';
-import { requestShape, workBytes, workUnits } from '../work-cost.js';
+import { optionBookShape, workBytes, workUnits } from '../work-cost.js';
 import { type CalculatorDeps } from '../calculation-setup.js';
 import { cashAsPositions } from '../fx/cash.js';
 import { canonicalIndices, canonicalOptions, refuseAt, timesToExpiry, type StatedOption, type StockRequest } from './option-positions.js';
 import { checkSensitivities } from './sensitivities.js';
 import { optionFxPlan } from './option-fx.js';
 import { optionFxMeta } from './option-fx-figures.js';
-import { answerOptionBook, compareOptionBooks, laidBook, layoutOf, optionRun, type OptionBook } from './option-book-answer.js';
+import { answerOptionBook, compareOptionBooks, laidBook, layoutOf, optionExposures, optionRun, type OptionBook } from './option-book-answer.js';
 import { type CalculateRequest, type PositionEntry } from '../../contract/schemas.js';
 import { drawsSimulations } from '../history/bootstrap-paths.js';
 
@@ -103,9 +103,8 @@ export async function calculateWithOptions(
   // Multi-currency (api.md §14): columns are instruments; a foreign option converts at its cash column.
   const fx = optionFxPlan(dataset, symbols, cash, underlyings, given, givenOrder, req.currency);
   const stockColumns = fx ? fx.instruments.length : symbols.length;
-  const columns = stockColumns + 2 * (afterOptions.length + given.length);
-  // Held: the drawn units (option columns are priced where each block is, never held).
-  const shape = { ...requestShape(req, columns, req.what_if ? 6 : 2, dataset.dates.length), kept: stockColumns };
+  // Two books per pass: the book (at delta and as asked), and with what_if the comparison.
+  const shape = optionBookShape(req, stockColumns, 2 * (afterOptions.length + given.length), req.what_if ? 4 : 2, dataset.dates.length);
   const valuation = valuationOf(req, afterOptions.length);
   return underDeadline(
     deps,
@@ -125,19 +124,21 @@ export async function calculateWithOptions(
       if (!req.what_if) return priced;
       // A book without options (only its trades hold some) has no valuation, as its calculate alone.
       const answer = options.length + given.length > 0 ? priced : { ...priced, meta: { ...priced.meta, valuation: undefined } };
-      // The book after, as a calculate of it prices it; the differences from both on the after book's columns.
+      // The book after and the differences, both books on the after book's columns; the book after's
+      // figures are those a calculate of it states (the same scenarios and columns, so the same bits).
       const afterBook: OptionBook = { ...before, stated: after, options: afterOptions, taus: timesToExpiry(afterOptions, last) };
       const laidAfter = await laidBook(run, afterBook);
-      const alone = (await answerOptionBook(run, afterBook, laidAfter)).meta;
-      const w = (await compareOptionBooks(run, before, beforeLayout, afterBook, laidAfter)).whatIf!;
+      const compared = await compareOptionBooks(run, before, beforeLayout, afterBook, laidAfter);
+      const figures = compared.books[1]!;
+      const w = compared.whatIf!;
       const what_if = {
-        value_at_risk: alone.metrics.value_at_risk,
-        expected_shortfall: alone.metrics.expected_shortfall,
+        value_at_risk: figures.valueAtRisk,
+        expected_shortfall: figures.expectedShortfall,
         incremental_var: w.incrementalVar,
         incremental_es: w.incrementalEs,
         incremental_var_standard_error: w.incrementalVarStandardError,
         incremental_es_standard_error: w.incrementalEsStandardError,
-        exposures: alone.exposures,
+        exposures: optionExposures(run, afterBook, laidAfter.layout),
       };
       return { ...answer, meta: { ...answer.meta, what_if } };
     },
