@@ -269,7 +269,7 @@ pub(crate) fn simulate_from(
         lane.extend(computed.into_iter().map(ValueTail::finish));
         lane
     };
-    let units = match kept {
+    let mut units = match kept {
         Some((_, tails)) => UnitTails {
             smallest: joined(tails.smallest, smallest),
             largest: if spec.needs_largest() {
@@ -285,6 +285,9 @@ pub(crate) fn simulate_from(
             ranked: 0,
         },
     };
+    if let Some(w) = &widened {
+        w.copy_unit_lanes(&mut units);
+    }
     Ok(Partial {
         first: start,
         books,

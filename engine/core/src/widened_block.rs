@@ -7,6 +7,7 @@ use crate::group_sums::{add_group, group_pnl, PNL_GROUP};
 use crate::options::option_blocks::OptionBlocks;
 use crate::spec::{Book, BLOCK};
 use crate::tail::ValueTail;
+use crate::unit_tails::UnitTails;
 
 pub(crate) struct WidenedBlock<'a> {
     widen: OptionBlocks<'a>,
@@ -68,7 +69,9 @@ impl<'a> WidenedBlock<'a> {
                 group_pnl(book, first / PNL_GROUP, group, &mut self.group);
                 add_group(pnl, &self.group);
             }
-            for c in first.max(covered)..end {
+            // A column copying a unit has that unit's tails (`copy_unit_lanes`): not pushed.
+            let pushed = |&c: &usize| c < assets || self.widen.copied_unit(c - assets).is_none();
+            for c in (first.max(covered)..end).filter(pushed) {
                 let values = &self.units[c * BLOCK..][..in_block];
                 if let Some(tail) = smallest.get_mut(c - covered) {
                     tail.push_all(values);
@@ -79,5 +82,21 @@ impl<'a> WidenedBlock<'a> {
             }
         }
         finite
+    }
+
+    /// Every column that copies a unit (`OptionBlocks::copied_unit`) given that unit's lanes: the
+    /// tails its pushes would have made, bit for bit, since a unit's lane (kept with the units for
+    /// the same range, or computed here) was made by the same values pushed in the same order.
+    pub fn copy_unit_lanes(&self, tails: &mut UnitTails) {
+        let assets = self.kept_width() / BLOCK;
+        for j in 0..self.widen.options() {
+            if let Some(unit) = self.widen.copied_unit(j) {
+                for lane in [&mut tails.smallest, &mut tails.largest] {
+                    if let Some(copy) = lane.get(unit).cloned() {
+                        lane[assets + j] = copy;
+                    }
+                }
+            }
+        }
     }
 }

@@ -128,6 +128,13 @@ impl<'a> OptionBlocks<'a> {
         self.options.len()
     }
 
+    /// The unit column option `j`'s column copies value for value (an option at its delta in the
+    /// reporting currency: `column`'s `Delta`), whose tails are then that unit's.
+    pub fn copied_unit(&self, j: usize) -> Option<usize> {
+        let o = &self.options[j];
+        (o.valuation == Valuation::Delta && o.fx.is_none()).then_some(o.underlying)
+    }
+
     /// The block's units (`assets` × BLOCK) and then its option columns into `out` (`width()`
     /// words); false when a column value is not finite.
     pub fn write(&mut self, block: &[f64], out: &mut [f64]) -> bool {
