@@ -16,6 +16,7 @@ import { benchLatency } from './lib/latency-bench.js';
 import { benchTailLevels } from './lib/tail-bench.js';
 import { ensureNumpy, ensureScipy, wasmOverNumpyPerNormal } from './lib/numpy.js';
 import { benchOptionRevaluation } from './lib/options-bench.js';
+import { benchOptionRequest } from './lib/option-request-bench.js';
 import { backingServersInstalled } from '../test/helpers/backing-servers.js';
 import { benchReplicaOverhead } from './lib/replica-bench.js';
 import { prepare, workloads } from './lib/workloads.js';
@@ -192,8 +193,9 @@ async function main(): Promise<void> {
   await step(['numpy_over_options_revaluation'], async () => {
     if (!ensureScipy()) return { numpy_over_options_revaluation: new Missing('SciPy') };
     const o = benchOptionRevaluation(es.native, 1000, 100, 20_480, 3);
+    const q = benchOptionRequest(es.native, 500, 100, 20_480, 3);
     console.log(
-      `options: ${o.options} on ${o.underlyings} underlyings × ${o.scenarios} scenarios (${o.build}): engine ${o.engine_ns_per_option_scenario.toFixed(1)} ns, NumPy/SciPy ${o.numpy_ns_per_option_scenario.toFixed(1)} ns per option-scenario; the book priced as the service does (P&L, tails, worst rows) ${o.book_ns_per_option_scenario.toFixed(1)} ns`,
+      `options: ${o.options} on ${o.underlyings} underlyings × ${o.scenarios} scenarios (${o.build}): engine ${o.engine_ns_per_option_scenario.toFixed(1)} ns, NumPy/SciPy ${o.numpy_ns_per_option_scenario.toFixed(1)} ns per option-scenario; one book of them priced on kept scenarios (P&L, tails, worst rows) ${o.book_ns_per_option_scenario.toFixed(1)} ns; a request's ${q.options} options, each as asked and at delta, two books, ${q.request_ns_per_option_scenario.toFixed(1)} ns per option position`,
     );
     return { numpy_over_options_revaluation: o.numpy_over_engine };
   });

@@ -21,6 +21,7 @@ import { benchEstimationSplit } from './lib/estimation-bench.js';
 import { benchWorkerSplit } from './lib/worker-bench.js';
 import { benchFxFactors } from './lib/fx-bench.js';
 import { benchOptionRevaluation } from './lib/options-bench.js';
+import { benchOptionRequest } from './lib/option-request-bench.js';
 import { benchKernels, kernelEngines, kernelLine } from './lib/kernel-bench.js';
 
 /** A build's VaR and an independent one agree within this (different random numbers). */
@@ -174,7 +175,12 @@ async function main(): Promise<void> {
   results.options = benchOptionRevaluation(es.native, 1000, 100, quick ? 20_000 : 100_000, quick ? 1 : 3);
   const ob = results.options;
   progress(
-    `options: ${ob.options} on ${ob.underlyings} underlyings × ${ob.scenarios} scenarios, full revaluation, one core: engine (${ob.build}) ${ob.engine_ns_per_option_scenario.toFixed(1)} ns per option-scenario, NumPy/SciPy ${ob.numpy_ns_per_option_scenario.toFixed(1)} ns (NumPy / engine ${ob.numpy_over_engine.toFixed(2)}, target ≥ 3); the book priced as the service does it (P&L, tails, worst rows) ${ob.book_ns_per_option_scenario.toFixed(1)} ns`,
+    `options: ${ob.options} on ${ob.underlyings} underlyings × ${ob.scenarios} scenarios, full revaluation, one core: engine (${ob.build}) ${ob.engine_ns_per_option_scenario.toFixed(1)} ns per option-scenario, NumPy/SciPy ${ob.numpy_ns_per_option_scenario.toFixed(1)} ns (NumPy / engine ${ob.numpy_over_engine.toFixed(2)}, target ≥ 3); one book of them priced on kept scenarios (P&L, tails, worst rows) ${ob.book_ns_per_option_scenario.toFixed(1)} ns`,
+  );
+  results.option_request = benchOptionRequest(es.native, 500, 100, quick ? 20_000 : 100_000, quick ? 1 : 3);
+  const oq = results.option_request;
+  progress(
+    `a request's options: ${oq.options} on ${oq.underlyings} underlyings × ${oq.scenarios} scenarios, each as asked and at delta, two books (the nonlinearity): ${oq.request_ns_per_option_scenario.toFixed(1)} ns per option position-scenario (NumPy/SciPy's revaluation alone ${ob.numpy_ns_per_option_scenario.toFixed(1)} ns)`,
   );
 
   const dir = path.join(ROOT, 'bench/results');

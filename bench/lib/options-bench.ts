@@ -2,8 +2,9 @@
 // vectorised NumPy/SciPy (scipy.special.ndtr, bench/options_baseline.py) on the same scenarios: ns
 // per option-scenario and the ratio, medians. The ratio times the revaluation alone, as the
 // baseline does it (OP_OPTION_UNITS: every option's value on every scenario, written out); beside it,
-// interleaved, what the service runs for an option book on kept scenarios (OP_SIMULATE_OPTIONS: the
-// same revaluation, the book's P&L, every column's tails and the worst rows, nothing written out).
+// interleaved, one book of these options priced on kept scenarios (OP_SIMULATE_OPTIONS: the same revaluation,
+// the book's P&L, every column's tails and the worst rows, nothing written out; a service request
+// prices each option at its delta too: option-request-bench.ts).
 // Before a ratio counts, the columns' P&L sum must be NumPy's, and the book's answer OP_SIMULATE_KEPT's
 // on the written columns, bit for bit, so a fast wrong pricer fails. Issue 31's size: 1,000 options on 100 underlyings ×
 // 100,000 scenarios.
@@ -12,11 +13,10 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ABI } from '../../src/engine/abi.js';
-import { checkStatus, encodeSpec, type SimulationSpec } from '../../src/engine/codec.js';
+import { checkStatus, encodeSpec } from '../../src/engine/codec.js';
 import { type Engine } from '../../src/engine/ops.js';
 import { ROOT } from '../../src/paths.js';
-import { mulberry32 } from '../../test/helpers/mulberry32.js';
-import { gaussian } from '../../test/helpers/price-series.js';
+import { drawnOptionMarket, HORIZON_DAYS, joined, keptSpec, median, optionHeader, sameBits } from './option-market.js';
 
 export interface OptionFigures {
   options: number;
@@ -29,80 +29,23 @@ export interface OptionFigures {
   numpy_ns_per_option_scenario: number;
   /** NumPy ms / engine ms (higher is faster; issue 31 asks ≥ 3). */
   numpy_over_engine: number;
-  /** OP_SIMULATE_OPTIONS, what the service runs: the revaluation, the book's P&L, every column's tails and the worst rows. */
+  /** OP_SIMULATE_OPTIONS on one book of the options: the revaluation, the book's P&L, every column's tails and the worst rows. */
   book_ms: number;
   book_ns_per_option_scenario: number;
 }
 
-const HORIZON_DAYS = 10;
-
-/** A buy-and-hold spec over `columns` kept columns (the units and then the options): they are all it prices. */
-function keptSpec(columns: number, scenarios: number, exposures: Float64Array): SimulationSpec {
-  return {
-    method: 'monte_carlo_normal',
-    scenarios,
-    mean: new Float64Array(columns),
-    factor: new Float64Array(columns),
-    factorColumns: 1,
-    returns: new Float64Array(0),
-    rebalanced: false,
-    books: [{ capital: 1, weights: exposures, exposures }],
-    comparison: 'none',
-    horizon: HORIZON_DAYS,
-    confidence: 0.99,
-    degreesOfFreedom: 5,
-    seed: 1,
-    antithetic: false,
-    importanceSampling: false,
-    histogramBins: 50,
-  };
-}
-
-const sameBits = (a: Float64Array, b: Float64Array) =>
-  a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 export function benchOptionRevaluation(engine: Engine, optionCount: number, underlyings: number, scenarioCount: number, repeats: number): OptionFigures {
   // Whole blocks, rounded down: 100,000 rounded up (100,096) × 1,000 options is past the engine's
   // MAX_OPTION_SCENARIOS (1e8), so the issue's size runs as 99,840 scenarios.
-  const scenarios = Math.max(1, Math.floor(scenarioCount / ABI.BLOCK)) * ABI.BLOCK;
-  const rand = mulberry32(2024);
-  const plain = new Float64Array(underlyings * scenarios).map(() => Math.expm1(0.03 * gaussian(rand)));
-  // The kept layout (OP_UNITS's answer): [count, units per block asset-major, n 0, k 0] — no
-  // tails, so the option columns' are computed at pricing, as a live book's appended columns are.
-  const blocks = scenarios / ABI.BLOCK;
-  const kept = new Float64Array(3 + plain.length);
-  kept[0] = plain.length;
-  for (let b = 0; b < blocks; b++)
-    for (let a = 0; a < underlyings; a++)
-      kept.set(plain.subarray(a * scenarios + b * ABI.BLOCK, a * scenarios + (b + 1) * ABI.BLOCK), 1 + (b * underlyings + a) * ABI.BLOCK);
-  const spots = Array.from({ length: underlyings }, () => 20 + 300 * rand());
-  const options = Array.from({ length: optionCount }, (_, i) => {
-    const u = i % underlyings;
-    return [u, rand() < 0.5 ? 1 : 0, spots[u]! * (0.7 + 0.6 * rand()), 0.1 + 0.5 * rand(), 0.03, 0.01, 0.05 + 2 * rand()];
-  });
-  const fields = options.flatMap(([u, call, k, vol, r, q, tau]) => [
-    u!,
-    ABI.VALUATION_FULL,
-    call ? ABI.OPTION_CALL : ABI.OPTION_PUT,
-    ABI.MODEL_BLACK_SCHOLES,
-    spots[u!]!,
-    k!,
-    vol!,
-    r!,
-    q!,
-    tau!,
-    ABI.OPTION_NO_FX,
-  ]);
-  const header = Float64Array.from([underlyings, HORIZON_DAYS, optionCount, ...fields]);
+  const market = drawnOptionMarket(underlyings, scenarioCount, optionCount);
+  const { scenarios, blocks, plain, kept, spots, options } = market;
+  const header = optionHeader(market, [ABI.VALUATION_FULL]);
   // One of each option: the book's P&L is every option's added up, as the baseline adds them.
   const columns = underlyings + optionCount;
   const exposures = Float64Array.from({ length: columns }, (_, i) => (i < underlyings ? 0 : 1));
-  const spec = encodeSpec(keptSpec(columns, scenarios, exposures), 0, blocks);
-  const input = new Float64Array(header.length + spec.length);
-  input.set(header);
-  input.set(spec, header.length);
-  // The two interleaved: the revaluation alone, then the service's pricing of the book.
+  const spec = encodeSpec(keptSpec(columns, scenarios, [{ capital: 1, weights: exposures, exposures }], 'none'), 0, blocks);
+  const input = joined(header, spec);
+  // The two interleaved: the revaluation alone, then the book priced on kept scenarios.
   const times: number[] = [];
   const pricedTimes: number[] = [];
   let written: Float64Array = new Float64Array(0);

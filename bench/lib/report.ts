@@ -16,6 +16,7 @@ import { type EstimationSplitFigures } from './estimation-bench.js';
 import { lineChart } from './svg.js';
 import { type FxFigures } from './fx-bench.js';
 import { type OptionFigures } from './options-bench.js';
+import { type OptionRequestFigures } from './option-request-bench.js';
 
 export interface Results {
   date: string;
@@ -41,6 +42,8 @@ export interface Results {
   estimation_split?: EstimationSplitFigures;
   fx?: FxFigures;
   options?: OptionFigures;
+  /** The engine's part of a calculate with 500 options (each as asked and at delta, two books). */
+  option_request?: OptionRequestFigures;
 }
 
 interface Ratio {

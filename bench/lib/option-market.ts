@@ -1,0 +1,100 @@
+// The drawn market the option benches price (bench/lib/options-bench.ts, option-request-bench.ts):
+// kept units of `underlyings` over whole blocks of scenarios, and options on them, as the engine
+// reads them, from one seed.
+import { ABI } from '../../src/engine/abi.js';
+import { type EngineBook, type SimulationSpec } from '../../src/engine/codec.js';
+import { mulberry32 } from '../../test/helpers/mulberry32.js';
+import { gaussian } from '../../test/helpers/price-series.js';
+
+export const HORIZON_DAYS = 10;
+
+/** One option's terms: [underlying, call 1 / put 0, strike, volatility, rate, dividend yield, τ]. */
+export type OptionTerms = [number, number, number, number, number, number, number];
+
+export interface OptionMarket {
+  scenarios: number;
+  blocks: number;
+  /** e^R − 1 per underlying, [underlying][scenario]. */
+  plain: Float64Array;
+  /** The kept layout (OP_UNITS's answer): [count, units per block asset-major, n 0, k 0]. */
+  kept: Float64Array;
+  spots: number[];
+  options: OptionTerms[];
+}
+
+/**
+ * `optionCount` options on `underlyings` over `scenarioCount` scenarios rounded down to whole
+ * blocks. The kept units carry no tails, so every column's are computed at pricing, as a live
+ * book's appended columns are.
+ */
+export function drawnOptionMarket(underlyings: number, scenarioCount: number, optionCount: number): OptionMarket {
+  const scenarios = Math.max(1, Math.floor(scenarioCount / ABI.BLOCK)) * ABI.BLOCK;
+  const rand = mulberry32(2024);
+  const plain = new Float64Array(underlyings * scenarios).map(() => Math.expm1(0.03 * gaussian(rand)));
+  const blocks = scenarios / ABI.BLOCK;
+  const kept = new Float64Array(3 + plain.length);
+  kept[0] = plain.length;
+  for (let b = 0; b < blocks; b++)
+    for (let a = 0; a < underlyings; a++)
+      kept.set(plain.subarray(a * scenarios + b * ABI.BLOCK, a * scenarios + (b + 1) * ABI.BLOCK), 1 + (b * underlyings + a) * ABI.BLOCK);
+  const spots = Array.from({ length: underlyings }, () => 20 + 300 * rand());
+  const options = Array.from({ length: optionCount }, (_, i): OptionTerms => {
+    const u = i % underlyings;
+    return [u, rand() < 0.5 ? 1 : 0, spots[u]! * (0.7 + 0.6 * rand()), 0.1 + 0.5 * rand(), 0.03, 0.01, 0.05 + 2 * rand()];
+  });
+  return { scenarios, blocks, plain, kept, spots, options };
+}
+
+/** OP_OPTION_UNITS' header: [underlyings, horizon, columns, each option's fields at each valuation in turn]. */
+export function optionHeader(market: OptionMarket, valuations: number[]): Float64Array {
+  const fields = valuations.flatMap((valuation) =>
+    market.options.flatMap(([u, call, k, vol, r, q, tau]) => [
+      u,
+      valuation,
+      call ? ABI.OPTION_CALL : ABI.OPTION_PUT,
+      ABI.MODEL_BLACK_SCHOLES,
+      market.spots[u]!,
+      k,
+      vol,
+      r,
+      q,
+      tau,
+      ABI.OPTION_NO_FX,
+    ]),
+  );
+  return Float64Array.from([market.spots.length, HORIZON_DAYS, valuations.length * market.options.length, ...fields]);
+}
+
+/** A buy-and-hold spec over kept columns (the units and then the option columns): they are all it prices. */
+export function keptSpec(columns: number, scenarios: number, books: EngineBook[], comparison: SimulationSpec['comparison']): SimulationSpec {
+  return {
+    method: 'monte_carlo_normal',
+    scenarios,
+    mean: new Float64Array(columns),
+    factor: new Float64Array(columns),
+    factorColumns: 1,
+    returns: new Float64Array(0),
+    rebalanced: false,
+    books,
+    comparison,
+    horizon: HORIZON_DAYS,
+    confidence: 0.99,
+    degreesOfFreedom: 5,
+    seed: 1,
+    antithetic: false,
+    importanceSampling: false,
+    histogramBins: 50,
+  };
+}
+
+/** `header` followed by `spec`: OP_SIMULATE_OPTIONS' input after its lead. */
+export function joined(header: Float64Array, spec: Float64Array): Float64Array {
+  const input = new Float64Array(header.length + spec.length);
+  input.set(header);
+  input.set(spec, header.length);
+  return input;
+}
+
+export const sameBits = (a: Float64Array, b: Float64Array) =>
+  a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
