@@ -87,14 +87,10 @@ export function keptSpec(columns: number, scenarios: number, books: EngineBook[]
   };
 }
 
-/** `header` followed by `spec`: OP_SIMULATE_OPTIONS' input after its lead. */
-export function joined(header: Float64Array, spec: Float64Array): Float64Array {
+/** OP_SIMULATE_OPTIONS' input after its lead: the options' header, then the spec. */
+export function simulateOptionsInput(header: Float64Array, spec: Float64Array): Float64Array {
   const input = new Float64Array(header.length + spec.length);
   input.set(header);
   input.set(spec, header.length);
   return input;
 }
-
-export const sameBits = (a: Float64Array, b: Float64Array) =>
-  a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
-export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -1,14 +1,16 @@
 // What a calculate with options runs in the engine (api.md §15), on one core: each option held
 // twice on kept scenarios, as asked (full revaluation) and at its delta (a copy of its
 // underlying's unit), and two books compared, at delta and as asked (the nonlinearity and its
-// error). ns per option position-scenario, medians; the answer is first checked against
+// error). ns per option position-scenarios; the answer is first checked against
 // OP_SIMULATE_KEPT's on the written columns, bit for bit. A request holds at most 500 option
 // positions (MAX_OPTIONS / 2), so this is its largest book.
 import { ABI } from '../../src/engine/abi.js';
 import { checkStatus, encodeSpec, type EngineBook } from '../../src/engine/codec.js';
 import { type Engine } from '../../src/engine/ops.js';
 import { mulberry32 } from '../../test/helpers/mulberry32.js';
-import { drawnOptionMarket, joined, keptSpec, median, optionHeader, sameBits } from './option-market.js';
+import { median } from './stats.js';
+import { sameBits } from './same-bits.js';
+import { drawnOptionMarket, keptSpec, optionHeader, simulateOptionsInput } from './option-market.js';
 
 export interface OptionRequestFigures {
   options: number;
@@ -37,7 +39,7 @@ export function benchOptionRequest(engine: Engine, optionCount: number, underlyi
   });
   const book = (e: Float64Array): EngineBook => ({ capital: 1, weights: e, exposures: e });
   const spec = encodeSpec(keptSpec(columns, scenarios, [book(atDelta), book(asked)], 'what_if'), 0, blocks);
-  const input = joined(header, spec);
+  const input = simulateOptionsInput(header, spec);
   const times: number[] = [];
   let priced: Float64Array = new Float64Array(0);
   for (let i = 0; i < repeats; i++) {

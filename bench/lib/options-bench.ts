@@ -1,6 +1,6 @@
 // Full revaluation of European options on every scenario (api.md §15) on one core against
 // vectorised NumPy/SciPy (scipy.special.ndtr, bench/options_baseline.py) on the same scenarios: ns
-// per option-scenario and the ratio, medians. The ratio times the revaluation alone, as the
+// per option-scenario and the ratios. The ratio times the revaluation alone, as the
 // baseline does it (OP_OPTION_UNITS: every option's value on every scenario, written out); beside it,
 // interleaved, one book of these options priced on kept scenarios (OP_SIMULATE_OPTIONS: the same revaluation,
 // the book's P&L, every column's tails and the worst rows, nothing written out; a service request
@@ -16,7 +16,9 @@ import { ABI } from '../../src/engine/abi.js';
 import { checkStatus, encodeSpec } from '../../src/engine/codec.js';
 import { type Engine } from '../../src/engine/ops.js';
 import { ROOT } from '../../src/paths.js';
-import { drawnOptionMarket, HORIZON_DAYS, joined, keptSpec, median, optionHeader, sameBits } from './option-market.js';
+import { median } from './stats.js';
+import { sameBits } from './same-bits.js';
+import { drawnOptionMarket, HORIZON_DAYS, keptSpec, optionHeader, simulateOptionsInput } from './option-market.js';
 
 export interface OptionFigures {
   options: number;
@@ -44,7 +46,7 @@ export function benchOptionRevaluation(engine: Engine, optionCount: number, unde
   const columns = underlyings + optionCount;
   const exposures = Float64Array.from({ length: columns }, (_, i) => (i < underlyings ? 0 : 1));
   const spec = encodeSpec(keptSpec(columns, scenarios, [{ capital: 1, weights: exposures, exposures }], 'none'), 0, blocks);
-  const input = joined(header, spec);
+  const input = simulateOptionsInput(header, spec);
   // The two interleaved: the revaluation alone, then the book priced on kept scenarios.
   const times: number[] = [];
   const pricedTimes: number[] = [];

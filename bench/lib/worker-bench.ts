@@ -6,6 +6,7 @@ import { absoluteNow, type AnswerMemory, type EngineExecutor, type EngineInput, 
 import { EnginePool } from '../../src/pool/engine-pool.js';
 import { runModel } from '../../src/risk/engine-run.js';
 import { interleaved, median } from './stats.js';
+import { sameBits } from './same-bits.js';
 import { type PreparedWorkload } from './workloads.js';
 
 export interface Span {
@@ -41,8 +42,6 @@ export function overlap(spans: Span[], op: OpCode): number {
   const common = Math.min(...parts.map((s) => s.end)) - Math.max(...parts.map((s) => s.start));
   return common / Math.min(...parts.map((s) => s.end - s.start));
 }
-
-export const sameBits = (a: Float64Array, b: Float64Array): boolean => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
 
 export interface WorkerSplitFigures {
   one_ms: number;

@@ -29,8 +29,7 @@ export interface WorkShape {
   confidence: number;
   /**
    * Columns of kept scenarios the calculation holds at once, `scenarios` values each (option books:
-   * the drawn units; their option columns are priced block by block, never held); 0 when scenarios
-   * are priced as drawn.
+   * `optionBookShape`); 0 when scenarios are priced as drawn.
    */
   kept?: number;
 }

@@ -114,6 +114,26 @@ t.test('what-if with options', async (t) => {
     await whatIfAgrees(t, (body) => calculate(s.base, s.key, common(ds, { ...mc, ...body })), 'sensitivities', book, trades);
   });
 
+  t.test('a book after whose weight overflows is refused as a calculate of it is', async (t) => {
+    // A call deep in the money on a price near 1e302, portfolio_value 1e-6: its money delta over the
+    // capital overflows a double (its size over it does not), so the book after, at its delta, is refused.
+    const big = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', {
+      key: s.key,
+      body: csvForm(wideCsv({ AAPL: walkOf(180, 0.018), BIG: walkOf(1e302, 0.01) })),
+    });
+    t.equal(big.status, 200, ok(big));
+    const over = { method: 'monte_carlo_normal', simulations: 1000, method_options: { seed: 3 }, portfolio_value: 1e-6 };
+    const book = [{ symbol: 'AAPL', quantity: 1e-9 }];
+    const trade = optionOn('BIG', 1e15, 1);
+    const send = (body: Body) => calculate(s.base, s.key, common(big.body.dataset_id as string, { ...over, ...body }));
+    const after = await send({ positions: [...book, trade] });
+    t.equal(after.status, 422, `the book after: ${after.text.slice(0, 300)}`);
+    t.equal(after.body?.detail?.errors?.[0]?.type, 'overflow', 'an overflow');
+    const whatIf = await send({ positions: book, what_if: { trades: [trade] } });
+    t.equal(whatIf.status, 422, `the what-if: ${whatIf.text.slice(0, 300)}`);
+    t.strictSame(whatIf.body?.detail?.errors?.[0], after.body?.detail?.errors?.[0], 'the same refusal');
+  });
+
   t.test('refusals at their fields in the trades', async (t) => {
     const ds = plain.body.dataset_id as string;
     const mc = { method: 'monte_carlo_normal', simulations: 1000, method_options: { seed: 1 } };

@@ -111,7 +111,9 @@ export async function layoutOf(run: OptionRun, book: OptionBook) {
   const deltaTwin = Float64Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stock.exposures[i]! : i < n + m ? 0 : atDelta[i - n - m]!));
   // A capital of a few tiny money deltas (δ = 1e-310) makes a weight overflow: refused as a stock book's.
   const engineOf = (e: Float64Array): EngineBook => engineBookOf(e, capital, [...book.at, 'positions']);
-  return { n, m, priced, sens, rowColumns, greeks, rate, size, deltaMoney, stock, capital, exposures, deltaTwin, engineOf };
+  // Both books its answer prices, each refused here if a weight overflows, whichever are priced.
+  const books = { atDelta: engineOf(deltaTwin), asked: engineOf(exposures) };
+  return { n, m, priced, sens, rowColumns, greeks, rate, size, deltaMoney, stock, capital, exposures, books, engineOf };
 }
 
 /**
@@ -124,7 +126,7 @@ export async function answerOptionBook(run: OptionRun, book: OptionBook, laid?: 
   const { req, model, deps, s, replay } = run;
   const { options, given, valuation } = book;
   const columns = laid ?? (await laidBook(run, book));
-  const { priced, sens, rowColumns, greeks, size, deltaMoney, stock, exposures, deltaTwin, engineOf } = columns.layout;
+  const { priced, sens, rowColumns, greeks, size, deltaMoney, stock, books } = columns.layout;
   const respond = (results: EngineResults): CalculateResponseBody => {
     const calc = calculationOf(req, model, run.factors, deps, s, { precision: null, extras: { filter: replay.state, cornishFisher: null } });
     const { own, pricedBook, symbols, prices } = statedColumns(run, book, columns.layout);
@@ -172,7 +174,7 @@ export async function answerOptionBook(run: OptionRun, book: OptionBook, laid?: 
       },
     };
   };
-  return respond(await runColumns(run, columns, [engineOf(deltaTwin), engineOf(exposures)]));
+  return respond(await runColumns(run, columns, [books.atDelta, books.asked]));
 }
 
 export type Layout = Awaited<ReturnType<typeof layoutOf>>;
@@ -183,7 +185,7 @@ export type Layout = Awaited<ReturnType<typeof layoutOf>>;
  */
 function statedColumns(run: OptionRun, book: OptionBook, layout: Layout) {
   const { options, given } = book;
-  const { n, m, rowColumns, greeks, rate, stock, capital, exposures, engineOf } = layout;
+  const { n, m, rowColumns, greeks, rate, stock, capital, exposures, books } = layout;
   const labels = [...options.map((o) => optionLabel(o.entry)), ...given.map(sensitivityLabel)];
   const own = Array.from({ length: n + 2 * m }, (_, i) => (i < n ? stock.own[i]! : i < n + m));
   const pricedBook: PricedBook = {
@@ -197,7 +199,7 @@ function statedColumns(run: OptionRun, book: OptionBook, layout: Layout) {
       ...given.map(() => null),
       ...labels.map(() => null),
     ],
-    engine: engineOf(exposures),
+    engine: books.asked,
   };
   const unitPrices = greeks.map((g, i) => g[0]! * rate[i]!);
   // A sensitivity's column is priced per unit of its exposure: a price of 1.
@@ -278,8 +280,7 @@ export async function runOnColumns(run: OptionRun, n: number, columns: KeptScena
  * on the after book's columns, as asked, on the same scenarios: the differences and their standard
  * errors. Before puts nothing on the trades' options; every before option keeps its size at its
  * place among the after book's (the same canonical order, api.md §13). Both books come laid out
- * as their own answers laid them out; the after book's options are revalued again on the same
- * scenarios (their columns are never held), to the same bits.
+ * as their own answers lay them out, so book 1's figures are the after book's own, bit for bit.
  */
 export async function compareOptionBooks(run: OptionRun, before: OptionBook, b: Layout, after: OptionBook, laidAfter: LaidBook): Promise<EngineResults> {
   const a = laidAfter.layout;
@@ -294,5 +295,5 @@ export async function compareOptionBooks(run: OptionRun, before: OptionBook, b: 
     const j = column.get(after.options[k]!.index);
     return j === undefined ? 0 : b.exposures[b.n + j]!;
   });
-  return runColumns(run, laidAfter, [b.engineOf(was), a.engineOf(a.exposures)]);
+  return runColumns(run, laidAfter, [b.engineOf(was), a.books.asked]);
 }

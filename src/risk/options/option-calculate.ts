@@ -103,8 +103,10 @@ export async function calculateWithOptions(
   // Multi-currency (api.md §14): columns are instruments; a foreign option converts at its cash column.
   const fx = optionFxPlan(dataset, symbols, cash, underlyings, given, givenOrder, req.currency);
   const stockColumns = fx ? fx.instruments.length : symbols.length;
-  // Two books per pass: the book (at delta and as asked), and with what_if the comparison.
-  const shape = optionBookShape(req, stockColumns, 2 * (afterOptions.length + given.length), req.what_if ? 4 : 2, dataset.dates.length);
+  // Two books per pass: the book (at delta and as asked); with foreign instruments its FX effect
+  // (with and without FX, optionFxMeta); with what_if the comparison.
+  const books = 2 + (fx?.foreign ? 2 : 0) + (req.what_if ? 2 : 0);
+  const shape = optionBookShape(req, stockColumns, 2 * (afterOptions.length + given.length), books, dataset.dates.length);
   const valuation = valuationOf(req, afterOptions.length);
   return underDeadline(
     deps,

@@ -4,8 +4,9 @@
 //! scenarios mostly falls in one region. A group whose lanes all do takes that region's own
 //! rational function with no selects (and the near region no e^x); a group of near and middle
 //! lanes takes both forms and keeps each lane's; any other mix the branch-free form. Each
-//! region's form performs exactly the operations the merged form performs for it (its leading
-//! zero coefficients leave its partial sums exactly 0), so the choice never changes a bit.
+//! region's form performs the operations the merged form performs for it (its leading zero
+//! coefficients leave its partial sums exactly 0; below 1.11e-16 the near form's y² is not 0,
+//! which rounds away: `erfc_near`), so the choice never changes a bit.
 
 use super::phi::{erfc, exp_minus_square, A, B, C, D, P, Q, SQRPI, XBIG};
 
@@ -16,10 +17,10 @@ pub const LANES: usize = 8;
 const NEAR: f64 = 0.46875;
 const MIDDLE: f64 = 4.0;
 
-/// erfc(x) for |x| ≤ 0.46875: 1 − x·P(y²)/Q(y²), y = |x|. Cody takes y² as 0 for y ≤ 1.11e-16
-/// (to raise no underflow); here y² is taken as it is, the same bits: below that bound P and Q
-/// differ from A₃ and B₃ by under 1e-29, which their sums round away (half an ulp of A₃ is
-/// 2.3e-13). Without the select the group's lanes compile to whole vector instructions.
+/// erfc(x) for |x| ≤ 0.46875: 1 − x·N(y²)/D(y²), y = |x|. Cody takes y² as 0 for y ≤ 1.11e-16
+/// (to raise no underflow); here y² is taken as it is, the same bits: below that bound N and D
+/// differ from A₃ and B₃ by under 2e-29, which their sums round away (half an ulp of either is
+/// over 2e-13). Without the select the group's lanes compile to whole vector instructions.
 #[inline(always)]
 pub fn erfc_near(x: f64, y: f64) -> f64 {
     let ysq = y * y;
@@ -130,10 +131,12 @@ mod tests {
             0.0,
             -0.0,
             1e-17,
-            // Where Cody's y² is 0 and the near region's is not: the same bits.
+            // Either side of the bound where Cody's y² is 0 and the near form's is not (down to
+            // where y² underflows to 0 in both): the same bits.
             1.11e-16,
             -1.11e-16,
             1.2e-16,
+            1e-150,
             1e-300,
             -5e-324,
             NEAR,
