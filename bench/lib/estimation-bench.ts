@@ -9,6 +9,7 @@ import { EnginePool } from '../../src/pool/engine-pool.js';
 import { estimateModel, MIN_SPLIT_ESTIMATION_WORK } from '../../src/risk/engine-run.js';
 import { interleaved, median } from './stats.js';
 import { overlap, TimedExecutor } from './worker-bench.js';
+import { sameBits } from './same-bits.js';
 import { factorPrices } from './wide-book-bench.js';
 
 export interface EstimationSplitFigures {
@@ -22,12 +23,11 @@ export interface EstimationSplitFigures {
   overlap: number;
 }
 
-function sameBits(a: Estimation, b: Estimation): boolean {
+function sameEstimation(a: Estimation, b: Estimation): boolean {
   return (Object.keys(a) as (keyof Estimation)[]).every((k) => {
     const [x, y] = [a[k], b[k]];
     if (typeof x === 'number' || x === undefined) return Object.is(x, y);
-    const v = y as Float64Array;
-    return x.length === v.length && x.every((value, i) => Object.is(value, v[i]));
+    return sameBits(x, y as Float64Array);
   });
 }
 
@@ -49,7 +49,7 @@ export async function benchEstimationSplit(assets: number, dates: number, repeat
     };
     const [whole, split] = [await estimate(1)(), await estimate(2)()]; // also warms both workers
     if (whole.factorColumns !== ABI.FACTOR_TRIANGULAR) throw new Error(`${assets} × ${dates - 1} returns did not take the Cholesky path`);
-    if (!sameBits(whole, split)) throw new Error('the split estimation differs from the whole one');
+    if (!sameEstimation(whole, split)) throw new Error('the split estimation differs from the whole one');
     overlaps.length = 0;
     const { ms } = await interleaved({ whole: estimate(1), split: estimate(2) }, repeats);
     return { assets, returns: dates - 1, whole_ms: ms.whole!, split_ms: ms.split!, whole_over_split: ms.whole! / ms.split!, overlap: median(overlaps) };

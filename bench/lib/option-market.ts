@@ -3,6 +3,8 @@
 // reads them, from one seed.
 import { ABI } from '../../src/engine/abi.js';
 import { type EngineBook, type SimulationSpec } from '../../src/engine/codec.js';
+import { type Engine } from '../../src/engine/ops.js';
+import { sameBits } from './same-bits.js';
 import { mulberry32 } from '../../test/helpers/mulberry32.js';
 import { gaussian } from '../../test/helpers/price-series.js';
 
@@ -93,4 +95,13 @@ export function simulateOptionsInput(header: Float64Array, spec: Float64Array): 
   input.set(header);
   input.set(spec, header.length);
   return input;
+}
+
+/**
+ * Refuses a timing whose OP_SIMULATE_OPTIONS answer `priced` is not OP_SIMULATE_KEPT's on the
+ * written columns (OP_OPTION_UNITS' answer `written`), bit for bit: a fast wrong pricer fails.
+ */
+export function checkPricedInPlace(engine: Engine, spec: Float64Array, written: Float64Array, priced: Float64Array, what: string): void {
+  const reference = engine.call(ABI.OP_SIMULATE_KEPT, spec, written.subarray(1));
+  if (!sameBits(priced, reference)) throw new Error(`${what} priced block by block differs from the written columns priced`);
 }

@@ -170,16 +170,20 @@ pub(crate) fn simulate_from(
         .collect();
     // Kept tails need no pushes: only the assets after those they cover.
     let covered = kept.as_ref().map_or(0, |(_, tails)| tails.smallest.len());
+    let mut widened = widen.map(|w| WidenedBlock::new(w, spec.books().len()));
+    // A column copying a unit keeps nothing (pushes return at once): `copy_unit_lanes` fills it.
+    let copies = |c: usize| widened.as_ref().map_or(false, |w| w.copies_unit(c));
     let lanes = |on: bool| -> Vec<ValueTail> {
-        let assets = if on { n - covered } else { 0 };
-        (0..assets).map(|_| ValueTail::new(k, count)).collect()
+        let end = if on { n } else { covered };
+        (covered..end)
+            .map(|c| ValueTail::new(if copies(c) { 0 } else { k }, count))
+            .collect()
     };
     let mut smallest = lanes(shared);
     let mut largest = lanes(shared && spec.needs_largest());
     let mut ws = Workspace::new(n, group_size(n));
     let factor_t = scaled_factor(spec);
     let mut weights = Vec::with_capacity(if spec.importance_sampling() { count } else { 0 });
-    let mut widened = widen.map(|w| WidenedBlock::new(w, spec.books().len()));
 
     for block in range.first..range.end {
         if deadline.passed() {

@@ -69,9 +69,7 @@ impl<'a> WidenedBlock<'a> {
                 group_pnl(book, first / PNL_GROUP, group, &mut self.group);
                 add_group(pnl, &self.group);
             }
-            // A column copying a unit has that unit's tails (`copy_unit_lanes`): not pushed.
-            let pushed = |&c: &usize| c < assets || self.widen.copied_unit(c - assets).is_none();
-            for c in (first.max(covered)..end).filter(pushed) {
+            for c in first.max(covered)..end {
                 let values = &self.units[c * BLOCK..][..in_block];
                 if let Some(tail) = smallest.get_mut(c - covered) {
                     tail.push_all(values);
@@ -82,6 +80,12 @@ impl<'a> WidenedBlock<'a> {
             }
         }
         finite
+    }
+
+    /// Whether column `c` (of the units', then the options') copies a unit value for value.
+    pub fn copies_unit(&self, c: usize) -> bool {
+        let assets = self.kept_width() / BLOCK;
+        c >= assets && self.widen.copied_unit(c - assets).is_some()
     }
 
     /// Every column that copies a unit (`OptionBlocks::copied_unit`) given that unit's lanes: the
