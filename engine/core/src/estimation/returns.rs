@@ -94,19 +94,21 @@ pub(crate) fn returns_of(
 ) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
     let n = input.n_assets;
     let obs = w.observations;
-    let mut returns = Vec::with_capacity(obs * n);
-    for pair in w.complete[w.first..=w.first + obs].windows(2) {
-        let (prev, cur) = (pair[0] * n, pair[1] * n);
-        for i in 0..n {
-            let r = ln(input.prices[cur + i] / input.prices[prev + i]);
-            if !r.is_finite() {
-                return Err(EngineError::Overflow(format!(
-                    "a price moves by a ratio beyond double precision between two dates (from {:e} to {:e})",
-                    input.prices[prev + i],
-                    input.prices[cur + i]
-                )));
-            }
-            returns.push(r);
+    let mut returns = vec![0.0; obs * n];
+    let dates = w.complete[w.first..=w.first + obs].windows(2);
+    for (row, pair) in returns.chunks_exact_mut(n).zip(dates) {
+        let prev = &input.prices[pair[0] * n..][..n];
+        let cur = &input.prices[pair[1] * n..][..n];
+        // A whole row first, then its check: with no exit inside it the loop vectorises (`ln` is
+        // branch-free), and each value is the same.
+        for ((r, c), p) in row.iter_mut().zip(cur).zip(prev) {
+            *r = ln(c / p);
+        }
+        if let Some(i) = row.iter().position(|r| !r.is_finite()) {
+            return Err(EngineError::Overflow(format!(
+                "a price moves by a ratio beyond double precision between two dates (from {:e} to {:e})",
+                prev[i], cur[i]
+            )));
         }
     }
     let mut sample_mean = vec![0.0; n];

@@ -72,7 +72,8 @@ pub fn encode_covariance_part(part: &Option<CovariancePart>) -> Vec<f64> {
         Some(p) => {
             let header: [f64; COVARIANCE_PART_RESULT_HEADER_LEN] =
                 [0.0, 0.0, p.rows.start as f64, p.rows.end as f64];
-            let mut out = header.to_vec();
+            let mut out = Vec::with_capacity(header.len() + p.lower.len());
+            out.extend_from_slice(&header);
             out.extend_from_slice(&p.lower);
             out
         }
@@ -91,15 +92,20 @@ pub fn encode_estimation(e: &Estimation) -> Vec<f64> {
         e.jitter,
         e.factor_columns as f64,
     ];
-    let mut out = header.to_vec();
-    for part in [
+    let parts = [
         &e.mean,
         &e.sample_mean,
         &e.covariance,
         &e.factor,
         &e.volatility,
         &e.returns,
-    ] {
+    ];
+    // Its whole length at once: a wide book's answer is tens of MB, and growing it by doubling
+    // copied it over and over.
+    let length = header.len() + parts.iter().map(|p| p.len()).sum::<usize>();
+    let mut out = Vec::with_capacity(length);
+    out.extend_from_slice(&header);
+    for part in parts {
         out.extend_from_slice(part);
     }
     out
