@@ -144,6 +144,8 @@ async function main(): Promise<void> {
     ? [[2000, 300]]
     : [
         [2000, 300],
+        // More returns than assets: the Cholesky path, Σ split over the workers, then factored.
+        [1200, 1500],
         [5000, 300],
         [5000, 1260],
       ]) {

@@ -12,6 +12,7 @@ use crate::options::option_blocks::OptionBlocks;
 use crate::options::revalue::option_overflow;
 use crate::spec::{BlockRange, Spec, BLOCK};
 use crate::tail::{ScenarioTail, ValueTail};
+use crate::unit_tails::lanes_filled;
 pub use crate::unit_tails::UnitTails;
 use crate::widened_block::WidenedBlock;
 use std::borrow::Cow;
@@ -172,15 +173,17 @@ pub(crate) fn simulate_from(
     let covered = kept.as_ref().map_or(0, |(_, tails)| tails.smallest.len());
     let mut widened = widen.map(|w| WidenedBlock::new(w, spec.books().len()));
     // A column copying a unit keeps nothing (pushes return at once): `copy_unit_lanes` fills it.
-    let copies = |c: usize| widened.as_ref().map_or(false, |w| w.copies_unit(c));
-    let lanes = |on: bool| -> Vec<ValueTail> {
+    // Nor does a lane no book reads, unless a column copying it reads it (`lanes_filled`).
+    let copies: Vec<(usize, usize)> = widened.iter().flat_map(WidenedBlock::copies).collect();
+    let lanes = |on: bool, largest: bool| -> Vec<ValueTail> {
         let end = if on { n } else { covered };
+        let filled = lanes_filled(spec.books(), n, largest, &copies);
         (covered..end)
-            .map(|c| ValueTail::new(if copies(c) { 0 } else { k }, count))
+            .map(|c| ValueTail::new(if filled[c] { k } else { 0 }, count))
             .collect()
     };
-    let mut smallest = lanes(shared);
-    let mut largest = lanes(shared && spec.needs_largest());
+    let mut smallest = lanes(shared, false);
+    let mut largest = lanes(shared && spec.needs_largest(), true);
     let mut ws = Workspace::new(n, group_size(n));
     let factor_t = scaled_factor(spec);
     let mut weights = Vec::with_capacity(if spec.importance_sampling() { count } else { 0 });
@@ -292,6 +295,7 @@ pub(crate) fn simulate_from(
     if let Some(w) = &widened {
         w.copy_unit_lanes(&mut units);
     }
+    units.keep_read(spec.books());
     Ok(Partial {
         first: start,
         books,

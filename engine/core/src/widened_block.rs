@@ -82,23 +82,21 @@ impl<'a> WidenedBlock<'a> {
         finite
     }
 
-    /// Whether column `c` (of the units', then the options') copies a unit value for value.
-    pub fn copies_unit(&self, c: usize) -> bool {
+    /// (column, unit) for every column that copies a unit value for value.
+    pub fn copies(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         let assets = self.kept_width() / BLOCK;
-        c >= assets && self.widen.copied_unit(c - assets).is_some()
+        (0..self.widen.options())
+            .filter_map(move |j| self.widen.copied_unit(j).map(|unit| (assets + j, unit)))
     }
 
     /// Every column that copies a unit (`OptionBlocks::copied_unit`) given that unit's lanes: the
     /// tails its pushes would have made, bit for bit, since a unit's lane (kept with the units for
     /// the same range, or computed here) was made by the same values pushed in the same order.
     pub fn copy_unit_lanes(&self, tails: &mut UnitTails) {
-        let assets = self.kept_width() / BLOCK;
-        for j in 0..self.widen.options() {
-            if let Some(unit) = self.widen.copied_unit(j) {
-                for lane in [&mut tails.smallest, &mut tails.largest] {
-                    if let Some(copy) = lane.get(unit).cloned() {
-                        lane[assets + j] = copy;
-                    }
+        for (column, unit) in self.copies() {
+            for lane in [&mut tails.smallest, &mut tails.largest] {
+                if let Some(copy) = lane.get(unit).cloned() {
+                    lane[column] = copy;
                 }
             }
         }

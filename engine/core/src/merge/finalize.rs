@@ -18,7 +18,7 @@ use crate::kept_vectors;
 use crate::metrics::{Metrics, Results, WhatIf, PERCENTILES, PERCENTILE_LEVELS};
 use crate::select::{from_order_key, nth_smallest, rank_of_level};
 use crate::simulate::Partial;
-use crate::spec::{var_window, Comparison};
+use crate::spec::{reads_lane, var_window, Comparison};
 
 pub fn finalize(params: &FinalizeParams, partials: &mut [Partial]) -> Result<Results> {
     finalize_split(params, partials, &mut [])
@@ -95,11 +95,26 @@ pub fn finalize_split(
             kth_smallest(lists, k).map(from_order_key)
         }
     };
+    // A lane no book reads was left empty by the simulation (its place in the partial filled
+    // with zeros): it stands at 0, never read.
+    let read = |i: usize, largest: bool| reads_lane(&params.books, i, largest);
     let smallest = (0..if params.lanes >= 1 { n } else { 0 })
-        .map(|i| kth_of(&|p: &Partial| &p.units.smallest, i))
+        .map(|i| {
+            if read(i, false) {
+                kth_of(&|p: &Partial| &p.units.smallest, i)
+            } else {
+                Ok(0.0)
+            }
+        })
         .collect::<Result<Vec<f64>>>()?;
     let largest = (0..if params.lanes == 2 { n } else { 0 })
-        .map(|i| kth_of(&|p: &Partial| &p.units.largest, i).map(|x| -x))
+        .map(|i| {
+            if read(i, true) {
+                kth_of(&|p: &Partial| &p.units.largest, i).map(|x| -x)
+            } else {
+                Ok(0.0)
+            }
+        })
         .collect::<Result<Vec<f64>>>()?;
     let mut books = Vec::with_capacity(params.books.len());
     // Only a comparison needs the books' batch figures after their figures.

@@ -41,6 +41,15 @@ impl Book {
     }
 }
 
+/// Whether some book reads asset i's shared lane of smallest values (an exposure ≥ +0) or, with
+/// `largest`, of largest values (an exposure ≤ −0): a standalone VaR reads that lane and no other,
+/// so a lane no book reads is neither filled by the simulation nor selected by the merge.
+pub fn reads_lane(books: &[Book], i: usize, largest: bool) -> bool {
+    books
+        .iter()
+        .any(|b| b.exposure(i).is_sign_negative() == largest)
+}
+
 /// What the merge reports beyond each book's figures.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Comparison {

@@ -12,7 +12,9 @@ use crate::select::rank_of_level;
 
 mod fields;
 
-pub use fields::{Book, Comparison, Method, Mode, SpecFields, BLOCK, FACTOR_TRIANGULAR};
+pub use fields::{
+    reads_lane, Book, Comparison, Method, Mode, SpecFields, BLOCK, FACTOR_TRIANGULAR,
+};
 
 /// Shared by every task of one calculation; only `Spec::new` makes one.
 #[derive(Clone, Debug, PartialEq)]

@@ -24,8 +24,11 @@ pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
     let n = h.n_assets;
     let count = p.count();
     let worst = p.books[0].worst.indices.len();
-    let held = match (p.units.smallest.first(), p.books[0].asset_tails.first()) {
-        (Some(lane), _) | (None, Some(lane)) => lane.len(),
+    // Lanes no book reads hold nothing (`reads_lane`): every other lane holds as many values.
+    let shared = p.units.smallest.iter().chain(&p.units.largest);
+    let held = match (shared.map(Vec::len).max(), p.books[0].asset_tails.first()) {
+        (Some(most), _) => most,
+        (None, Some(lane)) => lane.len(),
         (None, None) => 0,
     };
     let k = p.units.count_word(held);
@@ -56,6 +59,8 @@ pub fn encode_partial(spec: &Spec, p: &Partial) -> Vec<f64> {
     out.extend_from_slice(&p.weights);
     for tail in p.units.smallest.iter().chain(&p.units.largest) {
         out.extend(tail.iter().map(|&key| from_order_key(key)));
+        // An unread lane's place, in a layout of equal lanes: zeros the merge never reads.
+        out.resize(out.len() + held - tail.len(), 0.0);
     }
     for b in &p.books {
         out.extend_from_slice(&b.pnl);
