@@ -176,9 +176,11 @@ pub(crate) fn simulate_from(
     // Nor does a lane no book reads, unless a column copying it reads it (`lanes_filled`).
     let copies: Vec<(usize, usize)> = widened.iter().flat_map(WidenedBlock::copies).collect();
     let lanes = |on: bool, largest: bool| -> Vec<ValueTail> {
-        let end = if on { n } else { covered };
+        if !on {
+            return Vec::new();
+        }
         let filled = lanes_filled(spec.books(), n, largest, &copies);
-        (covered..end)
+        (covered..n)
             .map(|c| ValueTail::new(if filled[c] { k } else { 0 }, count))
             .collect()
     };

@@ -4,7 +4,8 @@ use crate::spec::{reads_lane, Book};
 
 /// Per asset, the k extreme values of e^{R_i} − 1 that every buy-and-hold book's asset P&L is a
 /// multiple of, in no particular order: `smallest`, and (when some book is short) `largest` as the
-/// k smallest of −(e^{R_i} − 1). Both empty where each book keeps its own asset tails.
+/// k smallest of −(e^{R_i} − 1). Both empty where each book keeps its own asset tails; an asset's
+/// lane empty where no book reads it (`reads_lane`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct UnitTails {
     pub smallest: Vec<Vec<u64>>,
@@ -30,9 +31,7 @@ impl UnitTails {
     pub fn lanes(&self) -> usize {
         usize::from(!self.smallest.is_empty()) + usize::from(!self.largest.is_empty())
     }
-}
 
-impl UnitTails {
     /// Lets go of every lane no book reads (`reads_lane`): one kept only for the columns copying
     /// it, or given with kept units. A partial holds the lanes its books read, however filled.
     pub fn keep_read(&mut self, books: &[Book]) {

@@ -86,35 +86,34 @@ pub fn finalize_split(
             .all(|p| p.units.ranked == 0 || p.units.ranked == k),
         "ranked tails must be of the calculation's rank k",
     )?;
-    // Shared lanes: each asset's k-th smallest and k-th largest e^{R} − 1, once for all books.
-    let kth_of = |lane: &dyn for<'p> Fn(&'p Partial<'_>) -> &'p Vec<Vec<u64>>, i: usize| {
-        let lists = partials.iter().map(|p| &lane(p)[i][..]);
-        if ranked {
-            the_only(lists).map(from_order_key)
-        } else {
-            kth_smallest(lists, k).map(from_order_key)
+    // Shared lanes: each asset's k-th smallest and k-th largest e^{R} − 1, once for all books. A
+    // lane no book reads was left empty by the simulation (its words in the partial zeros): it
+    // stands at 0, never read.
+    let kth_of = |i: usize, largest: bool| -> Result<f64> {
+        if !reads_lane(&params.books, i, largest) {
+            return Ok(0.0);
         }
-    };
-    // A lane no book reads was left empty by the simulation (its place in the partial filled
-    // with zeros): it stands at 0, never read.
-    let read = |i: usize, largest: bool| reads_lane(&params.books, i, largest);
-    let smallest = (0..if params.lanes >= 1 { n } else { 0 })
-        .map(|i| {
-            if read(i, false) {
-                kth_of(&|p: &Partial| &p.units.smallest, i)
+        let lists = partials.iter().map(|p| {
+            let lane = if largest {
+                &p.units.largest
             } else {
-                Ok(0.0)
-            }
-        })
+                &p.units.smallest
+            };
+            &lane[i][..]
+        });
+        let key = if ranked {
+            the_only(lists)?
+        } else {
+            kth_smallest(lists, k)?
+        };
+        let u = from_order_key(key);
+        Ok(if largest { -u } else { u })
+    };
+    let smallest = (0..if params.lanes >= 1 { n } else { 0 })
+        .map(|i| kth_of(i, false))
         .collect::<Result<Vec<f64>>>()?;
     let largest = (0..if params.lanes == 2 { n } else { 0 })
-        .map(|i| {
-            if read(i, true) {
-                kth_of(&|p: &Partial| &p.units.largest, i).map(|x| -x)
-            } else {
-                Ok(0.0)
-            }
-        })
+        .map(|i| kth_of(i, true))
         .collect::<Result<Vec<f64>>>()?;
     let mut books = Vec::with_capacity(params.books.len());
     // Only a comparison needs the books' batch figures after their figures.
@@ -136,12 +135,12 @@ pub fn finalize_split(
             // u's k-th smallest for e ≥ +0 and e times u's k-th largest for e ≤ −0, exactly.
             (0..n)
                 .map(|i| {
-                    let e = book.exposure(i);
-                    -(e * if e.is_sign_negative() {
+                    let u = if book.reads_largest(i) {
                         largest[i]
                     } else {
                         smallest[i]
-                    })
+                    };
+                    -(book.exposure(i) * u)
                 })
                 .collect()
         };

@@ -35,6 +35,13 @@ impl Book {
         self.capital * self.weights[i]
     }
 
+    /// Whether asset i's standalone VaR reads its largest values (an exposure ≤ −0, whose loss
+    /// comes from rises) rather than its smallest (≥ +0).
+    #[inline(always)]
+    pub fn reads_largest(&self, i: usize) -> bool {
+        self.exposure(i).is_sign_negative()
+    }
+
     /// Whether some exposure is negative (or −0): then an asset's loss comes from its rises.
     pub fn has_short(&self) -> bool {
         self.weights.iter().any(|w| w.is_sign_negative())
@@ -45,9 +52,7 @@ impl Book {
 /// `largest`, of largest values (an exposure ≤ −0): a standalone VaR reads that lane and no other,
 /// so a lane no book reads is neither filled by the simulation nor selected by the merge.
 pub fn reads_lane(books: &[Book], i: usize, largest: bool) -> bool {
-    books
-        .iter()
-        .any(|b| b.exposure(i).is_sign_negative() == largest)
+    books.iter().any(|b| b.reads_largest(i) == largest)
 }
 
 /// What the merge reports beyond each book's figures.
