@@ -92,10 +92,7 @@ pub fn parametric(input: &ParametricInput) -> Result<Results> {
         "covariance must be n×n, or n×m loadings",
     )?;
     ensure(
-        input
-            .books
-            .iter()
-            .all(|b| b.capital.is_finite() && b.capital > 0.0),
+        input.books.iter().all(Book::capital_in_range),
         "portfolio value must be finite and positive",
     )?;
     if !confidence_in_range(input.confidence) {

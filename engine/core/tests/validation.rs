@@ -5,7 +5,7 @@ use common::*;
 use risk_engine_core::abi::call;
 use risk_engine_core::abi::constants::{
     ERR_DEADLINE_EXCEEDED, ERR_INSUFFICIENT_DATA, ERR_INVALID_INPUT, ERR_LIMIT_EXCEEDED,
-    OP_ESTIMATE, OP_FINALIZE, OP_NORMALS, OP_PARAMETRIC, OP_RUN, OP_SIMULATE,
+    OP_ESTIMATE, OP_FINALIZE, OP_NORMALS, OP_PARAMETRIC, OP_RUN, OP_SIMULATE, PARTIAL_HEADER_LEN,
 };
 use risk_engine_core::spec::{Method, Mode};
 
@@ -156,6 +156,48 @@ fn parametric_and_finalize_inputs_are_checked() {
         "a gap: blocks 2..4 missing"
     );
     assert_eq!(call(99, &[])[0], INVALID, "unknown operation");
+}
+
+/// OP_FINALIZE's input: the count, then the partials.
+fn finalize_input(partials: &[Vec<f64>]) -> Vec<f64> {
+    let mut input = vec![partials.len() as f64];
+    partials.iter().for_each(|p| input.extend(p));
+    input
+}
+
+#[test]
+fn finalize_refuses_headers_no_spec_would_make() {
+    // Where a partial's first book lies: its capital, then its weights.
+    let capital_at = PARTIAL_HEADER_LEN;
+    // Long only (one lane of smallest values), and with a short and a flat position (two lanes).
+    for weights in [[0.5, 0.3, 0.2], [0.6, 0.0, -0.2]] {
+        let mut s = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 1_000);
+        s.books[0].weights = weights.to_vec();
+        let halves = [
+            call(OP_SIMULATE, &encode_spec(&s, 0, 2)),
+            call(OP_SIMULATE, &encode_spec(&s, 2, 4)),
+        ];
+        assert_eq!(call(OP_FINALIZE, &finalize_input(&halves))[0], 0.0);
+        // A capital ≤ 0 turns every exposure's sign: long only, it would read a lane never kept
+        // (0, −0 and −1 passed before; NaN and ∞ were refused already and stay refused).
+        for bad in [0.0, -0.0, -1.0, f64::NAN, f64::INFINITY] {
+            let mut parts = halves.clone();
+            parts.iter_mut().for_each(|p| p[capital_at] = bad);
+            let out = call(OP_FINALIZE, &finalize_input(&parts));
+            assert_eq!(out[0], INVALID, "{weights:?}: capital {bad}");
+        }
+        // The same header but for a weight's sign: +0 and −0 read different lanes (the flat
+        // weight is the case `==` let through; a non-zero one negated was refused already).
+        for at in 1..=3 {
+            let mut parts = halves.clone();
+            parts[1][capital_at + at] = -parts[1][capital_at + at];
+            let out = call(OP_FINALIZE, &finalize_input(&parts));
+            assert_eq!(
+                out[0], INVALID,
+                "{weights:?}: weight {at} negated in one partial"
+            );
+        }
+    }
 }
 
 #[cfg(feature = "bench-ops")]

@@ -143,7 +143,9 @@ fn one_calculation<'a>(
     for d in decoded {
         let (h, p) = d?;
         ensure(
-            params.as_ref().map_or(true, |first| *first == h),
+            params
+                .as_ref()
+                .map_or(true, |first| first.same_calculation(&h)),
             "partials of one calculation",
         )?;
         params = Some(h);

@@ -6,7 +6,8 @@ use crate::spec::{Book, Comparison, Spec};
 
 /// What the merge needs of the calculation. Every partial repeats it as its header, so that
 /// finalize needs nothing but the partials.
-#[derive(Clone, Debug, PartialEq)]
+/// No `PartialEq`: whether two are of one calculation is `same_calculation`, to the bit.
+#[derive(Clone, Debug)]
 pub struct FinalizeParams {
     pub scenarios: usize,
     pub n_assets: usize,
@@ -39,6 +40,37 @@ impl FinalizeParams {
         }
     }
 
+    /// Whether two partials' headers are of one calculation: equal to the bit, since a weight of +0
+    /// and one of −0 read different lanes (`Book::reads_largest`). Every field is named, so that
+    /// a field added to the header or a book cannot be left out of the comparison.
+    pub(crate) fn same_calculation(&self, other: &Self) -> bool {
+        let FinalizeParams {
+            scenarios,
+            n_assets,
+            confidence,
+            histogram_bins,
+            comparison,
+            lanes,
+            books,
+            weighted,
+        } = self;
+        let same = |a: f64, b: f64| a.to_bits() == b.to_bits();
+        *scenarios == other.scenarios
+            && *n_assets == other.n_assets
+            && same(*confidence, other.confidence)
+            && *histogram_bins == other.histogram_bins
+            && *comparison == other.comparison
+            && *lanes == other.lanes
+            && *weighted == other.weighted
+            && books.len() == other.books.len()
+            && books.iter().zip(&other.books).all(|(a, b)| {
+                let Book { capital, weights } = a;
+                same(*capital, b.capital)
+                    && weights.len() == b.weights.len()
+                    && weights.iter().zip(&b.weights).all(|(x, y)| same(*x, *y))
+            })
+    }
+
     /// Decoded parameters come from outside; from a `Spec` they are in range already.
     pub(crate) fn validate(&self) -> Result<()> {
         ensure(
@@ -49,10 +81,10 @@ impl FinalizeParams {
         ensure(
             self.books.iter().all(|b| {
                 b.weights.len() == self.n_assets
-                    && b.capital.is_finite()
+                    && b.capital_in_range()
                     && b.weights.iter().all(|w| w.is_finite())
             }),
-            "books must hold one finite weight per asset",
+            "books must hold a finite, positive capital and one finite weight per asset",
         )?;
         ensure(
             self.comparison == Comparison::None || self.books.len() == 2,

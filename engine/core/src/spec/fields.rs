@@ -35,6 +35,12 @@ impl Book {
         self.capital * self.weights[i]
     }
 
+    /// Whether the capital is one a calculation can have: finite and > 0 (a capital ≤ 0 would turn
+    /// every exposure's sign, and with it the lane each standalone VaR reads).
+    pub fn capital_in_range(&self) -> bool {
+        self.capital.is_finite() && self.capital > 0.0
+    }
+
     /// Whether asset i's standalone VaR reads its largest values (an exposure ≤ −0, whose loss
     /// comes from rises) rather than its smallest (≥ +0).
     #[inline(always)]

@@ -31,9 +31,7 @@ impl Spec {
         let n = f.books[0].weights.len();
         check_assets(n)?;
         ensure(
-            f.books
-                .iter()
-                .all(|b| b.capital.is_finite() && b.capital > 0.0),
+            f.books.iter().all(Book::capital_in_range),
             "portfolio value must be finite and positive",
         )?;
         ensure(
