@@ -177,7 +177,7 @@ async function main(): Promise<void> {
   results.options = benchOptionRevaluation(es.native, 1000, 100, quick ? 20_000 : 100_000, quick ? 1 : 3);
   const ob = results.options;
   progress(
-    `options: ${ob.options} on ${ob.underlyings} underlyings × ${ob.scenarios} scenarios, full revaluation, one core: engine (${ob.build}) ${ob.engine_ns_per_option_scenario.toFixed(1)} ns per option-scenario, NumPy/SciPy ${ob.numpy_ns_per_option_scenario.toFixed(1)} ns (NumPy / engine ${ob.numpy_over_engine.toFixed(2)}, target ≥ 3); one book of them priced on kept scenarios (P&L, tails, worst rows) ${ob.book_ns_per_option_scenario.toFixed(1)} ns`,
+    `options: ${ob.options} on ${ob.underlyings} underlyings × ${ob.scenarios} scenarios, full revaluation, one core: engine (${ob.build}) ${ob.engine_ns_per_option_scenario.toFixed(1)} ns per option-scenario, NumPy/SciPy ${ob.numpy_ns_per_option_scenario.toFixed(1)} ns (NumPy / engine ${ob.numpy_over_engine.toFixed(2)}, written out); one book of them priced on kept scenarios as a calculate prices it (P&L, tails, worst rows) ${ob.book_ns_per_option_scenario.toFixed(1)} ns (NumPy / engine ${ob.numpy_over_book.toFixed(2)}, target ≥ 3)`,
   );
   results.option_request = benchOptionRequest(es.native, 500, 100, quick ? 20_000 : 100_000, quick ? 1 : 3);
   const oq = results.option_request;
