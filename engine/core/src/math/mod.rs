@@ -3,7 +3,9 @@
 //! every build returns the same bits.
 
 mod elementary;
+mod estrin;
 mod normal;
 
 pub use elementary::{exp, exp_sum, expm1, ln};
+pub use estrin::{estrin13, estrin5, estrin6, estrin9};
 pub use normal::{normal_cdf, normal_pdf, normal_quantile, normal_sf};

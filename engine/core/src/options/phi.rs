@@ -5,7 +5,7 @@
 
 #![allow(clippy::excessive_precision)] // published coefficients kept verbatim
 
-use crate::math::exp_sum;
+use crate::math::{estrin9, exp_sum};
 
 pub(super) const A: [f64; 5] = [
     3.161_123_743_870_565_5,
@@ -78,45 +78,50 @@ pub(super) fn exp_minus_square(y: f64) -> f64 {
     exp_sum(-square, -rest)
 }
 
-/// Cody's three rational functions as one, R(t) = (f·N(t))/D(t) with N and D of degree 8 (Horner
-/// from `top`, seven `steps`, then `last`), each region's coefficients in its own lane of a
-/// triple (near |x| ≤ 0.46875 in t = x², middle ≤ 4 in t = y, far in t = 1/y²). The shorter
-/// regions lead with zero coefficients, which keep their partial sums exactly 0 until their own
-/// leading term: (0 + a)·t = a·t. So the merged form gives each region's own bits, and a lane
-/// evaluates one polynomial pair and one division where the three regions cost three and five.
-struct Rational {
-    top: [f64; 3],
-    steps: [[f64; 3]; 7],
-    last: [f64; 3],
+/// Cody's numerators and denominators, coefficients in ascending powers of t: near |x| ≤ 0.46875
+/// in t = x², middle ≤ 4 in t = y, far in t = 1/y² (Cody's own order reads from the top).
+pub(super) const NEAR_NUMERATOR: [f64; 5] = [A[3], A[2], A[1], A[0], A[4]];
+pub(super) const NEAR_DENOMINATOR: [f64; 5] = [B[3], B[2], B[1], B[0], 1.0];
+pub(super) const MIDDLE_NUMERATOR: [f64; 9] =
+    [C[7], C[6], C[5], C[4], C[3], C[2], C[1], C[0], C[8]];
+pub(super) const MIDDLE_DENOMINATOR: [f64; 9] =
+    [D[7], D[6], D[5], D[4], D[3], D[2], D[1], D[0], 1.0];
+pub(super) const FAR_NUMERATOR: [f64; 6] = [P[4], P[3], P[2], P[1], P[0], P[5]];
+pub(super) const FAR_DENOMINATOR: [f64; 6] = [Q[4], Q[3], Q[2], Q[1], Q[0], 1.0];
+
+/// A region's coefficients padded with zeros to nine.
+const fn padded<const N: usize>(c: [f64; N]) -> [f64; 9] {
+    let mut out = [0.0; 9];
+    let mut j = 0;
+    while j < N {
+        out[j] = c[j];
+        j += 1;
+    }
+    out
 }
 
-const NUMERATOR: Rational = Rational {
-    top: [0.0, C[8], 0.0],
-    steps: [
-        [0.0, C[0], 0.0],
-        [0.0, C[1], 0.0],
-        [0.0, C[2], P[5]],
-        [A[4], C[3], P[0]],
-        [A[0], C[4], P[1]],
-        [A[1], C[5], P[2]],
-        [A[2], C[6], P[3]],
-    ],
-    last: [A[3], C[7], P[4]],
-};
+/// The three regions' coefficients side by side, [near, middle, far] per power: the branch-free
+/// form selects a lane's region per coefficient and evaluates one `estrin9` pair and one division.
+const fn merged(near: [f64; 9], middle: [f64; 9], far: [f64; 9]) -> [[f64; 3]; 9] {
+    let mut out = [[0.0; 3]; 9];
+    let mut j = 0;
+    while j < 9 {
+        out[j] = [near[j], middle[j], far[j]];
+        j += 1;
+    }
+    out
+}
 
-const DENOMINATOR: Rational = Rational {
-    top: [0.0, 1.0, 0.0],
-    steps: [
-        [0.0, D[0], 0.0],
-        [0.0, D[1], 0.0],
-        [0.0, D[2], 1.0],
-        [1.0, D[3], Q[0]],
-        [B[0], D[4], Q[1]],
-        [B[1], D[5], Q[2]],
-        [B[2], D[6], Q[3]],
-    ],
-    last: [B[3], D[7], Q[4]],
-};
+const NUMERATOR: [[f64; 3]; 9] = merged(
+    padded(NEAR_NUMERATOR),
+    MIDDLE_NUMERATOR,
+    padded(FAR_NUMERATOR),
+);
+const DENOMINATOR: [[f64; 3]; 9] = merged(
+    padded(NEAR_DENOMINATOR),
+    MIDDLE_DENOMINATOR,
+    padded(FAR_DENOMINATOR),
+);
 
 /// erfc(x), relative error about 1e-15 for x ≥ 0. Branch-free: the region is chosen per lane by
 /// selects on |x| (of coefficients, not of results), so a loop of it vectorises (the pricer's
@@ -139,14 +144,10 @@ pub fn erfc(x: f64) -> f64 {
     // One reciprocal for the far region's 1/y² and 1/y (Cody divides twice).
     let inverse = 1.0 / y;
     let t = pick([ysq, y, inverse * inverse]);
-    let mut num = pick(NUMERATOR.top) * t;
-    let mut den = pick(DENOMINATOR.top) * t;
-    for i in 0..7 {
-        num = (num + pick(NUMERATOR.steps[i])) * t;
-        den = (den + pick(DENOMINATOR.steps[i])) * t;
-    }
+    let num = estrin9(NUMERATOR.map(pick), t);
+    let den = estrin9(DENOMINATOR.map(pick), t);
     // near: x·N/D; middle: N/D; far: t·N/D — each region's own order of operations.
-    let q = (pick([x, 1.0, t]) * (num + pick(NUMERATOR.last))) / (den + pick(DENOMINATOR.last));
+    let q = (pick([x, 1.0, t]) * num) / den;
     let tail = exp_minus_square(y);
     let far = (SQRPI - q) * inverse * tail;
     let far = if y >= XBIG { 0.0 } else { far };

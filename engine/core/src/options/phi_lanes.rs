@@ -4,11 +4,15 @@
 //! scenarios mostly falls in one region. A group whose lanes all do takes that region's own
 //! rational function with no selects (and the near region no e^x); a group of near and middle
 //! lanes takes both forms and keeps each lane's; any other mix the branch-free form. Each
-//! region's form performs the operations the merged form performs for it (its leading zero
-//! coefficients leave its partial sums exactly 0; below 1.11e-16 the near form's y² is not 0,
+//! region's form performs the operations the merged form performs for it (its top zero
+//! coefficients only add exact zeros in `math::estrin9`'s tree; below 1.11e-16 the near form's y² is not 0,
 //! which rounds away: `erfc_near`), so the choice never changes a bit.
 
-use super::phi::{erfc, exp_minus_square, A, B, C, D, P, Q, SQRPI, XBIG};
+use super::phi::{
+    erfc, exp_minus_square, FAR_DENOMINATOR, FAR_NUMERATOR, MIDDLE_DENOMINATOR, MIDDLE_NUMERATOR,
+    NEAR_DENOMINATOR, NEAR_NUMERATOR, SQRPI, XBIG,
+};
+use crate::math::{estrin5, estrin6, estrin9};
 
 /// Lanes per group: two AVX2 registers of f64, four simd128 ones.
 pub const LANES: usize = 8;
@@ -24,39 +28,21 @@ const MIDDLE: f64 = 4.0;
 #[inline(always)]
 pub fn erfc_near(x: f64, y: f64) -> f64 {
     let ysq = y * y;
-    let mut num = A[4] * ysq;
-    let mut den = ysq;
-    for i in 0..3 {
-        num = (num + A[i]) * ysq;
-        den = (den + B[i]) * ysq;
-    }
-    1.0 - x * (num + A[3]) / (den + B[3])
+    1.0 - x * estrin5(NEAR_NUMERATOR, ysq) / estrin5(NEAR_DENOMINATOR, ysq)
 }
 
 /// erfc(y) for 0.46875 < y ≤ 4, from `tail` = e^{−y²}.
 #[inline(always)]
 pub fn erfc_middle(y: f64, tail: f64) -> f64 {
-    let mut num = C[8] * y;
-    let mut den = y;
-    for i in 0..7 {
-        num = (num + C[i]) * y;
-        den = (den + D[i]) * y;
-    }
-    (num + C[7]) / (den + D[7]) * tail
+    estrin9(MIDDLE_NUMERATOR, y) / estrin9(MIDDLE_DENOMINATOR, y) * tail
 }
 
 /// erfc(y) for 4 < y < XBIG, from `tail` = e^{−y²}.
 #[inline(always)]
 pub fn erfc_far(y: f64, tail: f64) -> f64 {
     let inverse = 1.0 / y;
-    let inverse_square = inverse * inverse;
-    let mut num = P[5] * inverse_square;
-    let mut den = inverse_square;
-    for i in 0..4 {
-        num = (num + P[i]) * inverse_square;
-        den = (den + Q[i]) * inverse_square;
-    }
-    (SQRPI - inverse_square * (num + P[4]) / (den + Q[4])) * inverse * tail
+    let t = inverse * inverse;
+    (SQRPI - t * estrin6(FAR_NUMERATOR, t) / estrin6(FAR_DENOMINATOR, t)) * inverse * tail
 }
 
 /// erfc(−x) = 2 − erfc(x): the middle and far regions' reflection.
