@@ -3,6 +3,14 @@
 //! Φ's pricing loop waits on such chains more than on their arithmetic. Only +, −, × in a fixed
 //! order, so every build gives the same bits.
 
+/// Σ c_j t^j, j < 8, given t² and t⁴: the lower tree `estrin9` and `estrin13` share.
+#[inline(always)]
+fn first_eight(c: &[f64], t: f64, t2: f64, t4: f64) -> f64 {
+    let low = (c[0] + c[1] * t) + (c[2] + c[3] * t) * t2;
+    let high = (c[4] + c[5] * t) + (c[6] + c[7] * t) * t2;
+    low + high * t4
+}
+
 /// Σ c_j t^j, j ≤ 8. `estrin5` and `estrin6` are this tree with the top coefficients zero, whose
 /// terms then add exact zeros (0·t = 0 for a finite t ≥ 0), so each gives this function's bits
 /// with those zeros.
@@ -10,9 +18,7 @@
 pub fn estrin9(c: [f64; 9], t: f64) -> f64 {
     let t2 = t * t;
     let t4 = t2 * t2;
-    let low = (c[0] + c[1] * t) + (c[2] + c[3] * t) * t2;
-    let high = (c[4] + c[5] * t) + (c[6] + c[7] * t) * t2;
-    (low + high * t4) + c[8] * (t4 * t4)
+    first_eight(&c, t, t2, t4) + c[8] * (t4 * t4)
 }
 
 /// `estrin9` of c₀…c₅ (c₆, c₇, c₈ zero).
@@ -29,14 +35,11 @@ pub fn estrin5(c: [f64; 5], t: f64) -> f64 {
     ((c[0] + c[1] * t) + (c[2] + c[3] * t) * t2) + c[4] * (t2 * t2)
 }
 
-/// Σ c_j t^j, j ≤ 12: the first eight terms as `estrin9`'s lower tree, the rest in t⁸.
+/// Σ c_j t^j, j ≤ 12: the first eight terms as in `estrin9`, the other five (`estrin5`) in t⁸.
 #[inline(always)]
 pub fn estrin13(c: [f64; 13], t: f64) -> f64 {
     let t2 = t * t;
     let t4 = t2 * t2;
-    let t8 = t4 * t4;
-    let low = (c[0] + c[1] * t + (c[2] + c[3] * t) * t2)
-        + (c[4] + c[5] * t + (c[6] + c[7] * t) * t2) * t4;
-    let high = (c[8] + c[9] * t + (c[10] + c[11] * t) * t2) + c[12] * t4;
-    low + high * t8
+    let top = [c[8], c[9], c[10], c[11], c[12]];
+    first_eight(&c, t, t2, t4) + estrin5(top, t) * (t4 * t4)
 }
