@@ -25,6 +25,8 @@ export interface LoadFigures {
   sent: number;
   ok: number;
   failed: number;
+  /** The failed requests by what failed them: an HTTP status, or the connection error's code. */
+  failures: Record<string, number>;
   seconds: number;
   requests_per_s: number;
   /** Client-side latency (ms): p50, p99, p99.9, max. */
@@ -40,7 +42,14 @@ export interface LoadFigures {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 
-function post(plan: LoadPlan, keepBody: boolean): Promise<{ status: number; body: string }> {
+/** An answer: its status and body, or status 0 and the connection error's code. */
+interface Answer {
+  status: number;
+  body: string;
+  error?: string;
+}
+
+function post(plan: LoadPlan, keepBody: boolean): Promise<Answer> {
   return new Promise((resolve) => {
     const req = http.request(
       plan.url,
@@ -54,9 +63,23 @@ function post(plan: LoadPlan, keepBody: boolean): Promise<{ status: number; body
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
       },
     );
-    req.on('error', () => resolve({ status: 0, body: '' }));
+    req.on('error', (e: NodeJS.ErrnoException) => resolve({ status: 0, body: '', error: e.code ?? e.message }));
     req.end(plan.body);
   });
+}
+
+/** The requests that failed, by status (or connection error). */
+class Failures {
+  readonly by: Record<string, number> = {};
+  count = 0;
+  /** Whether `r` failed (counted if so). */
+  note(r: Answer): boolean {
+    if (r.status === 200) return false;
+    const what = r.status === 0 ? (r.error ?? 'connection') : String(r.status);
+    this.by[what] = (this.by[what] ?? 0) + 1;
+    this.count++;
+    return true;
+  }
 }
 
 /** The server's own timing of its answers (`meta.timing_ms`). */
@@ -80,31 +103,40 @@ const p50p99 = (xs: number[]) => {
 async function sequential(plan: LoadPlan): Promise<LoadFigures> {
   const latencies: number[] = [];
   const server = new ServerTimings();
-  let failed = 0;
+  const failures = new Failures();
   const started = performance.now();
   for (let i = 0; i < (plan.count ?? 200); i++) {
     const t0 = performance.now();
     const r = await post(plan, true);
     latencies.push(performance.now() - t0);
-    if (r.status !== 200) failed++;
-    else server.add(r.body);
+    if (!failures.note(r)) server.add(r.body);
   }
   const seconds = (performance.now() - started) / 1000;
   return {
-    ...counts(plan, latencies.length, failed, seconds, latencies),
+    ...counts(plan, latencies.length, failures, seconds, latencies),
     server_total_ms: p50p99(server.total),
     server_engine_ms: p50p99(server.engine),
     server_queue_ms: p50p99(server.queue),
   };
 }
 
-function counts(plan: LoadPlan, sent: number, failed: number, seconds: number, latencies: number[]): LoadFigures {
-  return { mode: plan.mode, sent, ok: sent - failed, failed, seconds, requests_per_s: (sent - failed) / seconds, latency_ms: tailSummary(latencies) };
+function counts(plan: LoadPlan, sent: number, failures: Failures, seconds: number, latencies: number[]): LoadFigures {
+  const failed = failures.count;
+  return {
+    mode: plan.mode,
+    sent,
+    ok: sent - failed,
+    failed,
+    failures: failures.by,
+    seconds,
+    requests_per_s: (sent - failed) / seconds,
+    latency_ms: tailSummary(latencies),
+  };
 }
 
 async function closed(plan: LoadPlan): Promise<LoadFigures> {
   const latencies: number[] = [];
-  let failed = 0;
+  const failures = new Failures();
   const end = performance.now() + (plan.seconds ?? 3) * 1000;
   const started = performance.now();
   const lane = async () => {
@@ -112,11 +144,11 @@ async function closed(plan: LoadPlan): Promise<LoadFigures> {
       const t0 = performance.now();
       const r = await post(plan, false);
       latencies.push(performance.now() - t0);
-      if (r.status !== 200) failed++;
+      failures.note(r);
     }
   };
   await Promise.all(Array.from({ length: plan.concurrency ?? 16 }, lane));
-  return counts(plan, latencies.length, failed, (performance.now() - started) / 1000, latencies);
+  return counts(plan, latencies.length, failures, (performance.now() - started) / 1000, latencies);
 }
 
 async function open(plan: LoadPlan): Promise<LoadFigures> {
@@ -127,7 +159,7 @@ async function open(plan: LoadPlan): Promise<LoadFigures> {
   const lags: number[] = [];
   const answers: string[] = [];
   const pending: Promise<void>[] = [];
-  let failed = 0;
+  const failures = new Failures();
   const start = performance.now() + 20;
   let next = 0;
   await new Promise<void>((done) => {
@@ -139,8 +171,7 @@ async function open(plan: LoadPlan): Promise<LoadFigures> {
           post(plan, true).then((r) => {
             latencies.push(performance.now() - scheduled);
             // Parsed after the run: the generator's event loop only sends and receives.
-            if (r.status !== 200) failed++;
-            else answers.push(r.body);
+            if (!failures.note(r)) answers.push(r.body);
           }),
         );
       }
@@ -154,7 +185,7 @@ async function open(plan: LoadPlan): Promise<LoadFigures> {
   const server = new ServerTimings();
   answers.forEach((body) => server.add(body));
   return {
-    ...counts(plan, latencies.length, failed, elapsed, latencies),
+    ...counts(plan, latencies.length, failures, elapsed, latencies),
     server_total_ms: p50p99(server.total),
     server_engine_ms: p50p99(server.engine),
     server_queue_ms: p50p99(server.queue),

@@ -11,7 +11,7 @@ import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js
 import { type Engine } from '../../src/engine/ops.js';
 import { warmUp } from '../../src/engine/warm-up.js';
 import { selectColumns } from '../../src/datasets/dataset.js';
-import { priceBook, pricesAt } from '../../src/risk/books.js';
+import { canonicalSymbols, priceBook, pricesAt } from '../../src/risk/books.js';
 import { blockCount, planBatches } from '../../src/risk/plan.js';
 import { estimateModel, simulationSpec, type ModelInput } from '../../src/risk/engine-run.js';
 import { BATCH_SIMULATIONS, BATCH_SYMBOLS, batchBooks } from './batch-bench.js';
@@ -47,7 +47,9 @@ export async function profileBatchEngine(repeats: number, tasks = 2, engine: Eng
   const exec = new DirectExecutor(engine);
   const dataset = await loadDataset('wide461');
   const books = batchBooks(dataset.symbols.slice(0, BATCH_SYMBOLS));
-  const union = [...new Set(books.flatMap((b) => b.positions.map((p) => p.symbol)))];
+  // The symbols in the dataset's order, as the service draws them (api.md's canonical scenarios):
+  // in the books' order of first appearance the same seed would draw other scenarios.
+  const union = canonicalSymbols(dataset, [books.flatMap((b) => b.positions.map((p) => p.symbol))]);
   const est = await estimateModel(exec, selectColumns(dataset, union), dataset.dates.length, union.length, {
     lookback: 0,
     zeroDrift: false,

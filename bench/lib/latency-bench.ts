@@ -38,7 +38,7 @@ export const LOAD_FRACTIONS = [0.25, 0.5, 0.75] as const;
 async function load(plan: LoadPlan): Promise<LoadFigures> {
   const { stdout } = await run(process.execPath, [path.join(ROOT, 'dist/bench/load-client.js'), JSON.stringify(plan)], { maxBuffer: 1 << 20 });
   const figures = JSON.parse(stdout) as LoadFigures;
-  if (figures.failed > 0) throw new Error(`${plan.mode} load: ${figures.failed} of ${figures.sent} requests failed`);
+  if (figures.failed > 0) throw new Error(`${plan.mode} load: ${figures.failed} of ${figures.sent} requests failed: ${JSON.stringify(figures.failures)}`);
   return figures;
 }
 
