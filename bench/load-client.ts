@@ -71,14 +71,15 @@ function post(plan: LoadPlan, keepBody: boolean): Promise<Answer> {
 /** The requests that failed, by status (or connection error). */
 class Failures {
   readonly by: Record<string, number> = {};
-  count = 0;
   /** Whether `r` failed (counted if so). */
   note(r: Answer): boolean {
     if (r.status === 200) return false;
     const what = r.status === 0 ? (r.error ?? 'connection') : String(r.status);
     this.by[what] = (this.by[what] ?? 0) + 1;
-    this.count++;
     return true;
+  }
+  get count(): number {
+    return Object.values(this.by).reduce((a, n) => a + n, 0);
   }
 }
 

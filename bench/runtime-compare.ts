@@ -5,15 +5,14 @@
 // and the official v20.56.0 binaries on Debian 13). Both on ENGINE=wasm, the same WASM code, so the
 // difference is Node/V8 and the HTTP layer; both on loopback, driven by the same load client in a
 // process of its own, in alternating rounds (A, B, A, B …) so drift on a shared machine falls on both.
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { ROOT } from '../src/paths.js';
 import { freePort } from '../test/helpers/backing-servers.js';
 import { generateWide461 } from '../test/helpers/generate-prices.js';
 import { waitFor } from '../test/helpers/wait.js';
-import { type LoadFigures, type LoadPlan } from './load-client.js';
+import { runLoad } from './lib/latency-bench.js';
 import { calculateBody, SAMPLE_SYMBOLS, startBenchService } from './lib/service-bench.js';
 import { median } from './lib/stats.js';
 
@@ -29,7 +28,6 @@ const ENV: Record<string, string> = {
   MAX_QUEUE: '10000',
   ADMISSION_OWNER_SHARE_PCT: '100',
 };
-const run = promisify(execFile);
 
 interface Runtime {
   name: string;
@@ -100,13 +98,6 @@ async function upload(r: Runtime, file: string): Promise<string> {
   return json.dataset_id;
 }
 
-async function load(plan: LoadPlan): Promise<LoadFigures> {
-  const { stdout } = await run(process.execPath, [path.join(ROOT, 'dist/bench/load-client.js'), JSON.stringify(plan)], { maxBuffer: 1 << 20 });
-  const figures = JSON.parse(stdout) as LoadFigures;
-  if (figures.failed > 0) throw new Error(`${plan.mode} load: ${figures.failed} of ${figures.sent} requests failed: ${JSON.stringify(figures.failures)}`);
-  return figures;
-}
-
 interface Round {
   small_p50_ms: number;
   small_p99_ms: number;
@@ -116,8 +107,8 @@ interface Round {
 
 async function round(r: Runtime, small: string, w2: string): Promise<Round> {
   const url = `${r.base}/api/v1/risk/calculate`;
-  const sequential = await load({ url, key: r.key, body: small, mode: 'sequential', count: quick ? 100 : 400 });
-  const capacity = await load({ url, key: r.key, body: small, mode: 'closed', concurrency: 16, seconds: quick ? 3 : 8 });
+  const sequential = await runLoad({ url, key: r.key, body: small, mode: 'sequential', count: quick ? 100 : 400 });
+  const capacity = await runLoad({ url, key: r.key, body: small, mode: 'closed', concurrency: 16, seconds: quick ? 3 : 8 });
   const w2Runs = [];
   for (let i = 0; i < (quick ? 3 : 7); i++) {
     const start = performance.now();
@@ -138,7 +129,7 @@ try {
     const wide = await upload(r, generateWide461());
     const small = calculateBody(sample, SAMPLE_SYMBOLS, 10_000);
     const w2 = calculateBody(wide, wideSymbols, quick ? 100_000 : 1_000_000);
-    await load({ url: `${r.base}/api/v1/risk/calculate`, key: r.key, body: small, mode: 'sequential', count: 50 }); // warm-up
+    await runLoad({ url: `${r.base}/api/v1/risk/calculate`, key: r.key, body: small, mode: 'sequential', count: 50 }); // warm-up
     bodies.push({ small, w2 });
   }
   const rounds: Round[][] = runtimes.map(() => []);

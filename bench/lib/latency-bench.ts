@@ -35,7 +35,8 @@ const HALF_LOAD_RUNS = 3;
 
 export const LOAD_FRACTIONS = [0.25, 0.5, 0.75] as const;
 
-async function load(plan: LoadPlan): Promise<LoadFigures> {
+/** One run of the load generator in a process of its own; any failed request stops the benchmark. */
+export async function runLoad(plan: LoadPlan): Promise<LoadFigures> {
   const { stdout } = await run(process.execPath, [path.join(ROOT, 'dist/bench/load-client.js'), JSON.stringify(plan)], { maxBuffer: 1 << 20 });
   const figures = JSON.parse(stdout) as LoadFigures;
   if (figures.failed > 0) throw new Error(`${plan.mode} load: ${figures.failed} of ${figures.sent} requests failed: ${JSON.stringify(figures.failures)}`);
@@ -53,18 +54,18 @@ export async function benchLatency(quick: boolean, workers = 2): Promise<Latency
     const answer = (await first.json()) as CalculateResponseBody;
     const engineBuild = answer.meta.engine.build;
     const serialize = serializeTimes(answer, quick ? 500 : 2_000);
-    await load({ ...plan, mode: 'sequential', count: 50 }); // warm: estimate cached, workers tiered up
-    const sequential = await load({ ...plan, mode: 'sequential', count: quick ? 200 : 1000 });
+    await runLoad({ ...plan, mode: 'sequential', count: 50 }); // warm: estimate cached, workers tiered up
+    const sequential = await runLoad({ ...plan, mode: 'sequential', count: quick ? 200 : 1000 });
     const seconds = quick ? 4 : 15;
-    const capacity = await load({ ...plan, mode: 'closed', concurrency: 16, seconds });
+    const capacity = await runLoad({ ...plan, mode: 'closed', concurrency: 16, seconds });
     const open = [];
     for (const fraction of LOAD_FRACTIONS) {
       const rate = Math.max(1, Math.round(capacity.requests_per_s * fraction));
-      open.push({ fraction, rate, figures: await load({ ...plan, mode: 'open', rate, seconds }) });
+      open.push({ fraction, rate, figures: await runLoad({ ...plan, mode: 'open', rate, seconds }) });
     }
     const half = open.find((o) => o.fraction === 0.5)!;
     const halfP99 = [half.figures.latency_ms.p99];
-    while (halfP99.length < HALF_LOAD_RUNS) halfP99.push((await load({ ...plan, mode: 'open', rate: half.rate, seconds })).latency_ms.p99);
+    while (halfP99.length < HALF_LOAD_RUNS) halfP99.push((await runLoad({ ...plan, mode: 'open', rate: half.rate, seconds })).latency_ms.p99);
     return {
       engine_build: engineBuild,
       sequential,
