@@ -1,10 +1,12 @@
 // Options priced where each block is (OP_SIMULATE_OPTIONS, what the service runs for an option
 // book on kept scenarios) give the partial of OP_SIMULATE_KEPT on OP_OPTION_UNITS' written columns,
 // bit for bit, on the four builds: drawn books (test/helpers/drawn-option-book.ts) of every valuation,
-// both models, foreign underlyings, long and short positions.
+// both models, foreign underlyings, long and short positions. With the kept tails a calculate
+// passes on, full revaluations' tails are seeded from them and hold the same values in another
+// order (a tail is a set): the figures after finalize are the same, bit for bit.
 import t from 'tap';
 import { ABI } from '../../src/engine/abi.js';
-import { encodeSpec, type SimulationSpec } from '../../src/engine/codec.js';
+import { encodeFinalize, encodeSpec, type SimulationSpec } from '../../src/engine/codec.js';
 import { bitJson } from '../helpers/bit-json.js';
 import { fourEngines } from '../helpers/four-engines.js';
 import { drawnOptionBook } from '../helpers/drawn-option-book.js';
@@ -20,6 +22,21 @@ function drawnBook(seed: number): { kept: number[]; options: number[]; weights: 
   const kept = [units.length, ...units, 0, 0];
   const weights = Float64Array.from({ length: ASSETS + OPTIONS }, () => 1e4 * (2 * rand() - 1));
   return { kept, options, weights };
+}
+
+/** The tail count of the spec's scenarios at its confidence, 0.99: ⌈0.01 · 1,024⌉. */
+const K = Math.ceil(0.01 * BLOCKS * ABI.BLOCK);
+
+/** The kept layout with the units' tails, as OP_UNITS answers it: each asset's K smallest units, then each one's K smallest negated. */
+function withTails(kept: number[]): Float64Array {
+  const units = kept.slice(1, 1 + kept[0]!);
+  const lanes = [false, true].flatMap((negated) =>
+    Array.from({ length: ASSETS }, (_, a) => {
+      const column = Float64Array.from({ length: BLOCKS * ABI.BLOCK }, (_, s) => units[(Math.floor(s / ABI.BLOCK) * ASSETS + a) * ABI.BLOCK + (s % ABI.BLOCK)]!);
+      return Array.from(column.map((x) => (negated ? -x : x)).sort().subarray(0, K));
+    }),
+  );
+  return Float64Array.from([units.length, ...units, ASSETS, K, ...lanes.flat()]);
 }
 
 /** A spec over the assets and the option columns: the kept units are all it prices. */
@@ -60,6 +77,28 @@ t.test('options priced where each block is: the written columns partial, four bu
       t.equal(bitJson(Array.from(got)), bitJson(Array.from(want)), `${e.build} ${seed}: the written columns' partial`);
       const first = builds[0]!.call(ABI.OP_SIMULATE_OPTIONS, Float64Array.from([...header, ...spec]), lead);
       t.equal(bitJson(Array.from(got)), bitJson(Array.from(first)), `${e.build} ${seed}: = ${builds[0]!.build}`);
+    }
+  }
+});
+
+t.test('seeded from the kept tails: the written columns figures, four builds', async (t) => {
+  const builds = fourEngines();
+  for (const seed of [21, 22, 23]) {
+    const { kept, options, weights } = drawnBook(seed);
+    const header = [ASSETS, 10, OPTIONS, ...options];
+    const spec = encodeSpec(specOver(ASSETS + OPTIONS, weights), 0, BLOCKS);
+    const lead = withTails(kept);
+    const figures = (partial: Float64Array) => Array.from(builds[0]!.call(ABI.OP_FINALIZE, encodeFinalize([partial])));
+    let first: string | undefined;
+    for (const e of builds) {
+      const columns = e.call(ABI.OP_OPTION_UNITS, Float64Array.from(header), lead);
+      t.equal(columns[0], 0, `${e.build} ${seed}: columns written`);
+      const want = figures(e.call(ABI.OP_SIMULATE_KEPT, spec, columns.subarray(1)));
+      const got = figures(e.call(ABI.OP_SIMULATE_OPTIONS, Float64Array.from([...header, ...spec]), lead));
+      t.equal(want[0], 0, `${e.build} ${seed}: figures`);
+      t.equal(bitJson(got), bitJson(want), `${e.build} ${seed}: the written columns' figures`);
+      first ??= bitJson(got);
+      t.equal(bitJson(got), first, `${e.build} ${seed}: = ${builds[0]!.build}`);
     }
   }
 });

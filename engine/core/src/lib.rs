@@ -25,6 +25,7 @@ pub mod options;
 pub mod parametric;
 pub mod quantiles;
 pub mod rng;
+pub mod scenario_tail;
 pub mod select;
 pub mod simulate;
 pub mod spec;

@@ -10,8 +10,9 @@ use crate::kept_vectors;
 use crate::kernels::{group_size, price_block_from, scaled_factor, Assets, Priced, Workspace};
 use crate::options::option_blocks::OptionBlocks;
 use crate::options::revalue::option_overflow;
+use crate::scenario_tail::ScenarioTail;
 use crate::spec::{BlockRange, Spec, BLOCK};
-use crate::tail::{ScenarioTail, ValueTail};
+use crate::tail::ValueTail;
 use crate::unit_tails::lanes_filled;
 pub use crate::unit_tails::UnitTails;
 use crate::widened_block::WidenedBlock;
@@ -186,6 +187,13 @@ pub(crate) fn simulate_from(
     };
     let mut smallest = lanes(shared, false);
     let mut largest = lanes(shared && spec.needs_largest(), true);
+    let seeded = match (&widened, &kept) {
+        (Some(w), Some((_, tails))) => {
+            let (s, l) = (&mut smallest, &mut largest);
+            w.seed_lanes(tails, (k, count), covered, s, l)
+        }
+        _ => false,
+    };
     let mut ws = Workspace::new(n, group_size(n));
     let factor_t = scaled_factor(spec);
     let mut weights = Vec::with_capacity(if spec.importance_sampling() { count } else { 0 });
@@ -259,6 +267,12 @@ pub(crate) fn simulate_from(
         if spec.importance_sampling() {
             weights.extend_from_slice(&ws.weight[..in_block]);
         }
+    }
+    // A seed that misjudged left its lane short: the range again, unseeded (option columns come
+    // without group sums).
+    if seeded && smallest.iter().chain(&largest).any(ValueTail::short) {
+        let widen = widened.map(|w| w.into_blocks().unseeded());
+        return simulate_from(spec, range, deadline, kept, widen, None);
     }
     for (b, (book, tails)) in books.iter_mut().zip(book_tails).enumerate() {
         book.worst = std::mem::replace(&mut book.worst, ScenarioTail::new(0, 0)).finish();

@@ -1,11 +1,11 @@
-//! Bounded trackers of the k smallest values seen so far. Memory stays O(k) whatever the number of
-//! scenarios: once the buffer fills, it is cut back (at a sampled key that keeps at least k, or to
+//! Bounded trackers of the k smallest values seen so far (`ValueTail`; the worst scenarios with
+//! their rows: `scenario_tail`). Memory stays O(k) whatever the number of scenarios: once the buffer fills, it is cut back (at a sampled key that keeps at least k, or to
 //! exactly the k smallest) and a threshold rejects anything that can no longer enter; the final cut
 //! keeps exactly k.
 
-use crate::select::order_key;
+use crate::select::{from_order_key, order_key};
 
-fn capacity(k: usize) -> usize {
+pub(crate) fn capacity(k: usize) -> usize {
     k + (k / 2).max(512)
 }
 
@@ -33,16 +33,40 @@ pub(crate) fn sampled_cut(keys: &[u64], k: usize) -> Option<u64> {
     (at_or_below >= k && at_or_below - k <= (len - k) / 2).then_some(cut)
 }
 
+/// Writes the key of every value of `xs` to `stage` from `staged` on, advancing past those under
+/// `threshold` only; the new count of staged keys.
+#[inline(always)]
+fn stage_under(
+    threshold: u64,
+    xs: &[f64],
+    map: &impl Fn(f64) -> f64,
+    stage: &mut [u64; STAGE],
+    mut staged: usize,
+) -> usize {
+    for &x in xs {
+        let key = order_key(map(x));
+        stage[staged] = key;
+        staged += usize::from(key < threshold);
+    }
+    staged
+}
+
 /// The k smallest values of one stream (order keys only).
 #[derive(Clone, Debug)]
 pub struct ValueTail {
     k: usize,
     threshold: u64,
     keys: Vec<u64>,
+    /// Told a bound at least k of its values will not exceed (`seed`): few values enter, and a
+    /// run of them is passed over at once when none can.
+    seeded: bool,
 }
 
 /// Values a push stages before the keys under the threshold join the tail.
 const STAGE: usize = 256;
+
+/// Values a seeded push passes over at once when none of them can enter.
+const RUN: usize = 16;
 
 impl ValueTail {
     /// The k smallest of a stream of `count` values, their room taken at once (the buffer fills
@@ -57,7 +81,26 @@ impl ValueTail {
             } else {
                 capacity(k).min(count) + STAGE
             }),
+            seeded: false,
         }
+    }
+
+    /// Refuses every value above `bound` from now on, given that at least k of the values to be
+    /// pushed are at or below it (where they are not, `short` says so and the tail is not the k
+    /// smallest). A NaN bound, or a tail keeping nothing, is left as it is.
+    pub fn seed(&mut self, bound: f64) {
+        if self.k == 0 || bound.is_nan() {
+            return;
+        }
+        // A key equal to the bound's may be among the k smallest: it enters.
+        self.threshold = self.threshold.min(order_key(bound).saturating_add(1));
+        self.seeded = true;
+    }
+
+    /// A seeded tail given fewer than k values at or below its bound: its keys are not the k
+    /// smallest of what it was given (an unseeded tail given the same values would be).
+    pub fn short(&self) -> bool {
+        self.seeded && self.keys.len() < self.k
     }
 
     /// Adds the values of `xs`. Every key is written to a stage and only those under the
@@ -80,10 +123,21 @@ impl ValueTail {
         for chunk in xs.chunks(STAGE) {
             let mut stage = [0u64; STAGE];
             let mut staged = 0;
-            for &x in chunk {
-                let key = order_key(map(x));
-                stage[staged] = key;
-                staged += usize::from(key < self.threshold);
+            if self.seeded {
+                // Few values enter (about k of the stream): a run with none at or below the
+                // threshold's value (compared as floats, which vectorises; a NaN threshold lets
+                // every run through) is passed over.
+                let at_most = from_order_key(self.threshold);
+                for run in chunk.chunks(RUN) {
+                    // Not above rather than at most: a NaN passes.
+                    #[allow(clippy::neg_cmp_op_on_partial_ord)]
+                    let open = run.iter().fold(false, |any, &x| any | !(map(x) > at_most));
+                    if open {
+                        staged = stage_under(self.threshold, run, &map, &mut stage, staged);
+                    }
+                }
+            } else {
+                staged = stage_under(self.threshold, chunk, &map, &mut stage, 0);
             }
             self.keys.extend_from_slice(&stage[..staged]);
             if self.keys.len() >= capacity(self.k) {
@@ -126,132 +180,6 @@ impl ValueTail {
     pub fn finish(mut self) -> Vec<u64> {
         self.compact();
         self.keys
-    }
-}
-
-/// The k worst scenarios of one task by (value, index), with every asset's P&L in them.
-#[derive(Clone, Debug)]
-pub struct ScenarioTail {
-    k: usize,
-    n_assets: usize,
-    threshold: u64,
-    pub keys: Vec<u64>,
-    pub indices: Vec<u64>,
-    pub asset_pnl: Vec<f64>,
-}
-
-impl ScenarioTail {
-    pub fn new(k: usize, n_assets: usize) -> Self {
-        ScenarioTail {
-            k,
-            n_assets,
-            threshold: u64::MAX,
-            keys: Vec::new(),
-            indices: Vec::new(),
-            asset_pnl: Vec::new(),
-        }
-    }
-
-    /// A tail that keeps all of a task's `count` scenarios (weighted scenarios: the tail has no
-    /// count known in advance), its memory reserved at once.
-    pub fn every(count: usize, n_assets: usize) -> Self {
-        let mut t = ScenarioTail::new(count, n_assets);
-        t.keys.reserve_exact(count);
-        t.indices.reserve_exact(count);
-        t.asset_pnl.reserve_exact(count * n_assets);
-        t
-    }
-
-    /// Whether a scenario of this P&L can still enter. Indices arrive in increasing order, so a
-    /// tie with the threshold already loses to the entry it ties with.
-    #[inline(always)]
-    pub fn admits(&self, pnl: f64) -> bool {
-        order_key(pnl) < self.threshold
-    }
-
-    pub fn push(&mut self, pnl: f64, index: u64, assets: impl Iterator<Item = f64>) {
-        self.keys.push(order_key(pnl));
-        self.indices.push(index);
-        self.asset_pnl.extend(assets);
-        if self.keys.len() >= capacity(self.k) {
-            self.cut();
-        }
-    }
-
-    /// Drops entries that can no longer be among the k worst, as `ValueTail::cut` does.
-    fn cut(&mut self) {
-        match sampled_cut(&self.keys, self.k) {
-            // At least k entries lie at or below the cut, all of lower index than any entry
-            // still to come: keep them all, and a later entry equal to it ranks after them.
-            Some(cut) => self.retain(cut, usize::MAX),
-            None => self.compact(),
-        }
-    }
-
-    /// Room for every entry the tail can hold before it first compacts, `count` (the task's
-    /// scenarios) at most: growing by doubling would copy the asset P&L several times over.
-    pub fn reserve_for(&mut self, count: usize) {
-        let room = capacity(self.k).min(count);
-        self.keys.reserve_exact(room);
-        self.indices.reserve_exact(room);
-        self.asset_pnl
-            .reserve_exact(room.saturating_mul(self.n_assets));
-    }
-
-    /// Keeps exactly the k smallest by (key, index): below the k-th key all entries stay, and of
-    /// those equal to it the earliest.
-    fn compact(&mut self) {
-        if self.keys.len() <= self.k {
-            return;
-        }
-        if self.k == 0 {
-            self.keys.clear();
-            self.indices.clear();
-            self.asset_pnl.clear();
-            self.threshold = 0;
-            return;
-        }
-        let mut scratch = self.keys.clone();
-        let kth = *scratch.select_nth_unstable(self.k - 1).1;
-        let below = scratch[..self.k - 1].iter().filter(|&&x| x < kth).count();
-        self.retain(kth, self.k - below);
-    }
-
-    /// Keeps the entries whose key is below `cut` and the first `ties` equal to it, in one pass
-    /// without sorting (entries are in index order, so the earliest ties are the ones that rank
-    /// first); `cut` becomes the threshold.
-    fn retain(&mut self, cut: u64, mut ties: usize) {
-        let n = self.n_assets;
-        let mut kept = 0;
-        for read in 0..self.keys.len() {
-            let key = self.keys[read];
-            let keep = key < cut || (key == cut && ties > 0);
-            if !keep {
-                continue;
-            }
-            if key == cut {
-                ties -= 1;
-            }
-            self.keys[kept] = key;
-            self.indices[kept] = self.indices[read];
-            if read != kept {
-                // Rows are a few values: an element loop beats a memmove call per row.
-                for j in 0..n {
-                    self.asset_pnl[kept * n + j] = self.asset_pnl[read * n + j];
-                }
-            }
-            kept += 1;
-        }
-        self.keys.truncate(kept);
-        self.indices.truncate(kept);
-        self.asset_pnl.truncate(kept * n);
-        self.threshold = cut;
-    }
-
-    /// The k worst, ordered by scenario index.
-    pub fn finish(mut self) -> Self {
-        self.compact();
-        self
     }
 }
 

@@ -5,6 +5,7 @@
 
 use crate::group_sums::{add_group, group_pnl, PNL_GROUP};
 use crate::options::option_blocks::OptionBlocks;
+use crate::options::tail_seeds::tail_seeds;
 use crate::spec::{Book, BLOCK};
 use crate::tail::ValueTail;
 use crate::unit_tails::UnitTails;
@@ -80,6 +81,39 @@ impl<'a> WidenedBlock<'a> {
             }
         }
         finite
+    }
+
+    /// Seeds the lanes of option columns (column covered + j in lane j, as `price` pushes them)
+    /// from their underlyings' kept `tails` (`tail_seeds`), for a range of `count` scenarios whose
+    /// tails keep k; true when any lane was seeded.
+    pub fn seed_lanes(
+        &self,
+        tails: &UnitTails,
+        (k, count): (usize, usize),
+        covered: usize,
+        smallest: &mut [ValueTail],
+        largest: &mut [ValueTail],
+    ) -> bool {
+        let bounds = match tail_seeds(&self.widen, tails, k, count) {
+            Some(bounds) => bounds,
+            None => return false,
+        };
+        let assets = self.kept_width() / BLOCK;
+        for (j, [low, high]) in bounds.into_iter().enumerate() {
+            let lane = (assets + j).checked_sub(covered);
+            if let Some(tail) = lane.and_then(|c| smallest.get_mut(c)) {
+                tail.seed(low);
+            }
+            if let Some(tail) = lane.and_then(|c| largest.get_mut(c)) {
+                tail.seed(high);
+            }
+        }
+        true
+    }
+
+    /// The option columns it prices, for a range priced again.
+    pub fn into_blocks(self) -> OptionBlocks<'a> {
+        self.widen
     }
 
     /// (column, unit) for every column that copies a unit value for value.

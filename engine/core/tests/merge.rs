@@ -7,9 +7,9 @@ use risk_engine_core::abi::call;
 use risk_engine_core::abi::constants::{ERR_INVALID_INPUT, OP_FINALIZE, PARTIAL_HEADER_LEN};
 use risk_engine_core::deadline::Deadline;
 use risk_engine_core::merge::finalize::{finalize, FinalizeParams};
+use risk_engine_core::scenario_tail::ScenarioTail;
 use risk_engine_core::simulate::{simulate, Partial};
 use risk_engine_core::spec::{BlockRange, Method, Mode, SpecFields};
-use risk_engine_core::tail::ScenarioTail;
 
 fn assert_split_invariant(spec: &SpecFields) {
     let whole = run_split(spec, &[]);

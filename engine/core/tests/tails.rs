@@ -2,8 +2,9 @@
 //! ties, both zeros, subnormals and extremes, k from 0 (nothing kept) and 1 to the whole stream,
 //! pushes of every length, and more values than a tracker was told to expect.
 
+use risk_engine_core::scenario_tail::ScenarioTail;
 use risk_engine_core::select::{from_order_key, order_key};
-use risk_engine_core::tail::{ScenarioTail, ValueTail};
+use risk_engine_core::tail::ValueTail;
 
 /// A deterministic stream of `count` values of one of several shapes.
 fn stream(shape: u64, count: usize, seed: u64) -> Vec<f64> {
@@ -77,6 +78,77 @@ fn value_tail_keeps_the_k_smallest_of_any_stream() {
                     let mut got = u.finish();
                     got.sort_unstable();
                     assert_eq!(got, negated[..k], "negated: shape {shape}, k {k}");
+                }
+            }
+        }
+    }
+}
+
+/// Pushes `xs` in pieces of every length around the stage's, into `t` as they are and into `u`
+/// negated.
+fn push_pieces(t: &mut ValueTail, u: &mut ValueTail, xs: &[f64]) {
+    let mut at = 0;
+    for (j, len) in [1usize, 15, 16, 17, 255, 256, 257, 300, 7]
+        .iter()
+        .cycle()
+        .enumerate()
+    {
+        if at == xs.len() {
+            break;
+        }
+        let end = (at + len + j % 3).min(xs.len());
+        t.push_all(&xs[at..end]);
+        u.push_all_negated(&xs[at..end]);
+        at = end;
+    }
+}
+
+#[test]
+fn a_seeded_value_tail_keeps_the_k_smallest_or_says_it_is_short() {
+    for shape in 0..5 {
+        for (c, &count) in COUNTS.iter().enumerate() {
+            let xs = stream(shape, count, c as u64 + 21);
+            let mut sorted: Vec<u64> = xs.iter().map(|&x| order_key(x)).collect();
+            sorted.sort_unstable();
+            let mut negated: Vec<u64> = xs.iter().map(|&x| order_key(-x)).collect();
+            negated.sort_unstable();
+            for k in ks(count) {
+                // Bounds at the k-th value, a step either side of it, at the ends of the stream
+                // and of the doubles, at both zeros and NaN (no seed).
+                let around = |keys: &[u64]| -> Vec<f64> {
+                    let kth = keys[k - 1];
+                    let mut bounds: Vec<f64> = [kth, kth - 1, kth + 1, keys[0], keys[count - 1]]
+                        .iter()
+                        .map(|&key| from_order_key(key))
+                        .collect();
+                    bounds.extend([0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN]);
+                    bounds
+                };
+                for (bound, negated_bound) in around(&sorted).into_iter().zip(around(&negated)) {
+                    let mut t = ValueTail::new(k, count);
+                    let mut u = ValueTail::new(k, count);
+                    t.seed(bound);
+                    u.seed(negated_bound);
+                    push_pieces(&mut t, &mut u, &xs);
+                    for (tail, keys, b) in [(t, &sorted, bound), (u, &negated, negated_bound)] {
+                        // At least k values at or below the bound: the k smallest; else short.
+                        let enough =
+                            b.is_nan() || keys.iter().filter(|&&x| x <= order_key(b)).count() >= k;
+                        assert_eq!(
+                            tail.short(),
+                            !enough,
+                            "shape {shape}, count {count}, k {k}, bound {b}"
+                        );
+                        if enough {
+                            let mut got = tail.finish();
+                            got.sort_unstable();
+                            assert_eq!(
+                                got,
+                                keys[..k],
+                                "shape {shape}, count {count}, k {k}, bound {b}"
+                            );
+                        }
+                    }
                 }
             }
         }

@@ -58,6 +58,9 @@ pub struct OptionBlocks<'a> {
     terms: Vec<Terms>,
     logged: Vec<bool>,
     logs: Vec<f64>,
+    /// Whether its full revaluations' tails are seeded (`tail_seeds`): not when priced again
+    /// after a seed misjudged.
+    pub(crate) seeding: bool,
 }
 
 /// What every block of one option's column reads, worked out once: the pricer at the horizon, the
@@ -110,6 +113,15 @@ impl<'a> OptionBlocks<'a> {
             terms,
             logged,
             logs: vec![0.0; assets * BLOCK],
+            seeding: true,
+        }
+    }
+
+    /// The same columns, their tails not seeded.
+    pub fn unseeded(self) -> OptionBlocks<'a> {
+        OptionBlocks {
+            seeding: false,
+            ..self
         }
     }
 
@@ -133,6 +145,30 @@ impl<'a> OptionBlocks<'a> {
     pub fn copied_unit(&self, j: usize) -> Option<usize> {
         let o = &self.options[j];
         (o.valuation == Valuation::Delta && o.fx.is_none()).then_some(o.underlying)
+    }
+
+    /// Option `j`'s underlying where its column is a function of that unit alone which moves one
+    /// way with it (a full revaluation in the reporting currency: a European price is monotone in
+    /// its spot); else None.
+    pub fn monotone_underlying(&self, j: usize) -> Option<usize> {
+        let o = &self.options[j];
+        (o.valuation == Valuation::Full && o.fx.is_none()).then_some(o.underlying)
+    }
+
+    /// Option `j`'s column values at its underlying's units `u`, as `write_column` prices them
+    /// (an option without FX).
+    pub fn values_at(&self, j: usize, u: [f64; 2]) -> [f64; 2] {
+        let (o, t) = (&self.options[j], &self.terms[j]);
+        let mut out = [0.0; 2];
+        column(
+            &mut out,
+            &u,
+            &u.map(|x| ln(1.0 + x)),
+            o.spot,
+            t,
+            o.valuation,
+        );
+        out
     }
 
     /// The block's units (`assets` × BLOCK) and then its option columns into `out` (`width()`

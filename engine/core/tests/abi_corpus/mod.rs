@@ -63,34 +63,6 @@ fn parametric_cases(cases: &mut Vec<(String, Vec<f64>)>) {
     }
 }
 
-/// A partial with each k-value tail in ascending order: a tail is a set (the merge reads it as one)
-/// whose order comes from `select_nth_unstable`, which differs between std versions (1.63 for the
-/// WASM build, stable natively) while every figure stays the same.
-pub(crate) fn canonical_partial(p: &[f64]) -> Vec<f64> {
-    let field = |i: usize| p[i] as usize;
-    let (n, books, lanes, count, worst, k) =
-        (field(2), field(4), field(7), field(9), field(10), field(11));
-    let weights = if p[12] == 1.0 { count } else { 0 };
-    let mut out = p.to_vec();
-    let sort = |out: &mut Vec<f64>, at: usize, lists: usize| {
-        for list in out[at..at + lists * k].chunks_mut(k.max(1)) {
-            list.sort_by(f64::total_cmp);
-        }
-    };
-    let mut at = PARTIAL_HEADER_LEN + books * (1 + n) + weights;
-    sort(&mut out, at, lanes * n);
-    at += lanes * n * k;
-    for _ in 0..books {
-        at += count + worst * (2 + n);
-        if lanes == 0 {
-            sort(&mut out, at, n);
-            at += n * k;
-        }
-    }
-    assert_eq!(at, p.len(), "partial layout");
-    out
-}
-
 /// A kept answer ([status, count, units…, n, k, both lanes' tails]) with each tail in ascending
 /// order, as `canonical_partial` orders a partial's: the kept tails are sets too.
 pub(crate) fn canonical_kept(p: &[f64]) -> Vec<f64> {

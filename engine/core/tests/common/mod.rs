@@ -10,7 +10,8 @@ use risk_engine_core::abi::codec::{decode_spec, encode_partial};
 use risk_engine_core::abi::constants::{
     COMPARISON_NONE, COMPARISON_WHAT_IF, METHOD_HISTORICAL, METHOD_MONTE_CARLO_NORMAL,
     METHOD_MONTE_CARLO_STUDENT_T, MODE_BUY_AND_HOLD, MODE_REBALANCED, OP_FINALIZE, OP_RUN,
-    OP_SIMULATE, SPEC_HEADER_LEN, VARIANCE_REDUCTION_IMPORTANCE_SAMPLING, VARIANCE_REDUCTION_NONE,
+    OP_SIMULATE, PARTIAL_HEADER_LEN, SPEC_HEADER_LEN, VARIANCE_REDUCTION_IMPORTANCE_SAMPLING,
+    VARIANCE_REDUCTION_NONE,
 };
 use risk_engine_core::deadline::Deadline;
 use risk_engine_core::merge::finalize::{finalize, FinalizeParams};
@@ -242,4 +243,32 @@ impl Draw {
 /// Equal lengths and every word's bits equal.
 pub fn same_bits(a: &[f64], b: &[f64]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// A partial with each k-value tail in ascending order: a tail is a set (the merge reads it as one)
+/// whose order comes from `select_nth_unstable`, which differs between std versions (1.63 for the
+/// WASM build, stable natively) while every figure stays the same.
+pub fn canonical_partial(p: &[f64]) -> Vec<f64> {
+    let field = |i: usize| p[i] as usize;
+    let (n, books, lanes, count, worst, k) =
+        (field(2), field(4), field(7), field(9), field(10), field(11));
+    let weights = if p[12] == 1.0 { count } else { 0 };
+    let mut out = p.to_vec();
+    let sort = |out: &mut Vec<f64>, at: usize, lists: usize| {
+        for list in out[at..at + lists * k].chunks_mut(k.max(1)) {
+            list.sort_by(f64::total_cmp);
+        }
+    };
+    let mut at = PARTIAL_HEADER_LEN + books * (1 + n) + weights;
+    sort(&mut out, at, lanes * n);
+    at += lanes * n * k;
+    for _ in 0..books {
+        at += count + worst * (2 + n);
+        if lanes == 0 {
+            sort(&mut out, at, n);
+            at += n * k;
+        }
+    }
+    assert_eq!(at, p.len(), "partial layout");
+    out
 }

@@ -8,10 +8,10 @@ use crate::finite::all_finite;
 use crate::kept_vectors;
 use crate::limits::check_assets;
 use crate::merge::finalize_params::FinalizeParams;
+use crate::scenario_tail::ScenarioTail;
 use crate::select::{from_order_key, order_key};
 use crate::simulate::{BookPartial, Partial, UnitTails};
 use crate::spec::Spec;
-use crate::tail::ScenarioTail;
 use std::borrow::Cow;
 
 /// Partial layout: [0, N, n, c, books, bins, comparison, lanes, first, count, worst count w, tail
