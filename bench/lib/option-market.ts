@@ -2,13 +2,14 @@
 // kept units of `underlyings` over whole blocks of scenarios, and options on them, as the engine
 // reads them, from one seed.
 import { ABI } from '../../src/engine/abi.js';
-import { type EngineBook, type SimulationSpec } from '../../src/engine/codec.js';
+import { encodeFinalize, type EngineBook, type SimulationSpec } from '../../src/engine/codec.js';
 import { type Engine } from '../../src/engine/ops.js';
 import { sameBits } from './same-bits.js';
 import { mulberry32 } from '../../test/helpers/mulberry32.js';
 import { gaussian } from '../../test/helpers/price-series.js';
 
 export const HORIZON_DAYS = 10;
+const CONFIDENCE = 0.99;
 
 /** One option's terms: [underlying, call 1 / put 0, strike, volatility, rate, dividend yield, τ]. */
 export type OptionTerms = [number, number, number, number, number, number, number];
@@ -18,7 +19,7 @@ export interface OptionMarket {
   blocks: number;
   /** e^R − 1 per underlying, [underlying][scenario]. */
   plain: Float64Array;
-  /** The kept layout (OP_UNITS's answer): [count, units per block asset-major, n 0, k 0]. */
+  /** The kept layout (OP_UNITS's answer): [count, units per block asset-major, n, k, each underlying's k smallest units, each one's k smallest negated]. */
   kept: Float64Array;
   spots: number[];
   options: OptionTerms[];
@@ -26,19 +27,33 @@ export interface OptionMarket {
 
 /**
  * `optionCount` options on `underlyings` over `scenarioCount` scenarios rounded down to whole
- * blocks. The kept units carry no tails, so every column's are computed at pricing, as a live
- * book's appended columns are.
+ * blocks. The kept units carry their tails, as OP_UNITS answers them and a calculate passes them
+ * on: the option columns' tails are computed at pricing, seeded from their underlyings'.
  */
 export function drawnOptionMarket(underlyings: number, scenarioCount: number, optionCount: number): OptionMarket {
   const scenarios = Math.max(1, Math.floor(scenarioCount / ABI.BLOCK)) * ABI.BLOCK;
   const rand = mulberry32(2024);
   const plain = new Float64Array(underlyings * scenarios).map(() => Math.expm1(0.03 * gaussian(rand)));
   const blocks = scenarios / ABI.BLOCK;
-  const kept = new Float64Array(3 + plain.length);
+  const k = tailCount(scenarios);
+  const kept = new Float64Array(3 + plain.length + 2 * underlyings * k);
   kept[0] = plain.length;
   for (let b = 0; b < blocks; b++)
     for (let a = 0; a < underlyings; a++)
       kept.set(plain.subarray(a * scenarios + b * ABI.BLOCK, a * scenarios + (b + 1) * ABI.BLOCK), 1 + (b * underlyings + a) * ABI.BLOCK);
+  kept.set([underlyings, k], 1 + plain.length);
+  for (let a = 0; a < underlyings; a++) {
+    const ascending = plain.slice(a * scenarios, (a + 1) * scenarios).sort();
+    const tails = 3 + plain.length;
+    kept.set(ascending.subarray(0, k), tails + a * k);
+    kept.set(
+      ascending
+        .reverse()
+        .subarray(0, k)
+        .map((x) => -x),
+      tails + (underlyings + a) * k,
+    );
+  }
   const spots = Array.from({ length: underlyings }, () => 20 + 300 * rand());
   const options = Array.from({ length: optionCount }, (_, i): OptionTerms => {
     const u = i % underlyings;
@@ -67,6 +82,16 @@ export function optionHeader(market: OptionMarket, valuations: number[]): Float6
   return Float64Array.from([market.spots.length, HORIZON_DAYS, valuations.length * market.options.length, ...fields]);
 }
 
+/**
+ * The tail count k of `scenarios` at CONFIDENCE, by the engine's rule: ⌈(1 − c)·n⌉, a product within
+ * 1e-9 of an integer taken as it. The engine refuses kept tails of any other k.
+ */
+function tailCount(scenarios: number): number {
+  const p = (1 - CONFIDENCE) * scenarios;
+  const rank = Math.abs(p - Math.round(p)) < 1e-9 ? Math.round(p) : Math.ceil(p);
+  return Math.min(Math.max(rank, 1), scenarios);
+}
+
 /** A buy-and-hold spec over kept columns (the units and then the option columns): they are all it prices. */
 export function keptSpec(columns: number, scenarios: number, books: EngineBook[], comparison: SimulationSpec['comparison']): SimulationSpec {
   return {
@@ -80,7 +105,7 @@ export function keptSpec(columns: number, scenarios: number, books: EngineBook[]
     books,
     comparison,
     horizon: HORIZON_DAYS,
-    confidence: 0.99,
+    confidence: CONFIDENCE,
     degreesOfFreedom: 5,
     seed: 1,
     antithetic: false,
@@ -98,10 +123,14 @@ export function simulateOptionsInput(header: Float64Array, spec: Float64Array): 
 }
 
 /**
- * Refuses a timing whose OP_SIMULATE_OPTIONS answer `priced` is not OP_SIMULATE_KEPT's on the
- * written columns (OP_OPTION_UNITS' answer `written`), bit for bit: a fast wrong pricer fails.
+ * Refuses a timing whose OP_SIMULATE_OPTIONS answer `priced` does not give the figures of
+ * OP_SIMULATE_KEPT's on the written columns (OP_OPTION_UNITS' answer `written`), bit for bit: a
+ * fast wrong pricer fails. The partials are compared through finalize: seeded, a column's tail
+ * holds the same values in another order, and a tail is a set.
  */
 export function checkPricedInPlace(engine: Engine, spec: Float64Array, written: Float64Array, priced: Float64Array, what: string): void {
   const reference = engine.call(ABI.OP_SIMULATE_KEPT, spec, written.subarray(1));
-  if (!sameBits(priced, reference)) throw new Error(`${what} priced block by block differs from the written columns priced`);
+  const figures = (partial: Float64Array) => engine.call(ABI.OP_FINALIZE, encodeFinalize([partial]));
+  const [want, got] = [figures(reference), figures(priced)];
+  if (want[0] !== 0 || !sameBits(got, want)) throw new Error(`${what} priced block by block differs from the written columns priced`);
 }
