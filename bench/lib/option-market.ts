@@ -83,13 +83,15 @@ export function optionHeader(market: OptionMarket, valuations: number[]): Float6
 }
 
 /**
- * The tail count k of `scenarios` at CONFIDENCE, by the engine's rule: ⌈(1 − c)·n⌉, a product within
- * 1e-9 of an integer taken as it. The engine refuses kept tails of any other k.
+ * The tail count k of `scenarios` at CONFIDENCE, by the engine's rule (`rank_of_level`): ⌈(1 − c)·n⌉,
+ * a product within 1e-9 of an integer (relative, above 1) taken as it. The engine refuses kept tails
+ * of any other k.
  */
 function tailCount(scenarios: number): number {
   const p = (1 - CONFIDENCE) * scenarios;
-  const rank = Math.abs(p - Math.round(p)) < 1e-9 ? Math.round(p) : Math.ceil(p);
-  return Math.min(Math.max(rank, 1), scenarios);
+  const nearest = Math.round(p);
+  const rank = Math.abs(p - nearest) <= 1e-9 * Math.max(p, 1) ? nearest : Math.ceil(p);
+  return Math.min(Math.max(rank, 1), Math.max(scenarios, 1));
 }
 
 /** A buy-and-hold spec over kept columns (the units and then the option columns): they are all it prices. */

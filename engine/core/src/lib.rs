@@ -23,6 +23,7 @@ pub mod merge;
 pub mod metrics;
 pub mod options;
 pub mod parametric;
+mod partial;
 pub mod quantiles;
 pub mod rng;
 pub mod scenario_tail;

@@ -10,6 +10,8 @@ use crate::kept_vectors;
 use crate::kernels::{group_size, price_block_from, scaled_factor, Assets, Priced, Workspace};
 use crate::options::option_blocks::OptionBlocks;
 use crate::options::revalue::option_overflow;
+use crate::partial::give_back_books;
+pub use crate::partial::{BookPartial, Partial};
 use crate::scenario_tail::ScenarioTail;
 use crate::spec::{BlockRange, Spec, BLOCK};
 use crate::tail::ValueTail;
@@ -17,46 +19,6 @@ use crate::unit_tails::lanes_filled;
 pub use crate::unit_tails::UnitTails;
 use crate::widened_block::WidenedBlock;
 use std::borrow::Cow;
-
-/// One book's share of a task.
-#[derive(Clone, Debug)]
-pub struct BookPartial<'a> {
-    /// Portfolio P&L of scenarios first, first + 1, …: the task's own, or read where a decoded
-    /// input holds it (the merge then copies it once, into the book's P&L in scenario order).
-    pub pnl: Cow<'a, [f64]>,
-    /// The task's worst scenarios (`Spec::worst_count`, capped at its scenario count), by index.
-    pub worst: ScenarioTail,
-    /// Per asset, its k smallest P&L order keys (in no particular order); empty where the tails
-    /// are shared.
-    pub asset_tails: Vec<Vec<u64>>,
-}
-
-#[derive(Clone, Debug)]
-pub struct Partial<'a> {
-    /// Global index of the first scenario.
-    pub first: usize,
-    pub books: Vec<BookPartial<'a>>,
-    pub units: UnitTails,
-    /// Importance sampling: each scenario's likelihood ratio, in scenario order; else empty.
-    pub weights: Vec<f64>,
-}
-
-impl Partial<'_> {
-    /// Scenarios the task simulated.
-    pub fn count(&self) -> usize {
-        self.books.first().map_or(0, |b| b.pnl.len())
-    }
-
-    /// Gives its books' own P&L and worst rows back to the thread's kept vectors (once encoded).
-    pub(crate) fn give_back(self) {
-        for book in self.books {
-            if let Cow::Owned(pnl) = book.pnl {
-                kept_vectors::give_back(pnl);
-            }
-            kept_vectors::give_back(book.worst.asset_pnl);
-        }
-    }
-}
 
 /// Every scenario of one block for one book into its partial.
 fn record(
@@ -271,6 +233,9 @@ pub(crate) fn simulate_from(
     // A seed that misjudged left its lane short: the range again, unseeded (option columns come
     // without group sums).
     if seeded && smallest.iter().chain(&largest).any(ValueTail::short) {
+        // The first pass's vectors go back (or go) before the second takes its own.
+        give_back_books(books);
+        drop((book_tails, smallest, largest, ws, weights));
         let widen = widened.map(|w| w.into_blocks().unseeded());
         return simulate_from(spec, range, deadline, kept, widen, None);
     }

@@ -1,7 +1,8 @@
 //! Bounded trackers of the k smallest values seen so far (`ValueTail`; the worst scenarios with
-//! their rows: `scenario_tail`). Memory stays O(k) whatever the number of scenarios: once the buffer fills, it is cut back (at a sampled key that keeps at least k, or to
-//! exactly the k smallest) and a threshold rejects anything that can no longer enter; the final cut
-//! keeps exactly k.
+//! their rows: `scenario_tail`). Memory stays O(k) whatever the number of scenarios: once the
+//! buffer fills, it is cut back (at a sampled key that keeps at least k, or to exactly the k
+//! smallest) and a threshold rejects anything that can no longer enter; the final cut keeps
+//! exactly k.
 
 use crate::select::{from_order_key, order_key};
 

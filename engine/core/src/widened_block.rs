@@ -85,7 +85,7 @@ impl<'a> WidenedBlock<'a> {
 
     /// Seeds the lanes of option columns (column covered + j in lane j, as `price` pushes them)
     /// from their underlyings' kept `tails` (`tail_seeds`), for a range of `count` scenarios whose
-    /// tails keep k; true when any lane was seeded.
+    /// tails keep k; false when none can be (a lane given a NaN bound stays unseeded).
     pub fn seed_lanes(
         &self,
         tails: &UnitTails,

@@ -1,9 +1,9 @@
 //! OP_SIMULATE_OPTIONS prices option books on kept scenarios with each block's option columns
 //! written where the block is priced: its partial is OP_SIMULATE_KEPT's on OP_OPTION_UNITS'
 //! answer, bit for bit but for the order of tail values (seeded from the kept tails, a full
-//! revaluation's tail keeps the same values in another order; the figures keep every bit), for every valuation, a foreign underlying, a given sensitivity, long and
-//! short books, two books compared as a what-if, every kept method and split ranges; what either
-//! refuses, it refuses.
+//! revaluation's tail keeps the same values in another order; the figures keep every bit), for
+//! every valuation, a foreign underlying, a given sensitivity, long and short books, two books
+//! compared as a what-if, every kept method and split ranges; what either refuses, it refuses.
 mod common;
 
 use common::option_book::input;

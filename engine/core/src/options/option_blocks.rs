@@ -118,7 +118,7 @@ impl<'a> OptionBlocks<'a> {
     }
 
     /// The same columns, their tails not seeded.
-    pub fn unseeded(self) -> OptionBlocks<'a> {
+    pub(crate) fn unseeded(self) -> OptionBlocks<'a> {
         OptionBlocks {
             seeding: false,
             ..self

@@ -15,8 +15,9 @@ const MARGIN: f64 = 1e-9;
 
 /// Per option, the bounds of its column's lanes of smallest values and of largest (as the
 /// smallest of the negated values); NaN where none is known. None when the columns are priced
-/// unseeded, and when seeding would not pay: k above an eighth of the range's `count` scenarios,
-/// where a run rarely has nothing to enter.
+/// unseeded, when seeding would not pay (k above an eighth of the range's `count` scenarios,
+/// where a run rarely has nothing to enter), and for ranked tails (one value of the whole
+/// calculation, not the range's k-th; `check_kept` refuses them beside options).
 pub(crate) fn tail_seeds(
     blocks: &OptionBlocks,
     tails: &UnitTails,

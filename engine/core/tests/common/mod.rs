@@ -195,7 +195,6 @@ pub fn encode_partial_of(f: &SpecFields, range: BlockRange) -> Vec<f64> {
 /// Where the first book's P&L starts in an encoded partial: after the header, the books and the
 /// shared per-asset tails.
 pub fn pnl_offset(partial: &[f64]) -> usize {
-    use risk_engine_core::abi::constants::PARTIAL_HEADER_LEN;
     let (n, books, lanes, k) = (
         partial[2] as usize,
         partial[4] as usize,
