@@ -7,6 +7,7 @@ import { type Engine } from '../../src/engine/ops.js';
 import { sameBits } from './same-bits.js';
 import { mulberry32 } from '../../test/helpers/mulberry32.js';
 import { gaussian } from '../../test/helpers/price-series.js';
+import { keptTails } from '../../test/helpers/kept-tails.js';
 
 export const HORIZON_DAYS = 10;
 const CONFIDENCE = 0.99;
@@ -41,19 +42,7 @@ export function drawnOptionMarket(underlyings: number, scenarioCount: number, op
   for (let b = 0; b < blocks; b++)
     for (let a = 0; a < underlyings; a++)
       kept.set(plain.subarray(a * scenarios + b * ABI.BLOCK, a * scenarios + (b + 1) * ABI.BLOCK), 1 + (b * underlyings + a) * ABI.BLOCK);
-  kept.set([underlyings, k], 1 + plain.length);
-  for (let a = 0; a < underlyings; a++) {
-    const ascending = plain.slice(a * scenarios, (a + 1) * scenarios).sort();
-    const tails = 3 + plain.length;
-    kept.set(ascending.subarray(0, k), tails + a * k);
-    kept.set(
-      ascending
-        .reverse()
-        .subarray(0, k)
-        .map((x) => -x),
-      tails + (underlyings + a) * k,
-    );
-  }
+  kept.set(keptTails(kept.subarray(1, 1 + plain.length), underlyings, k), 1 + plain.length);
   const spots = Array.from({ length: underlyings }, () => 20 + 300 * rand());
   const options = Array.from({ length: optionCount }, (_, i): OptionTerms => {
     const u = i % underlyings;

@@ -9,7 +9,9 @@ import { ABI } from '../../src/engine/abi.js';
 import { encodeFinalize, encodeSpec, type SimulationSpec } from '../../src/engine/codec.js';
 import { bitJson } from '../helpers/bit-json.js';
 import { canonicalPartial } from '../helpers/canonical-partial.js';
+import { keptTails } from '../helpers/kept-tails.js';
 import { fourEngines } from '../helpers/four-engines.js';
+import { type Engine } from '../../src/engine/ops.js';
 import { drawnOptionBook } from '../helpers/drawn-option-book.js';
 
 const ASSETS = 3;
@@ -28,16 +30,10 @@ function drawnBook(seed: number): { kept: number[]; options: number[]; weights: 
 /** The tail count of the spec's scenarios at its confidence, 0.99: ⌈0.01 · 1,024⌉. */
 const K = Math.ceil(0.01 * BLOCKS * ABI.BLOCK);
 
-/** The kept layout with the units' tails, as OP_UNITS answers it: each asset's K smallest units, then each one's K smallest negated. */
+/** The kept layout with the units' tails, as OP_UNITS answers it. */
 function withTails(kept: number[]): Float64Array {
   const units = kept.slice(1, 1 + kept[0]!);
-  const lanes = [false, true].flatMap((negated) =>
-    Array.from({ length: ASSETS }, (_, a) => {
-      const column = Float64Array.from({ length: BLOCKS * ABI.BLOCK }, (_, s) => units[(Math.floor(s / ABI.BLOCK) * ASSETS + a) * ABI.BLOCK + (s % ABI.BLOCK)]!);
-      return Array.from(column.map((x) => (negated ? -x : x)).sort().subarray(0, K));
-    }),
-  );
-  return Float64Array.from([units.length, ...units, ASSETS, K, ...lanes.flat()]);
+  return Float64Array.from([units.length, ...units, ...keptTails(units, ASSETS, K)]);
 }
 
 /** A spec over the assets and the option columns: the kept units are all it prices. */
@@ -62,21 +58,32 @@ function specOver(columns: number, weights: Float64Array): SimulationSpec {
   };
 }
 
+/** The drawn book of `seed` as both ops read it: OP_OPTION_UNITS' header, the spec and the kept lead. */
+function drawnCase(seed: number, tailed: boolean): { header: number[]; spec: Float64Array; lead: Float64Array } {
+  const { kept, options, weights } = drawnBook(seed);
+  const header = [ASSETS, 10, OPTIONS, ...options];
+  const spec = encodeSpec(specOver(ASSETS + OPTIONS, weights), 0, BLOCKS);
+  return { header, spec, lead: tailed ? withTails(kept) : Float64Array.from(kept) };
+}
+
+/** On engine `e`: OP_OPTION_UNITS' answer, OP_SIMULATE_KEPT's partial on it, and OP_SIMULATE_OPTIONS'. */
+function bothPaths(e: Engine, c: ReturnType<typeof drawnCase>): { columns: Float64Array; want: Float64Array; got: Float64Array } {
+  const columns = e.call(ABI.OP_OPTION_UNITS, Float64Array.from(c.header), c.lead);
+  const want = e.call(ABI.OP_SIMULATE_KEPT, c.spec, columns.subarray(1));
+  const got = e.call(ABI.OP_SIMULATE_OPTIONS, Float64Array.from([...c.header, ...c.spec]), c.lead);
+  return { columns, want, got };
+}
+
 t.test('options priced where each block is: the written columns partial, four builds', async (t) => {
   const builds = fourEngines();
   for (const seed of [11, 12, 13]) {
-    const { kept, options, weights } = drawnBook(seed);
-    const header = [ASSETS, 10, OPTIONS, ...options];
-    const spec = encodeSpec(specOver(ASSETS + OPTIONS, weights), 0, BLOCKS);
-    const lead = Float64Array.from(kept);
+    const c = drawnCase(seed, false);
     for (const e of builds) {
-      const columns = e.call(ABI.OP_OPTION_UNITS, Float64Array.from(header), lead);
+      const { columns, want, got } = bothPaths(e, c);
       t.equal(columns[0], 0, `${e.build} ${seed}: columns written`);
-      const want = e.call(ABI.OP_SIMULATE_KEPT, spec, columns.subarray(1));
-      const got = e.call(ABI.OP_SIMULATE_OPTIONS, Float64Array.from([...header, ...spec]), lead);
       t.equal(got[0], 0, `${e.build} ${seed}: priced`);
       t.equal(bitJson(Array.from(got)), bitJson(Array.from(want)), `${e.build} ${seed}: the written columns' partial`);
-      const first = builds[0]!.call(ABI.OP_SIMULATE_OPTIONS, Float64Array.from([...header, ...spec]), lead);
+      const first = builds[0]!.call(ABI.OP_SIMULATE_OPTIONS, Float64Array.from([...c.header, ...c.spec]), c.lead);
       t.equal(bitJson(Array.from(got)), bitJson(Array.from(first)), `${e.build} ${seed}: = ${builds[0]!.build}`);
     }
   }
@@ -85,18 +92,13 @@ t.test('options priced where each block is: the written columns partial, four bu
 t.test('seeded from the kept tails: the written columns partial up to the order of tail values, four builds', async (t) => {
   const builds = fourEngines();
   for (const seed of [21, 22, 23]) {
-    const { kept, options, weights } = drawnBook(seed);
-    const header = [ASSETS, 10, OPTIONS, ...options];
-    const spec = encodeSpec(specOver(ASSETS + OPTIONS, weights), 0, BLOCKS);
-    const lead = withTails(kept);
+    const c = drawnCase(seed, true);
     const figures = (partial: Float64Array) => bitJson(Array.from(builds[0]!.call(ABI.OP_FINALIZE, encodeFinalize([partial]))));
     const canonical = (partial: Float64Array) => bitJson(Array.from(canonicalPartial(partial.subarray(0))));
     let first: string | undefined;
     for (const e of builds) {
-      const columns = e.call(ABI.OP_OPTION_UNITS, Float64Array.from(header), lead);
+      const { columns, want, got } = bothPaths(e, c);
       t.equal(columns[0], 0, `${e.build} ${seed}: columns written`);
-      const want = e.call(ABI.OP_SIMULATE_KEPT, spec, columns.subarray(1));
-      const got = e.call(ABI.OP_SIMULATE_OPTIONS, Float64Array.from([...header, ...spec]), lead);
       t.equal(got[0], 0, `${e.build} ${seed}: priced`);
       t.equal(canonical(got), canonical(want), `${e.build} ${seed}: the written columns' partial, tails as sets`);
       t.equal(figures(got), figures(want), `${e.build} ${seed}: the written columns' figures`);

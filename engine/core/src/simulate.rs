@@ -149,13 +149,9 @@ pub(crate) fn simulate_from(
     };
     let mut smallest = lanes(shared, false);
     let mut largest = lanes(shared && spec.needs_largest(), true);
-    let seeded = match (&widened, &kept) {
-        (Some(w), Some((_, tails))) => {
-            let (s, l) = (&mut smallest, &mut largest);
-            w.seed_lanes(tails, (k, count), covered, s, l)
-        }
-        _ => false,
-    };
+    if let (Some(w), Some((_, tails))) = (&widened, &kept) {
+        w.seed_lanes(tails, (k, count), covered, &mut smallest, &mut largest);
+    }
     let mut ws = Workspace::new(n, group_size(n));
     let factor_t = scaled_factor(spec);
     let mut weights = Vec::with_capacity(if spec.importance_sampling() { count } else { 0 });
@@ -232,7 +228,7 @@ pub(crate) fn simulate_from(
     }
     // A seed that misjudged left its lane short: the range again, unseeded (option columns come
     // without group sums).
-    if seeded && smallest.iter().chain(&largest).any(ValueTail::short) {
+    if smallest.iter().chain(&largest).any(ValueTail::short) {
         // The first pass's vectors go back (or go) before the second takes its own.
         give_back_books(books);
         drop((book_tails, smallest, largest, ws, weights));

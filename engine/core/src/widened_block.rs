@@ -85,7 +85,7 @@ impl<'a> WidenedBlock<'a> {
 
     /// Seeds the lanes of option columns (column covered + j in lane j, as `price` pushes them)
     /// from their underlyings' kept `tails` (`tail_seeds`), for a range of `count` scenarios whose
-    /// tails keep k; false when none can be (a lane given a NaN bound stays unseeded).
+    /// tails keep k (a lane given a NaN bound stays unseeded).
     pub fn seed_lanes(
         &self,
         tails: &UnitTails,
@@ -93,13 +93,12 @@ impl<'a> WidenedBlock<'a> {
         covered: usize,
         smallest: &mut [ValueTail],
         largest: &mut [ValueTail],
-    ) -> bool {
-        let bounds = match tail_seeds(&self.widen, tails, k, count) {
-            Some(bounds) => bounds,
-            None => return false,
-        };
+    ) {
         let assets = self.kept_width() / BLOCK;
-        for (j, [low, high]) in bounds.into_iter().enumerate() {
+        for (j, [low, high]) in tail_seeds(&self.widen, tails, k, count)
+            .into_iter()
+            .enumerate()
+        {
             let lane = (assets + j).checked_sub(covered);
             if let Some(tail) = lane.and_then(|c| smallest.get_mut(c)) {
                 tail.seed(low);
@@ -108,7 +107,6 @@ impl<'a> WidenedBlock<'a> {
                 tail.seed(high);
             }
         }
-        true
     }
 
     /// The option columns it prices, for a range priced again.

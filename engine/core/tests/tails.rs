@@ -62,16 +62,7 @@ fn value_tail_keeps_the_k_smallest_of_any_stream() {
                 for announced in [count, count / 3] {
                     let mut t = ValueTail::new(k, announced);
                     let mut u = ValueTail::new(k, announced);
-                    let mut at = 0;
-                    for (j, len) in [1usize, 255, 256, 257, 300, 7].iter().cycle().enumerate() {
-                        if at == count {
-                            break;
-                        }
-                        let end = (at + len + j % 3).min(count);
-                        t.push_all(&xs[at..end]);
-                        u.push_all_negated(&xs[at..end]);
-                        at = end;
-                    }
+                    push_pieces(&mut t, &mut u, &xs, &[1, 255, 256, 257, 300, 7]);
                     let mut got = t.finish();
                     got.sort_unstable();
                     assert_eq!(got, sorted[..k], "shape {shape}, count {count}, k {k}");
@@ -84,15 +75,11 @@ fn value_tail_keeps_the_k_smallest_of_any_stream() {
     }
 }
 
-/// Pushes `xs` in pieces of every length around the stage's, into `t` as they are and into `u`
-/// negated.
-fn push_pieces(t: &mut ValueTail, u: &mut ValueTail, xs: &[f64]) {
+/// Pushes `xs` in pieces of `lengths` in turn (each 0–2 longer), into `t` as they are and into
+/// `u` negated.
+fn push_pieces(t: &mut ValueTail, u: &mut ValueTail, xs: &[f64], lengths: &[usize]) {
     let mut at = 0;
-    for (j, len) in [1usize, 15, 16, 17, 255, 256, 257, 300, 7]
-        .iter()
-        .cycle()
-        .enumerate()
-    {
+    for (j, len) in lengths.iter().cycle().enumerate() {
         if at == xs.len() {
             break;
         }
@@ -129,7 +116,8 @@ fn a_seeded_value_tail_keeps_the_k_smallest_or_says_it_is_short() {
                     let mut u = ValueTail::new(k, count);
                     t.seed(bound);
                     u.seed(negated_bound);
-                    push_pieces(&mut t, &mut u, &xs);
+                    // Around the stage's length and the seeded run's.
+                    push_pieces(&mut t, &mut u, &xs, &[1, 15, 16, 17, 255, 256, 257, 300, 7]);
                     for (tail, keys, b) in [(t, &sorted, bound), (u, &negated, negated_bound)] {
                         // At least k values at or below the bound: the k smallest; else short.
                         let enough =

@@ -14,7 +14,7 @@ use crate::unit_tails::UnitTails;
 const MARGIN: f64 = 1e-9;
 
 /// Per option, the bounds of its column's lanes of smallest values and of largest (as the
-/// smallest of the negated values); NaN where none is known. None when the columns are priced
+/// smallest of the negated values); NaN where none is known. Empty when the columns are priced
 /// unseeded, when seeding would not pay (k above an eighth of the range's `count` scenarios,
 /// where a run rarely has nothing to enter), and for ranked tails (one value of the whole
 /// calculation, not the range's k-th; `check_kept` refuses them beside options).
@@ -23,9 +23,9 @@ pub(crate) fn tail_seeds(
     tails: &UnitTails,
     k: usize,
     count: usize,
-) -> Option<Vec<[f64; 2]>> {
+) -> Vec<[f64; 2]> {
     if !blocks.seeding || k == 0 || k > count / 8 || tails.ranked != 0 {
-        return None;
+        return Vec::new();
     }
     // The k-th smallest value of a lane holding exactly the range's k smallest.
     let kth = |lane: &Vec<Vec<u64>>, unit: usize| -> Option<f64> {
@@ -42,8 +42,7 @@ pub(crate) fn tail_seeds(
         let room = MARGIN * (a.abs() + b.abs()) + f64::MIN_POSITIVE;
         Some([a.min(b) + room, -a.max(b) + room])
     };
-    let bounds = (0..blocks.options())
+    (0..blocks.options())
         .map(|j| seed(j).unwrap_or([f64::NAN; 2]))
-        .collect();
-    Some(bounds)
+        .collect()
 }
