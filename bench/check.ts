@@ -94,14 +94,16 @@ async function main(): Promise<void> {
       wasm_simd_over_native_x86_64: pairedRatio(large.samples, 'wasm-simd128', 'native-x86-64'),
     };
   });
-  // W2 at 300k simulations through runModel on a pool of 1 WASM worker and one of 2, interleaved.
-  await step(['one_over_two_workers'], async () => {
+  // W2 at 300k simulations through runModel on a pool of 1 WASM worker and one of 2, interleaved,
+  // beside two whole W2 at once on the 2-worker pool: the machine's own ceiling for the split.
+  await step(['one_over_two_workers', 'two_workers_of_machine_ceiling'], async () => {
     const split = await benchWorkerSplit(await prepare(exec, workloads(true)[1]!, { simulations: SPLIT_SIMULATIONS }), 9);
     console.log(
-      `W2 at 300k on the pool: 1 worker ${split.one_ms.toFixed(1)} ms, 2 workers ${split.two_ms.toFixed(1)} ms (halves overlapping ${(split.overlap * 100).toFixed(0)} %)`,
+      `W2 at 300k on the pool: 1 worker ${split.one_ms.toFixed(1)} ms, 2 workers ${split.two_ms.toFixed(1)} ms (halves overlapping ${(split.overlap * 100).toFixed(0)} %); two whole at once ${split.pair_ms.toFixed(1)} ms (overlapping ${(split.pair_overlap * 100).toFixed(0)} %); within each round, the median: the machine's ceiling ×${split.machine_ceiling.toFixed(2)}, the split ${(split.of_ceiling * 100).toFixed(0)} % of it`,
     );
     concurrent('W2 on 2 workers', split.overlap);
-    return { one_over_two_workers: split.one_over_two };
+    concurrent('two whole W2 on 2 workers', split.pair_overlap);
+    return { one_over_two_workers: split.one_over_two, two_workers_of_machine_ceiling: split.of_ceiling };
   });
   // A large tail (c = 0.6) against the usual one (c = 0.99), 10 assets × 10⁶ simulations, one task, 5 rounds.
   await step(['c99_over_c60_tail_time'], async () => {

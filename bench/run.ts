@@ -91,9 +91,10 @@ async function main(): Promise<void> {
       .join(' | ')}`,
   );
   const split = await benchWorkerSplit(await prepare(exec, workloads(quick)[1]!), quick ? 3 : 5);
-  results.workers = { '1': split.one_ms, '2': split.two_ms };
+  results.workers = { '1': split.one_ms, '2': split.two_ms, pair: split.pair_ms };
+  results.worker_ceiling = { ceiling: split.machine_ceiling, share: split.of_ceiling };
   progress(
-    `W2 on the worker pool, interleaved: 1 worker ${split.one_ms.toFixed(1)} ms, 2 workers ${split.two_ms.toFixed(1)} ms (halves overlapping ${(split.overlap * 100).toFixed(0)} %)`,
+    `W2 on the worker pool, interleaved: 1 worker ${split.one_ms.toFixed(1)} ms, 2 workers ${split.two_ms.toFixed(1)} ms (halves overlapping ${(split.overlap * 100).toFixed(0)} %), two whole at once ${split.pair_ms.toFixed(1)} ms; within each round, the median: the machine's ceiling ×${split.machine_ceiling.toFixed(2)}, the split ${(split.of_ceiling * 100).toFixed(0)} % of it`,
   );
 
   results.service = await benchService(quick);
