@@ -12,6 +12,8 @@ use crate::ziggurat::ChiSquare;
 
 mod correlate;
 mod daily;
+#[cfg(test)]
+mod drawn_specs;
 mod likelihood;
 mod rebalanced;
 #[cfg(test)]
