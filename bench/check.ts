@@ -139,13 +139,14 @@ async function main(): Promise<void> {
     );
     return { batch_over_single_calls: batch.ratio };
   });
-  // 250 days × 10 symbols × 10,000 simulations a day through the service, against the deadline; median of 3.
-  await step(['deadline_over_backtest'], async () => {
+  // 250 days × 10 symbols × 10,000 simulations a day through the service, against its days as
+  // single calculate calls, in 3 interleaved rounds.
+  await step(['single_days_over_backtest'], async () => {
     const bt = await benchBacktest(3);
     console.log(
-      `backtest 250 days × ${bt.symbols} symbols × ${bt.simulations} simulations: ${bt.wall_ms.toFixed(0)} ms, median of 3 (deadline ${DEADLINE_MS} ms)`,
+      `backtest 250 days × ${bt.symbols} symbols × ${bt.simulations} simulations: ${bt.wall_ms.toFixed(0)} ms, a day as a single call ${bt.single_ms.toFixed(2)} ms (× 250: ${(bt.single_ms * 250).toFixed(0)} ms), medians of 3 rounds; ${bt.deadline_over_backtest.toFixed(1)} backtests fit the ${DEADLINE_MS} ms deadline`,
     );
-    return { deadline_over_backtest: bt.deadline_over_backtest };
+    return { single_days_over_backtest: bt.single_days_over_backtest };
   });
   // The small request: sequential p50 against the open-loop p99 at half of the measured capacity.
   await step(['sequential_p50_over_half_load_p99'], async () => {
