@@ -4,6 +4,7 @@
 Run from the repository root:  python3 test/engine/oracles/long_short.py
 It reads test/fixtures/prices_wide_sample.csv and writes long-short.json beside this script.
 Needs python3 and NumPy 2.x only; deterministic (fixed NumPy seeds), shares no code with the service.
+The P&L models and VaR/ES estimators are in long_short_measures.py beside it.
 
 The model calculate fixes for books of positions (positions, what-if): daily log returns over the
 consecutive dates on which every symbol of the book has a price; mu = sample mean, Sigma = sample
@@ -27,10 +28,10 @@ Every figure carries the calculate request (without dataset_id) that should repr
 import json
 import math
 import os
-from fractions import Fraction
-from statistics import NormalDist
 
 import numpy as np
+
+from long_short_measures import SE_BATCHES, batch_se, historical_pnl, mc_buy_and_hold, mc_rebalanced, parametric, var_es
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
@@ -42,7 +43,6 @@ HORIZONS = (1, 10)
 MC_BUY_AND_HOLD_DRAWS = 4_000_000
 MC_REBALANCED_DRAWS = 1_000_000
 MC_REBALANCED_HORIZON = 10
-SE_BATCHES = 20
 # What the service is asked for (the NumPy draws above are independent of these).
 SERVICE_SIMULATIONS = 200_000
 SERVICE_SEED_BASE = 7_100_000
@@ -133,44 +133,6 @@ def exposure_vector(positions, est):
     return e
 
 
-def tail_count(c, n):
-    """k = ceil((1 - c) n), with c taken as the decimal the request writes."""
-    return math.ceil((1 - Fraction(repr(c))) * n)
-
-
-def var_es(pnl, c):
-    k = tail_count(c, len(pnl))
-    order = np.argsort(pnl, kind="stable")
-    worst = pnl[order[:k]]
-    return -float(worst[-1]), -float(math.fsum(worst) / k), k, order
-
-
-def batch_se(pnl, c, batches=SE_BATCHES):
-    n = len(pnl)
-    vs, es = [], []
-    for b in range(batches):
-        v, e, _, _ = var_es(pnl[b * n // batches : (b + 1) * n // batches], c)
-        vs.append(v)
-        es.append(e)
-    return float(np.std(vs, ddof=1) / math.sqrt(batches)), float(np.std(es, ddof=1) / math.sqrt(batches))
-
-
-def window_sums(r, horizon):
-    c = np.vstack([np.zeros((1, r.shape[1])), np.cumsum(r, axis=0)])
-    direct = np.array([r[s : s + horizon].sum(axis=0) for s in range(len(r) - horizon + 1)])
-    assert np.allclose(direct, c[horizon:] - c[:-horizon], rtol=0, atol=1e-12)
-    return direct
-
-
-def historical_pnl(est, e, capital, horizon, rebalanced):
-    r = est["returns"]
-    if not rebalanced:
-        return np.expm1(window_sums(r, horizon)) @ e
-    daily = np.expm1(r) @ (e / capital)  # simple return of the rebalanced book, day by day
-    growth = np.array([np.prod(1.0 + daily[s : s + horizon]) for s in range(len(r) - horizon + 1)])
-    return capital * (growth - 1.0)
-
-
 def describe_window(est, start, horizon, pnl):
     sums = est["returns"][start : start + horizon].sum(axis=0)
     return {
@@ -180,35 +142,6 @@ def describe_window(est, start, horizon, pnl):
         "pnl": float(pnl[start]),
         "returns": {s: float(x) for s, x in zip(est["symbols"], sums)},
     }
-
-
-def parametric(est, e, horizon, c):
-    sigma = math.sqrt(horizon * float(e @ est["cov"] @ e))
-    mu = horizon * float(e @ est["mean"])
-    z = NormalDist().inv_cdf(c)
-    return z * sigma - mu, sigma * NormalDist().pdf(z) / (1 - c) - mu
-
-
-def mc_buy_and_hold(est, e, horizon, rng, draws):
-    chol = np.linalg.cholesky(est["cov"])
-    out = np.empty(draws)
-    step = 500_000
-    for lo in range(0, draws, step):
-        z = rng.standard_normal((min(step, draws - lo), len(e)))
-        out[lo : lo + len(z)] = np.expm1(horizon * est["mean"] + math.sqrt(horizon) * z @ chol.T) @ e
-    return out
-
-
-def mc_rebalanced(est, e, capital, horizon, rng, draws):
-    chol = np.linalg.cholesky(est["cov"])
-    a = e / capital
-    out = np.empty(draws)
-    step = 100_000
-    for lo in range(0, draws, step):
-        m = min(step, draws - lo)
-        r = est["mean"] + rng.standard_normal((m, horizon, len(e))) @ chol.T
-        out[lo : lo + m] = capital * (np.prod(1.0 + np.expm1(r) @ a, axis=1) - 1.0)
-    return out
 
 
 def base_request(book):
