@@ -1,37 +1,13 @@
 // Options (API contract §15) through the real server: each refusal of an option book, at its field
 // (apart from options.test.ts to keep each file short; the same dataset and option terms).
 import t from 'tap';
-import { call, calculate, csvForm } from '../helpers/http.js';
-import { startTestService } from '../helpers/service.js';
-import { iso, walk, wideCsv } from '../helpers/price-series.js';
-
-const DAYS = 600;
-const prices = walk(DAYS, 31).map((p) => Number(p.toPrecision(12)));
-const EXPIRY = iso(DAYS - 1 + 91);
-const S0 = prices[DAYS - 1]!;
-
-const option = (o: Record<string, unknown>, quantity = 1, multiplier = 1) => ({
-  option: { underlying: 'AAPL', type: 'call', strike: Math.round(S0), expiry: EXPIRY, volatility: 0.25, rate: 0.03, ...o },
-  quantity,
-  multiplier,
-});
+import { calculate } from '../helpers/http.js';
+import { serviceWithPrices } from '../helpers/dataset-service.js';
+import { iso, walk } from '../helpers/price-series.js';
+import { DAYS, option, prices } from '../helpers/aapl-option-market.js';
 
 t.test('options', async (t) => {
-  const s = await startTestService();
-  t.teardown(() => s.stop());
-  const up = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: csvForm(wideCsv({ AAPL: prices, MSFT: walk(DAYS, 7) })) });
-  t.equal(up.status, 200, up.text.slice(0, 300));
-  const body = (over: Record<string, unknown>) => ({
-    dataset_id: up.body.dataset_id,
-    method: 'monte_carlo_normal',
-    method_options: { seed: 5 },
-    portfolio_value: 1_000_000,
-    currency: 'USD',
-    confidence_level: 0.99,
-    time_horizon: 1,
-    simulations: 200_000,
-    ...over,
-  });
+  const { s, body } = await serviceWithPrices(t, { AAPL: prices, MSFT: walk(DAYS, 7) }, 200_000);
 
   t.test('refusals at their fields', async (t) => {
     const refused = async (over: Record<string, unknown>, loc: (string | number)[], code = 'VALIDATION_ERROR') => {

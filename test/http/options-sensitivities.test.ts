@@ -3,9 +3,9 @@
 // recomputed here from the CSV (P&L = Σ δ·x + ½γ·x² per date, order statistic) to 1e-9 and Monte
 // Carlo brackets the exact VaR of a monotone loss within its standard error; each refusal.
 import t from 'tap';
-import { call, calculate, csvForm } from '../helpers/http.js';
-import { startTestService } from '../helpers/service.js';
-import { iso, walk, wideCsv } from '../helpers/price-series.js';
+import { calculate } from '../helpers/http.js';
+import { serviceWithPrices } from '../helpers/dataset-service.js';
+import { iso, walk } from '../helpers/price-series.js';
 
 /** z at 0.99, docs/oracles.md. */
 const Z99 = 2.326347874040841;
@@ -25,21 +25,7 @@ function historicalVar(pnl: number[]): number {
 }
 
 t.test('sensitivities', async (t) => {
-  const s = await startTestService();
-  t.teardown(() => s.stop());
-  const up = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: csvForm(wideCsv({ AAPL: aapl, MSFT: msft })) });
-  t.equal(up.status, 200, up.text.slice(0, 300));
-  const body = (over: Record<string, unknown>) => ({
-    dataset_id: up.body.dataset_id,
-    method: 'monte_carlo_normal',
-    method_options: { seed: 5 },
-    portfolio_value: 1_000_000,
-    currency: 'USD',
-    confidence_level: 0.99,
-    time_horizon: 1,
-    simulations: 20_000,
-    ...over,
-  });
+  const { s, body } = await serviceWithPrices(t, { AAPL: aapl, MSFT: msft }, 20_000);
 
   t.test('delta alone is a stock position of market value delta, to the bit', async (t) => {
     for (const method of ['monte_carlo_normal', 'monte_carlo_student_t', 'historical', 'parametric_normal']) {

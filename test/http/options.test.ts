@@ -4,9 +4,10 @@
 // linear book of Δ·S to the bit, and the nonlinearity's sign for a short-gamma book (each refusal:
 // options-refusals.test.ts).
 import t from 'tap';
-import { call, calculate, csvForm } from '../helpers/http.js';
-import { startTestService } from '../helpers/service.js';
-import { iso, walk, wideCsv } from '../helpers/price-series.js';
+import { calculate } from '../helpers/http.js';
+import { serviceWithPrices } from '../helpers/dataset-service.js';
+import { iso, walk } from '../helpers/price-series.js';
+import { DAYS, EXPIRY, S0, option, prices } from '../helpers/aapl-option-market.js';
 import { blackScholes, blackScholesDelta, blackScholesGamma, blackScholesTheta, type OptionType } from '../helpers/black-scholes.js';
 import { referenceEwmaFilter } from '../helpers/variance-filter-reference.js';
 
@@ -16,39 +17,15 @@ const Z99 = 2.326347874040841;
 /** The oracle with this file's argument order (q before σ). */
 const bs = (type: OptionType, s: number, k: number, r: number, q: number, vol: number, tau: number) => blackScholes(type, s, k, r, vol, tau, q);
 
-const DAYS = 600;
-const prices = walk(DAYS, 31).map((p) => Number(p.toPrecision(12)));
 const LAST = iso(DAYS - 1);
-const EXPIRY = iso(DAYS - 1 + 91);
 const TAU = 91 / 365;
-const S0 = prices[DAYS - 1]!;
 // The fitted model: sample mean and (n − 1) deviation of the daily log returns.
 const logs = prices.slice(1).map((p, i) => Math.log(p / prices[i]!));
 const MU = logs.reduce((a, x) => a + x, 0) / logs.length;
 const SIGMA = Math.sqrt(logs.reduce((a, x) => a + (x - MU) ** 2, 0) / (logs.length - 1));
 
-const option = (o: Record<string, unknown>, quantity = 1, multiplier = 1) => ({
-  option: { underlying: 'AAPL', type: 'call', strike: Math.round(S0), expiry: EXPIRY, volatility: 0.25, rate: 0.03, ...o },
-  quantity,
-  multiplier,
-});
-
 t.test('options', async (t) => {
-  const s = await startTestService();
-  t.teardown(() => s.stop());
-  const up = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: csvForm(wideCsv({ AAPL: prices, MSFT: walk(DAYS, 7) })) });
-  t.equal(up.status, 200, up.text.slice(0, 300));
-  const body = (over: Record<string, unknown>) => ({
-    dataset_id: up.body.dataset_id,
-    method: 'monte_carlo_normal',
-    method_options: { seed: 5 },
-    portfolio_value: 1_000_000,
-    currency: 'USD',
-    confidence_level: 0.99,
-    time_horizon: 1,
-    simulations: 200_000,
-    ...over,
-  });
+  const { s, body } = await serviceWithPrices(t, { AAPL: prices, MSFT: walk(DAYS, 7) }, 200_000);
   const K = Math.round(S0);
 
   t.test('price and Greeks of the position, against an independent pricer', async (t) => {

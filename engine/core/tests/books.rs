@@ -3,8 +3,6 @@
 mod common;
 
 use common::*;
-use risk_engine_core::abi::call;
-use risk_engine_core::abi::constants::{ERR_OVERFLOW, OP_RUN};
 use risk_engine_core::kernels::{price_block, scaled_factor, Priced, Workspace};
 use risk_engine_core::metrics::Metrics;
 use risk_engine_core::select::rank_of_level;
@@ -241,16 +239,6 @@ fn what_if_differences_have_far_smaller_errors_than_the_levels() {
             w.incremental_es_standard_error
         );
     }
-}
-
-#[test]
-fn leverage_beyond_double_precision_is_an_overflow_not_a_number() {
-    let mut f = spec(Method::MonteCarloNormal, Mode::Rebalanced, 1_000);
-    // Capital 1e-6 holding 1e15 of exposure: a daily move of 1 % multiplies the value by 1e19.
-    f.books = vec![book(1e-6, &[1e21, -1e21, 0.0])];
-    f.horizon = 1000;
-    let out = call(OP_RUN, &encode_spec(&f, 0, blocks(&f)));
-    assert_eq!(out[0], f64::from(ERR_OVERFLOW));
 }
 
 #[test]
