@@ -2,7 +2,7 @@
 // tests share (Monte Carlo normal, seed 5, $1M in USD at 99 % over one day) with a test's fields
 // laid on top.
 import { type Test } from 'tap';
-import { call, csvForm } from './http.js';
+import { upload } from './http.js';
 import { startTestService, type TestService } from './service.js';
 import { wideCsv } from './price-series.js';
 
@@ -12,7 +12,7 @@ export type CalculateBody = (over: Record<string, unknown>) => Record<string, un
 export async function serviceWithPrices(t: Test, columns: Record<string, number[]>, simulations: number): Promise<{ s: TestService; body: CalculateBody }> {
   const s = await startTestService();
   t.teardown(() => s.stop());
-  const up = await call(s.base, 'POST', '/api/v1/risk/datasets/upload', { key: s.key, body: csvForm(wideCsv(columns)) });
+  const up = await upload(s.base, s.key, wideCsv(columns));
   t.equal(up.status, 200, up.text.slice(0, 300));
   const body: CalculateBody = (over) => ({
     dataset_id: up.body.dataset_id,
