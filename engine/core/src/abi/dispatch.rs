@@ -4,9 +4,9 @@ use super::codec::{
     decode_bootstrap, decode_conditional, decode_covariance_part_input, decode_estimation_input,
     decode_garch_fit, decode_kept, decode_option_header, decode_parametric, decode_part_summary,
     decode_partial, decode_spec, decode_worst_window, encode_bootstrap, encode_conditional,
-    encode_covariance_part, encode_error, encode_estimation, encode_garch_fit, encode_kept,
-    encode_part_summary, encode_partial, encode_results, encode_worst_window, filter_parts,
-    option_greeks_encoded, option_units_parts, OptionUnitsCall,
+    encode_covariance_part, encode_error, encode_garch_fit, encode_kept, encode_part_summary,
+    encode_partial, encode_results, encode_worst_window, estimate_encoded, estimation_in_parts,
+    filter_parts, option_greeks_encoded, option_units_parts, OptionUnitsCall,
 };
 use super::constants::{
     encode_table, OP_ABI, OP_BOOTSTRAP_PATHS, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE,
@@ -17,7 +17,6 @@ use super::constants::{
 use super::reader::Reader;
 use crate::error::{ensure, EngineError, Result};
 use crate::estimation::covariance_part::covariance_part;
-use crate::estimation::estimate::estimate;
 use crate::filter::bootstrap::bootstrap_paths;
 use crate::filter::garch::fit_columns;
 use crate::group_sums::group_sums_length;
@@ -66,9 +65,7 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
         return or_error(split_lead(input).and_then(|(lead, rest)| run(lead, rest)));
     }
     or_error(match op {
-        OP_ESTIMATE => decode_estimation_input(input)
-            .and_then(|i| estimate(&i))
-            .map(|e| encode_estimation(&e)),
+        OP_ESTIMATE => decode_estimation_input(input).and_then(|i| estimate_encoded(&i)),
         OP_SIMULATE => decode_spec(input).and_then(|(spec, range, deadline)| {
             simulate(&spec, range, &deadline).map(|p| encoded_partial(&spec, p))
         }),
@@ -157,16 +154,16 @@ fn one_calculation<'a>(
 
 /// `call(op, parts joined)`, reading OP_FINALIZE's partials where they lie when the parts are its
 /// count, then one partial each (the tasks' answers as they came back): a host then joins nothing,
-/// and megabytes of partials are not copied on the thread that waits for the merge. Any other
-/// layout, or a partial that is not whole in its part, is joined and goes through `call`, so the
-/// answer, an error included, is always `call`'s.
+/// and megabytes of partials are not copied on the thread that waits for the merge; and so an
+/// estimation's prices (`estimation_in_parts`). Any other layout, or a partial that is not whole
+/// in its part, is joined and goes through `call`, so the answer, an error included, is always
+/// `call`'s.
 pub fn call_parts(op: u32, parts: &[&[f64]]) -> Vec<f64> {
-    if op == OP_FINALIZE {
-        if let Some(answer) = finalize_in_place(parts) {
-            return answer;
-        }
-    }
-    call(op, &parts.concat())
+    let in_place = match op {
+        OP_FINALIZE => finalize_in_place(parts),
+        _ => estimation_in_parts(op, parts).map(or_error),
+    };
+    in_place.unwrap_or_else(|| call(op, &parts.concat()))
 }
 
 /// OP_FINALIZE over [count] and then `count` parts of one partial each; None when they are not that.

@@ -30,7 +30,16 @@ const COLUMNS_PER_BLOCK: usize = 256;
 /// Σ, n×n row-major, from returns [t][asset], their mean and one weight per return.
 pub fn covariance(returns: &[f64], sample_mean: &[f64], weights: &[f64]) -> Vec<f64> {
     let n = sample_mean.len();
-    symmetric_from_lower(&covariance_rows(returns, sample_mean, weights, 0..n), n)
+    let mut sigma = vec![0.0; n * n];
+    covariance_into(returns, sample_mean, weights, &mut sigma);
+    sigma
+}
+
+/// `covariance` written into `sigma` (n×n).
+pub fn covariance_into(returns: &[f64], sample_mean: &[f64], weights: &[f64], sigma: &mut [f64]) {
+    let n = sample_mean.len();
+    let lower = covariance_rows(returns, sample_mean, weights, 0..n);
+    symmetric_from_lower_into(&lower, n, sigma);
 }
 
 /// Rows `rows` of Σ's lower triangle: row i's entries j ≤ i, row after row. Each entry is the
@@ -47,6 +56,12 @@ pub fn covariance_rows(
 /// Σ, n×n row-major, from its lower triangle row by row.
 pub fn symmetric_from_lower(lower: &[f64], n: usize) -> Vec<f64> {
     let mut sigma = vec![0.0; n * n];
+    symmetric_from_lower_into(lower, n, &mut sigma);
+    sigma
+}
+
+/// `symmetric_from_lower` written into `sigma` (n×n).
+pub fn symmetric_from_lower_into(lower: &[f64], n: usize, sigma: &mut [f64]) {
     let mut at = 0;
     for i in 0..n {
         sigma[i * n..=i * n + i].copy_from_slice(&lower[at..=at + i]);
@@ -57,7 +72,6 @@ pub fn symmetric_from_lower(lower: &[f64], n: usize) -> Vec<f64> {
             sigma[j * n + i] = sigma[i * n + j];
         }
     }
-    sigma
 }
 
 /// Entries of the lower triangle before row i.

@@ -1,35 +1,14 @@
 //! The estimation: the window's mean and covariance (sample or EWMA), and the factor the models
 //! sample through (the Cholesky factor of Σ, or the window's loadings).
 
-use super::covariance::{covariance, symmetric_from_lower};
-use super::linalg::cholesky_with_jitter;
-use super::returns::{returns_of, window, EstimationInput};
+use super::covariance::{covariance_into, symmetric_from_lower_into};
+use super::linalg::cholesky_with_jitter_into;
+use super::returns::{returns_into, window, EstimationInput};
+pub use super::vectors::Estimation;
+use super::vectors::{Buffer, Lengths};
 use crate::error::{ensure, Result};
 use crate::finite::all_finite;
 use crate::spec::FACTOR_TRIANGULAR;
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct Estimation {
-    pub observations: usize,
-    /// Index (into the input dates) of the first and last price the returns span.
-    pub first_date: usize,
-    pub last_date: usize,
-    /// Daily drift used by the models: the sample mean, or zeros.
-    pub mean: Vec<f64>,
-    /// The sample mean, whatever the drift option (historical simulation centres on it).
-    pub sample_mean: Vec<f64>,
-    /// Σ, n×n; empty when the model samples through loadings (Σ = F·Fᵀ: n²·m work saved).
-    pub covariance: Vec<f64>,
-    /// The factor F the Monte Carlo models sample through, Σ = F·Fᵀ (see `SpecFields::factor`):
-    /// with no more returns than assets (m ≤ n) the n×m loadings √w_t·(r_t − r̄) of the
-    /// window, exact at n·m work per draw; else the Cholesky factor of Σ (jittered if singular).
-    pub factor: Vec<f64>,
-    pub factor_columns: usize,
-    pub jitter: f64,
-    pub volatility: Vec<f64>,
-    /// Returns, row-major [observation][asset], oldest first.
-    pub returns: Vec<f64>,
-}
 
 /// The rule choosing the sampling path, a function of the shape alone (so every build and request
 /// agree): loadings when the window has no more returns than assets. Σ then has rank ≤ m − 1 < n:
@@ -40,23 +19,25 @@ pub fn uses_loadings(observations: usize, assets: usize) -> bool {
     observations <= assets
 }
 
-/// F[i][t] = √w_t·(r_ti − r̄_i), row-major n×m: Σ_t w_t (r_t − r̄)(r_t − r̄)ᵀ = F·Fᵀ exactly.
-fn loadings(returns: &[f64], sample_mean: &[f64], weights: &[f64]) -> Vec<f64> {
+/// F[i][t] = √w_t·(r_ti − r̄_i), row-major n×m, into `f`: Σ_t w_t (r_t − r̄)(r_t − r̄)ᵀ = F·Fᵀ exactly.
+fn loadings_into(returns: &[f64], sample_mean: &[f64], weights: &[f64], f: &mut [f64]) {
     let (n, m) = (sample_mean.len(), weights.len());
-    let mut f = vec![0.0; n * m];
     for (t, (row, w)) in returns.chunks_exact(n).zip(weights).enumerate() {
         let scale = w.sqrt();
         for (i, (r, mean)) in row.iter().zip(sample_mean).enumerate() {
             f[i * m + t] = scale * (r - mean);
         }
     }
-    f
 }
 
 pub fn estimate(input: &EstimationInput) -> Result<Estimation> {
+    estimate_after(input, 0)
+}
+
+/// `estimate` with `front` words left free before the vectors in its buffer (an encoding's header).
+pub fn estimate_after(input: &EstimationInput, front: usize) -> Result<Estimation> {
     let w = window(input)?;
     let (n, obs) = (input.n_assets, w.observations);
-    let (returns, sample_mean, weights) = returns_of(input, &w)?;
     if let Some(lower) = input.covariance_lower {
         ensure(
             !uses_loadings(obs, n),
@@ -68,40 +49,42 @@ pub fn estimate(input: &EstimationInput) -> Result<Estimation> {
         )?;
         ensure(all_finite(lower), "a given covariance must be finite")?;
     }
-    let (covariance, factor, factor_columns, jitter, volatility) = if uses_loadings(obs, n) {
-        let f = loadings(&returns, &sample_mean, &weights);
-        let volatility = f
-            .chunks_exact(obs)
-            .map(|row| row.iter().map(|x| x * x).sum::<f64>().sqrt())
-            .collect();
-        (Vec::new(), f, obs, 0.0, volatility)
+    let loadings = uses_loadings(obs, n);
+    let mut buffer = Buffer::new(
+        front,
+        Lengths {
+            mean: n,
+            sample_mean: n,
+            covariance: if loadings { 0 } else { n * n },
+            factor: if loadings { n * obs } else { n * n },
+            volatility: n,
+            returns: obs * n,
+        },
+    );
+    let s = buffer.slots();
+    let weights = returns_into(input, &w, s.returns, s.sample_mean)?;
+    let (factor_columns, jitter) = if loadings {
+        loadings_into(s.returns, s.sample_mean, &weights, s.factor);
+        for (v, row) in s.volatility.iter_mut().zip(s.factor.chunks_exact(obs)) {
+            *v = row.iter().map(|x| x * x).sum::<f64>().sqrt();
+        }
+        (obs, 0.0)
     } else {
-        let covariance = match input.covariance_lower {
-            Some(lower) => symmetric_from_lower(lower, n),
-            None => covariance(&returns, &sample_mean, &weights),
-        };
-        let (l, jitter) = cholesky_with_jitter(&covariance, n)?;
-        let volatility = (0..n).map(|i| covariance[i * n + i].sqrt()).collect();
-        (covariance, l, FACTOR_TRIANGULAR, jitter, volatility)
+        match input.covariance_lower {
+            Some(lower) => symmetric_from_lower_into(lower, n, s.covariance),
+            None => covariance_into(s.returns, s.sample_mean, &weights, s.covariance),
+        }
+        let jitter = cholesky_with_jitter_into(s.covariance, n, s.factor)?;
+        for (i, v) in s.volatility.iter_mut().enumerate() {
+            *v = s.covariance[i * n + i].sqrt();
+        }
+        (FACTOR_TRIANGULAR, jitter)
     };
-    let mean = if input.zero_drift {
-        vec![0.0; n]
-    } else {
-        sample_mean.clone()
-    };
-    Ok(Estimation {
-        observations: obs,
-        first_date: w.complete[w.first],
-        last_date: w.complete[w.first + obs],
-        mean,
-        sample_mean,
-        covariance,
-        factor,
-        factor_columns,
-        jitter,
-        volatility,
-        returns,
-    })
+    if !input.zero_drift {
+        s.mean.copy_from_slice(s.sample_mean);
+    }
+    let dates = (w.complete[w.first], w.complete[w.first + obs]);
+    Ok(buffer.finish(obs, dates, factor_columns, jitter))
 }
 
 #[cfg(test)]
@@ -137,12 +120,12 @@ mod tests {
         let p = geometric(41);
         let e = estimate(&input(&p, 41, 2)).unwrap();
         assert_eq!(e.observations, 40);
-        assert_eq!((e.mean[0], e.covariance[0]), (0.0, 0.0));
+        assert_eq!((e.mean()[0], e.covariance()[0]), (0.0, 0.0));
         // Asset 1: returns ±ln(1.1), mean 0, variance ln(1.1)² · 40/39.
         let v = 1.1f64.ln().powi(2) * 40.0 / 39.0;
-        assert!((e.covariance[3] - v).abs() < 1e-15);
+        assert!((e.covariance()[3] - v).abs() < 1e-15);
         assert!(e.jitter > 0.0, "asset 0 has zero variance: jitter expected");
-        assert!(e.factor.iter().all(|x| x.is_finite()));
+        assert!(e.factor().iter().all(|x| x.is_finite()));
         assert_eq!((e.first_date, e.last_date), (0, 40));
     }
 
@@ -226,8 +209,8 @@ mod tests {
             i.covariance = covariance;
             let e = estimate(&i).unwrap();
             assert_eq!((e.factor_columns, e.jitter), (30, 0.0));
-            assert_eq!(e.factor.len(), 61 * 30);
-            assert!(e.covariance.is_empty(), "Σ is not formed");
+            assert_eq!(e.factor().len(), 61 * 30);
+            assert!(e.covariance().is_empty(), "Σ is not formed");
             // Σ straight from the prices: log returns, their mean, the estimator's weights.
             let r: Vec<Vec<f64>> = (1..31)
                 .map(|d| {
@@ -249,10 +232,12 @@ mod tests {
                     .sum()
             };
             for a in 0..61 {
-                assert!((e.volatility[a] - sigma(a, a).sqrt()).abs() <= 1e-12 * e.volatility[a]);
+                assert!(
+                    (e.volatility()[a] - sigma(a, a).sqrt()).abs() <= 1e-12 * e.volatility()[a]
+                );
                 for b in 0..61 {
                     let fft: f64 = (0..30)
-                        .map(|t| e.factor[a * 30 + t] * e.factor[b * 30 + t])
+                        .map(|t| e.factor()[a * 30 + t] * e.factor()[b * 30 + t])
                         .sum();
                     let c = sigma(a, b);
                     let scale = (sigma(a, a) * sigma(b, b)).sqrt();
@@ -266,7 +251,7 @@ mod tests {
             let p = wide(29, 31);
             let e = estimate(&input(&p, 31, 29)).unwrap();
             assert_eq!(
-                (e.factor_columns, e.factor.len(), e.jitter),
+                (e.factor_columns, e.factor().len(), e.jitter),
                 (FACTOR_TRIANGULAR, 29 * 29, 0.0)
             );
         }

@@ -26,6 +26,13 @@ const SIDE_BY_SIDE: usize = 8;
 /// increasing k from a_ij, so the bits are the plain loop's (tests).
 pub fn cholesky(a: &[f64], n: usize) -> Option<Vec<f64>> {
     let mut l = vec![0.0; n * n];
+    cholesky_into(a, n, &mut l).then_some(l)
+}
+
+/// `cholesky` written into `l` (n×n), whose entries above the diagonal it leaves as they are (a
+/// fresh zeroed buffer: the factor's zeros); false when `a` is not positive definite, and then
+/// `l` below the diagonal holds nothing of use (a next attempt overwrites all it reads).
+pub fn cholesky_into(a: &[f64], n: usize, l: &mut [f64]) -> bool {
     // The panel rows' earlier columns by column tile, [tile][k][COLS]; a row tile's, [k][ROWS].
     let mut panel = vec![0.0; K_PER_PASS * PANEL];
     let mut rows = vec![0.0; K_PER_PASS * ROWS];
@@ -57,14 +64,7 @@ pub fn cholesky(a: &[f64], n: usize) -> Option<Vec<f64>> {
                 }
                 for b0 in (0..(j1 - j0).min(i0 + ROWS - j0)).step_by(COLS) {
                     let columns = &panel[b0 / COLS * K_PER_PASS * COLS..][..depth * COLS];
-                    subtract_tile::<ROWS, COLS>(
-                        &mut l,
-                        n,
-                        i0,
-                        j0 + b0,
-                        &rows[..depth * ROWS],
-                        columns,
-                    );
+                    subtract_tile::<ROWS, COLS>(l, n, i0, j0 + b0, &rows[..depth * ROWS], columns);
                 }
             }
         }
@@ -75,7 +75,7 @@ pub fn cholesky(a: &[f64], n: usize) -> Option<Vec<f64>> {
             }
             let positive = d > 0.0 && d > PIVOT_TOLERANCE * a[j * n + j].abs() && d.is_finite();
             if !positive {
-                return None;
+                return false;
             }
             let ljj = d.sqrt();
             l[j * n + j] = ljj;
@@ -96,7 +96,7 @@ pub fn cholesky(a: &[f64], n: usize) -> Option<Vec<f64>> {
             }
         }
     }
-    Some(l)
+    true
 }
 
 /// Subtracts Σ_k l_ik·l_jk over one pass's columns k from the running sums at rows i0.., columns
@@ -142,8 +142,16 @@ fn subtract_tile<const R: usize, const C: usize>(
 /// Factor of Σ + δI for the smallest δ in {0} ∪ {s·10^e : e = −14, …, 2}, s the mean variance.
 /// Returns (L, δ).
 pub fn cholesky_with_jitter(a: &[f64], n: usize) -> Result<(Vec<f64>, f64)> {
-    if let Some(l) = cholesky(a, n) {
-        return Ok((l, 0.0));
+    let mut l = vec![0.0; n * n];
+    let jitter = cholesky_with_jitter_into(a, n, &mut l)?;
+    Ok((l, jitter))
+}
+
+/// `cholesky_with_jitter` written into `l` (n×n, zero above the diagonal: see `cholesky_into`);
+/// returns δ.
+pub fn cholesky_with_jitter_into(a: &[f64], n: usize, l: &mut [f64]) -> Result<f64> {
+    if cholesky_into(a, n, l) {
+        return Ok(0.0);
     }
     let mean_var = (0..n).map(|i| a[i * n + i]).sum::<f64>() / n as f64;
     let scale = if mean_var > 1e-300 { mean_var } else { 1e-300 };
@@ -153,8 +161,8 @@ pub fn cholesky_with_jitter(a: &[f64], n: usize) -> Result<(Vec<f64>, f64)> {
         for i in 0..n {
             jittered[i * n + i] = a[i * n + i] + delta;
         }
-        if let Some(l) = cholesky(&jittered, n) {
-            return Ok((l, delta));
+        if cholesky_into(&jittered, n, l) {
+            return Ok(delta);
         }
     }
     Err(EngineError::invalid(

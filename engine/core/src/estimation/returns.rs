@@ -86,15 +86,27 @@ pub(crate) fn window(input: &EstimationInput) -> Result<Window> {
 }
 
 /// The window's log returns [t][asset] oldest first, their sample mean and the estimator's weights.
-/// Every price is finite and positive, but the ratio of two (1e300 after 1e-10) may not be: such a
-/// return is refused as an overflow, not passed on as an infinite one.
 pub(crate) fn returns_of(
     input: &EstimationInput,
     w: &Window,
 ) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
+    let mut returns = vec![0.0; w.observations * input.n_assets];
+    let mut sample_mean = vec![0.0; input.n_assets];
+    let weights = returns_into(input, w, &mut returns, &mut sample_mean)?;
+    Ok((returns, sample_mean, weights))
+}
+
+/// `returns_of` written into `returns` (observations × assets) and `sample_mean` (assets, zeros);
+/// returns the weights. Every price is finite and positive, but the ratio of two (1e300 after
+/// 1e-10) may not be: such a return is refused as an overflow, not passed on as an infinite one.
+pub(crate) fn returns_into(
+    input: &EstimationInput,
+    w: &Window,
+    returns: &mut [f64],
+    sample_mean: &mut [f64],
+) -> Result<Vec<f64>> {
     let n = input.n_assets;
     let obs = w.observations;
-    let mut returns = vec![0.0; obs * n];
     let dates = w.complete[w.first..=w.first + obs].windows(2);
     for (row, pair) in returns.chunks_exact_mut(n).zip(dates) {
         let prev = &input.prices[pair[0] * n..][..n];
@@ -111,18 +123,16 @@ pub(crate) fn returns_of(
             )));
         }
     }
-    let mut sample_mean = vec![0.0; n];
     for row in returns.chunks_exact(n) {
         for (m, r) in sample_mean.iter_mut().zip(row) {
             *m += r;
         }
     }
     sample_mean.iter_mut().for_each(|m| *m /= obs as f64);
-    let weights = match input.covariance {
+    Ok(match input.covariance {
         Covariance::Sample => vec![1.0 / (obs as f64 - 1.0); obs],
         Covariance::Ewma(lambda) => ewma_weights(obs, lambda),
-    };
-    Ok((returns, sample_mean, weights))
+    })
 }
 
 pub(super) fn ewma_weights(obs: usize, lambda: f64) -> Vec<f64> {
