@@ -41,21 +41,38 @@ export interface EstimationRequest {
   ewmaLambda: number | null;
 }
 
-export function encodeEstimation(r: EstimationRequest, covarianceLower?: Float64Array): Float64Array {
+/** The estimation input's header: its last word says whether Σ's lower triangle follows the prices. */
+function estimationHeader(r: Omit<EstimationRequest, 'prices'>, covarianceGiven: boolean): number[] {
+  return [r.nDates, r.nAssets, r.lookback, r.zeroDrift ? 1 : 0, r.ewmaLambda === null ? 0 : 1, r.ewmaLambda ?? 0, covarianceGiven ? 1 : 0];
+}
+
+/**
+ * The estimation's input: the header, then the prices. `memory` 'shared' puts it in a
+ * SharedArrayBuffer, which the covariance parts and the factoring then read where it lies (posted
+ * to the workers as it is, not copied once per task).
+ */
+export function encodeEstimation(r: EstimationRequest, memory: 'own' | 'shared' = 'own'): Float64Array {
   const head = ABI.ESTIMATION_HEADER_LEN;
-  const out = new Float64Array(head + r.prices.length + (covarianceLower?.length ?? 0));
-  out.set([r.nDates, r.nAssets, r.lookback, r.zeroDrift ? 1 : 0, r.ewmaLambda === null ? 0 : 1, r.ewmaLambda ?? 0, covarianceLower ? 1 : 0]);
+  const words = head + r.prices.length;
+  const out = memory === 'shared' ? new Float64Array(new SharedArrayBuffer(words * 8)) : new Float64Array(words);
+  out.set(estimationHeader(r, false));
   out.set(r.prices, head);
-  if (covarianceLower) out.set(covarianceLower, head + r.prices.length);
   return out;
 }
 
-/** Part `part` of `parts` of Σ's rows for an encoded estimation input (without a covariance). */
-export function encodeCovariancePart(part: number, parts: number, estimation: Float64Array): Float64Array {
-  const out = new Float64Array(ABI.COVARIANCE_PART_HEADER_LEN + estimation.length);
-  out.set([part, parts]);
-  out.set(estimation, ABI.COVARIANCE_PART_HEADER_LEN);
-  return out;
+/**
+ * An encoded estimation (`encodeEstimation`) with Σ's lower triangle given, row by row, as the
+ * covariance parts' rows in order: input parts [header, prices, Σ's lower triangle], which the
+ * native engine reads where they lie (the prices are not copied again here nor there).
+ */
+export function estimationWithCovariance(r: EstimationRequest, estimation: Float64Array, lowerRows: readonly Float64Array[]): Float64Array[] {
+  const head = ABI.ESTIMATION_HEADER_LEN;
+  return [Float64Array.from(estimationHeader(r, true)), estimation.subarray(head), joinedInput(lowerRows)];
+}
+
+/** Part `part` of `parts` of Σ's rows for an encoded estimation input (without a covariance), as input parts [header, estimation]: the estimation is not copied (the native engine reads it where it lies). */
+export function covariancePartInput(part: number, parts: number, estimation: Float64Array): Float64Array[] {
+  return [Float64Array.of(part, parts), estimation];
 }
 
 export interface CovariancePart {

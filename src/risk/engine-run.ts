@@ -5,8 +5,9 @@ import {
   decodeCovariancePart,
   decodeEstimation,
   EngineFailure,
-  encodeCovariancePart,
+  covariancePartInput,
   encodeEstimation,
+  estimationWithCovariance,
   encodeFinalize,
   encodeFinalizeSplit,
   encodeParametric,
@@ -95,43 +96,43 @@ export async function estimateModel(
   split: EstimationSplit = { parts: 1 },
 ): Promise<Estimation> {
   const request = { prices, nDates, nAssets, ...options };
-  let input = encodeEstimation(request);
   const parts = Math.floor(split.parts);
   // Missing prices can only shorten the window: with loadings at its longest, Σ is never formed.
   const mostReturns = Math.max(0, options.lookback > 0 ? Math.min(options.lookback, nDates - 1) : nDates - 1);
   const sigmaWork = samplesThroughLoadings(mostReturns, nAssets) ? 0 : (nAssets * nAssets * mostReturns) / 2;
-  if (parts > 1 && sigmaWork > 0 && sigmaWork >= (split.minWork ?? MIN_SPLIT_ESTIMATION_WORK)) {
-    // One part refused or failed: the others stop too (their rows would be of no use).
-    const siblings = new AbortController();
-    const abort = () => siblings.abort();
-    signal?.addEventListener('abort', abort, { once: true });
-    if (signal?.aborted) abort();
-    const run = (k: number) =>
-      exec.run(ABI.OP_COVARIANCE_PART, encodeCovariancePart(k, parts, input), siblings.signal).then(
-        (r) => decodeCovariancePart(r.output),
-        (e: unknown) => {
-          siblings.abort();
-          throw e;
-        },
-      );
-    const rows = await Promise.all(Array.from({ length: parts }, (_, k) => run(k))).finally(() => signal?.removeEventListener('abort', abort));
-    // null: the window samples through loadings, and the estimation forms no Σ.
-    if (rows.every((r): r is CovariancePart => r !== null)) input = encodeEstimation(request, joinedRows(rows, nAssets));
+  if (!(parts > 1 && sigmaWork > 0 && sigmaWork >= (split.minWork ?? MIN_SPLIT_ESTIMATION_WORK))) {
+    return decodeEstimation((await exec.run(ABI.OP_ESTIMATE, encodeEstimation(request), signal)).output, nAssets);
   }
+  // Written once where every task reads it: the parts and the factoring take it as it lies.
+  const shared = encodeEstimation(request, 'shared');
+  // One part refused or failed: the others stop too (their rows would be of no use).
+  const siblings = new AbortController();
+  const abort = () => siblings.abort();
+  signal?.addEventListener('abort', abort, { once: true });
+  if (signal?.aborted) abort();
+  const run = (k: number) =>
+    exec.run(ABI.OP_COVARIANCE_PART, covariancePartInput(k, parts, shared), siblings.signal).then(
+      (r) => decodeCovariancePart(r.output),
+      (e: unknown) => {
+        siblings.abort();
+        throw e;
+      },
+    );
+  const rows = await Promise.all(Array.from({ length: parts }, (_, k) => run(k))).finally(() => signal?.removeEventListener('abort', abort));
+  // null: the window samples through loadings, and the estimation forms no Σ.
+  const input = rows.every((r): r is CovariancePart => r !== null) ? estimationWithCovariance(request, shared, orderedRows(rows, nAssets)) : shared;
   return decodeEstimation((await exec.run(ABI.OP_ESTIMATE, input, signal)).output, nAssets);
 }
 
 /** The parts' rows in order, checked to follow each other from row 0 to the last. */
-function joinedRows(parts: CovariancePart[], nAssets: number): Float64Array {
-  const out = new Float64Array((nAssets * (nAssets + 1)) / 2);
-  let [row, at] = [0, 0];
+function orderedRows(parts: CovariancePart[], nAssets: number): Float64Array[] {
+  let row = 0;
   for (const p of parts) {
     if (p.first !== row) throw new Error(`covariance parts out of order: rows ${p.first}..${p.end} after row ${row}`);
-    out.set(p.lower, at);
-    [row, at] = [p.end, at + p.lower.length];
+    row = p.end;
   }
   if (row !== nAssets) throw new Error(`covariance parts end at row ${row} of ${nAssets}`);
-  return out;
+  return parts.map((p) => p.lower);
 }
 
 /** Scenarios the method draws: simulations, or the number of overlapping T-day windows. */

@@ -12,12 +12,14 @@ import { EnginePool } from '../../src/pool/engine-pool.js';
 import { estimateModel, MIN_SPLIT_ESTIMATION_WORK, type EstimationOptions } from '../../src/risk/engine-run.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 
-/** An executor counting the operations it runs. */
+/** An executor counting the operations it runs, and keeping their inputs. */
 class Counting implements EngineExecutor {
   readonly ops = new Map<number, number>();
+  readonly inputs: [OpCode, EngineInput][] = [];
   constructor(private readonly inner: EngineExecutor) {}
   run(op: OpCode, input: EngineInput, signal?: AbortSignal, lead?: Float64Array): Promise<EngineReply> {
     this.ops.set(op, (this.ops.get(op) ?? 0) + 1);
+    this.inputs.push([op, input]);
     return this.inner.run(op, input, signal, lead);
   }
 }
@@ -115,4 +117,27 @@ t.test('through a real pool of two workers', async (t) => {
   const whole = await estimateModel(direct, prices, dates, n, SAMPLE);
   sameBits(t, await estimateModel(pool, prices, dates, n, SAMPLE, undefined, { parts: 2, minWork: 0 }), whole, 'pool, 2 parts');
   t.equal(prices.length, n * dates, "the caller's prices are still there (copied, not moved)");
+});
+
+t.test('the parts and the factoring read one shared copy of the prices', async (t) => {
+  const pool = new EnginePool(resolveEngineSource('native'), 2, 64);
+  t.teardown(() => pool.close());
+  const [n, dates] = [90, 300];
+  const prices = pricesOf(n, dates);
+  const counting = new Counting(pool);
+  const split = await estimateModel(counting, prices, dates, n, SAMPLE, undefined, { parts: 2, minWork: 0 });
+  sameBits(t, split, await estimateModel(new DirectExecutor(instantiateEngine(resolveEngineSource('native'))), prices, dates, n, SAMPLE), 'pool, 2 parts, native');
+  // Each task's input is parts; the one holding the prices is a view of the same shared memory.
+  const priced = counting.inputs.map(([op, input]) => {
+    const parts = input instanceof Float64Array ? [input] : input;
+    return { op, holder: parts.find((p) => p.length >= n * dates) };
+  });
+  t.same(
+    priced.map((x) => x.op),
+    [ABI.OP_COVARIANCE_PART, ABI.OP_COVARIANCE_PART, ABI.OP_ESTIMATE],
+    'two parts, then the factoring',
+  );
+  const buffers = new Set(priced.map((x) => x.holder?.buffer));
+  t.equal(buffers.size, 1, 'one buffer holds the prices for every task');
+  t.ok([...buffers][0] instanceof SharedArrayBuffer, 'in shared memory: posted to the workers, not copied per task');
 });
