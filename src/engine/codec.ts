@@ -110,11 +110,16 @@ export interface Estimation {
   returns: Float64Array;
 }
 
+/**
+ * The estimation in `out`, its vectors views of `out` (the engine's fresh answer, which nothing
+ * else holds): a wide book's is tens of MB, whose copy on the main thread cost as much again in
+ * fresh pages.
+ */
 export function decodeEstimation(out: Float64Array, n: number): Estimation {
   checkStatus(out);
   const [, observations = 0, firstDate = 0, lastDate = 0, jitter = 0, factorColumns = 0] = out;
   let at = ABI.ESTIMATION_RESULT_HEADER_LEN;
-  const take = (len: number) => out.slice(at, (at += len));
+  const take = (len: number) => out.subarray(at, (at += len));
   return {
     observations,
     firstDate,

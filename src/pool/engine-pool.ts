@@ -69,16 +69,20 @@ export class EnginePool implements EngineExecutor {
     if (this.closing) throw new ExecutorBusyError('the engine pool is closing');
     if (this.outstanding >= this.threadCount + this.maxQueue) throw new ExecutorBusyError('the engine queue is full');
     this.outstanding++;
+    const posted = input instanceof Float64Array ? ownRange(input) : input.map(ownRange);
+    const postedLead = lead && ownRange(lead);
     const task: EngineTask = {
       op,
-      input,
+      input: posted,
       submittedAt: absoluteNow(),
-      ...(lead ? { lead } : {}),
+      ...(postedLead ? { lead: postedLead } : {}),
       ...(answer === 'shared' ? { shared: true } : {}),
       ...(sums ? { sums } : {}),
     };
+    // A lead copied to its own range here is this task's alone: it moves too.
+    const transferList = transferable(posted).concat(postedLead && postedLead !== lead ? [postedLead.buffer as ArrayBuffer] : []);
     try {
-      return (await this.pool.run(task, { signal: signal ?? null, transferList: transferable(input) })) as EngineReply;
+      return (await this.pool.run(task, { signal: signal ?? null, transferList })) as EngineReply;
     } finally {
       this.outstanding--;
     }
@@ -91,9 +95,19 @@ export class EnginePool implements EngineExecutor {
 }
 
 /**
+ * `p` as posted to a worker: shared memory and a buffer's whole view as they are, and a view into
+ * part of a larger buffer copied to its own (posting the view would clone the whole buffer: an
+ * estimation's returns are a third of its answer, which its vectors view).
+ */
+function ownRange(p: Float64Array): Float64Array {
+  const whole = p.byteOffset === 0 && p.byteLength === p.buffer.byteLength;
+  return whole || p.buffer instanceof SharedArrayBuffer ? p : p.slice();
+}
+
+/**
  * The buffers of the input's parts that are each their buffer's whole view, each once: those move to
- * the worker. Memory shared between threads is posted as it is, and a view into a larger buffer is
- * cloned (moving it would detach the rest of that buffer here).
+ * the worker (a part copied to its own range by `ownRange` among them). Memory shared between
+ * threads is posted as it is.
  */
 function transferable(input: EngineInput): ArrayBuffer[] {
   const parts = input instanceof Float64Array ? [input] : input;
