@@ -2,37 +2,11 @@
 //! are [header, prices] or [header, prices, Σ's lower triangle], and a covariance part's when they
 //! are [its header, an estimation input]: whatever the split, and whether the input is good or
 //! refused, the answer is `call`'s on the joined input, bit for bit.
+mod common;
+
+use common::estimation_input::{input, prices};
 use risk_engine_core::abi::constants::{ESTIMATION_HEADER_LEN, OP_COVARIANCE_PART, OP_ESTIMATE};
 use risk_engine_core::abi::{call, call_parts};
-
-/// Prices [date][asset] from a SplitMix stream.
-fn prices(n: usize, dates: usize) -> Vec<f64> {
-    let mut state = (n * 31 + dates) as u64;
-    let mut p = vec![100.0; n];
-    let mut out = Vec::with_capacity(n * dates);
-    for _ in 0..dates {
-        out.extend_from_slice(&p);
-        for x in p.iter_mut() {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let z = (state ^ (state >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            *x *= 1.0 + 0.04 * ((z >> 11) as f64 / (1u64 << 53) as f64 - 0.5);
-        }
-    }
-    out
-}
-
-fn header(n: usize, dates: usize, ewma: bool, given: bool) -> Vec<f64> {
-    let flag = |b: bool| f64::from(u8::from(b));
-    vec![
-        dates as f64,
-        n as f64,
-        0.0,
-        0.0,
-        flag(ewma),
-        0.94,
-        flag(given),
-    ]
-}
 
 fn bits(v: &[f64]) -> Vec<u64> {
     v.iter().map(|x| x.to_bits()).collect()
@@ -67,10 +41,9 @@ fn any_split_of_an_estimation_answers_as_the_joined_input() {
         (37, 120, false),
         (70, 60, false),
     ] {
-        let p = prices(n, dates);
+        let p = prices(n, dates, false);
         let prices_end = h + n * dates;
-        let mut plain = header(n, dates, ewma, false);
-        plain.extend(&p);
+        let plain = input(n, dates, 0, ewma, &p);
         let alone = call(OP_ESTIMATE, &plain);
         // The window's own Σ given back as its lower triangle (when Σ is formed at all).
         let mut given = plain.clone();
@@ -116,14 +89,12 @@ fn any_split_of_an_estimation_answers_as_the_joined_input() {
 fn refused_input_in_parts_is_refused_as_joined() {
     let h = ESTIMATION_HEADER_LEN;
     let (n, dates) = (4, 40);
-    let p = prices(n, dates);
+    let p = prices(n, dates, false);
     let prices_end = h + n * dates;
-    let mut plain = header(n, dates, false, false);
-    plain.extend(&p);
+    let plain = input(n, dates, 0, false, &p);
     let mut negative = plain.clone();
     negative[h + 5] = -1.0;
-    let mut short = header(n, 20, false, false);
-    short.extend(&p[..n * 20]);
+    let short = input(n, 20, 0, false, &p[..n * 20]);
     let mut given = plain.clone();
     given[h - 1] = 1.0;
     given.extend(vec![1e-4; n * (n + 1) / 2]);
@@ -131,9 +102,8 @@ fn refused_input_in_parts_is_refused_as_joined() {
     *infinite.last_mut().unwrap() = f64::INFINITY;
     let mut one_short = given.clone();
     one_short.pop();
-    let mut bad_lambda = header(n, dates, true, false);
+    let mut bad_lambda = input(n, dates, 0, true, &p);
     bad_lambda[5] = 1.0;
-    bad_lambda.extend(&p);
     for (input, what) in [
         (&negative, "a negative price"),
         (&short, "too few returns"),

@@ -1,12 +1,12 @@
 //! The engine's one entry point over flat f64 buffers, shared by the WASM ABI and the napi binding.
 
 use super::codec::{
-    decode_bootstrap, decode_conditional, decode_covariance_part_input, decode_estimation_input,
-    decode_garch_fit, decode_kept, decode_option_header, decode_parametric, decode_part_summary,
-    decode_partial, decode_spec, decode_worst_window, encode_bootstrap, encode_conditional,
-    encode_covariance_part, encode_error, encode_garch_fit, encode_kept, encode_part_summary,
-    encode_partial, encode_results, encode_worst_window, estimate_encoded, estimation_in_parts,
-    filter_parts, option_greeks_encoded, option_units_parts, OptionUnitsCall,
+    covariance_part_encoded, decode_bootstrap, decode_conditional, decode_covariance_part_input,
+    decode_estimation_input, decode_garch_fit, decode_kept, decode_option_header,
+    decode_parametric, decode_part_summary, decode_partial, decode_spec, decode_worst_window,
+    encode_bootstrap, encode_conditional, encode_error, encode_garch_fit, encode_kept,
+    encode_part_summary, encode_partial, encode_results, encode_worst_window, estimate_encoded,
+    estimation_in_parts, filter_parts, option_greeks_encoded, option_units_parts, OptionUnitsCall,
 };
 use super::constants::{
     encode_table, OP_ABI, OP_BOOTSTRAP_PATHS, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE,
@@ -16,7 +16,6 @@ use super::constants::{
 };
 use super::reader::Reader;
 use crate::error::{ensure, EngineError, Result};
-use crate::estimation::covariance_part::covariance_part;
 use crate::filter::bootstrap::bootstrap_paths;
 use crate::filter::garch::fit_columns;
 use crate::group_sums::group_sums_length;
@@ -90,8 +89,7 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
         super::constants::OP_BENCH_CORRELATE => super::bench_kernels::correlate_encoded(input),
         OP_ABI => Reader::new(input).end().map(|()| encode_table()),
         OP_COVARIANCE_PART => decode_covariance_part_input(input)
-            .and_then(|(i, part, parts)| covariance_part(&i, part, parts))
-            .map(|p| encode_covariance_part(&p)),
+            .and_then(|(i, part, parts)| covariance_part_encoded(&i, part, parts)),
         OP_CONDITIONAL => decode_conditional(input).and_then(|(i, deadline)| {
             conditional(&i, &deadline).map(|o| encode_conditional(i.own(), &o))
         }),

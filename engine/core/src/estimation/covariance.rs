@@ -53,14 +53,7 @@ pub fn covariance_rows(
     lower_rows_in_tiles::<ROWS, COLS>(returns, sample_mean, weights, rows)
 }
 
-/// Σ, n×n row-major, from its lower triangle row by row.
-pub fn symmetric_from_lower(lower: &[f64], n: usize) -> Vec<f64> {
-    let mut sigma = vec![0.0; n * n];
-    symmetric_from_lower_into(lower, n, &mut sigma);
-    sigma
-}
-
-/// `symmetric_from_lower` written into `sigma` (n×n).
+/// Σ, n×n row-major, written into `sigma` from its lower triangle row by row.
 pub fn symmetric_from_lower_into(lower: &[f64], n: usize, sigma: &mut [f64]) {
     let mut at = 0;
     for i in 0..n {

@@ -33,29 +33,24 @@ pub struct Lengths {
 }
 
 impl Lengths {
-    fn ranges(&self, front: usize) -> [Range<usize>; 6] {
-        let lengths = [
+    /// The lengths in the buffer's order (the accessors' `part` indices).
+    fn in_order(&self) -> [usize; 6] {
+        [
             self.mean,
             self.sample_mean,
             self.covariance,
             self.factor,
             self.volatility,
             self.returns,
-        ];
+        ]
+    }
+
+    fn ranges(&self, front: usize) -> [Range<usize>; 6] {
         let mut at = front;
-        lengths.map(|len| {
+        self.in_order().map(|len| {
             at += len;
             at - len..at
         })
-    }
-
-    fn total(&self) -> usize {
-        self.mean
-            + self.sample_mean
-            + self.covariance
-            + self.factor
-            + self.volatility
-            + self.returns
     }
 }
 
@@ -81,18 +76,18 @@ impl Buffer {
         Buffer {
             lengths,
             front,
-            words: vec![0.0; front + lengths.total()],
+            words: vec![0.0; front + lengths.in_order().iter().sum::<usize>()],
         }
     }
 
     pub fn slots(&mut self) -> Slots<'_> {
-        let l = self.lengths;
-        let (_, rest) = self.words.split_at_mut(self.front);
-        let (mean, rest) = rest.split_at_mut(l.mean);
-        let (sample_mean, rest) = rest.split_at_mut(l.sample_mean);
-        let (covariance, rest) = rest.split_at_mut(l.covariance);
-        let (factor, rest) = rest.split_at_mut(l.factor);
-        let (volatility, returns) = rest.split_at_mut(l.volatility);
+        let mut rest = &mut self.words[self.front..];
+        let [mean, sample_mean, covariance, factor, volatility, returns] =
+            self.lengths.in_order().map(|len| {
+                let (part, after) = std::mem::take(&mut rest).split_at_mut(len);
+                rest = after;
+                part
+            });
         Slots {
             mean,
             sample_mean,

@@ -2,6 +2,7 @@
 //! alter freely (also into an invalid spec); `build` turns them into a `Spec` where one is needed.
 #![allow(dead_code)]
 
+pub mod estimation_input;
 pub mod option_book;
 pub mod pooled_tails;
 

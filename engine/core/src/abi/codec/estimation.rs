@@ -103,10 +103,10 @@ pub fn estimation_in_parts(op: u32, parts: &[&[f64]]) -> Option<Result<Vec<f64>>
         }
         (OP_COVARIANCE_PART, [header, estimation]) => {
             let mut r = Reader::new(header);
-            let (part, parts) = (r.count().ok()?, r.count().ok()?);
+            let (part, parts) = read_part(&mut r).ok()?;
             r.end().ok()?;
             let input = decode_estimation_input(estimation).ok()?;
-            Some(covariance_part(&input, part, parts).map(|p| encode_covariance_part(&p)))
+            Some(covariance_part_encoded(&input, part, parts))
         }
         _ => None,
     }
@@ -115,17 +115,32 @@ pub fn estimation_in_parts(op: u32, parts: &[&[f64]]) -> Option<Result<Vec<f64>>
 /// Covariance part input: [part, parts, estimation input without a covariance].
 pub fn decode_covariance_part_input(data: &[f64]) -> Result<(EstimationInput<'_>, usize, usize)> {
     let mut r = Reader::new(data);
-    let part = r.count()?;
-    let parts = r.count()?;
-    debug_assert_eq!(r.position(), COVARIANCE_PART_HEADER_LEN);
+    let (part, parts) = read_part(&mut r)?;
     let input = read_estimation_input(&mut r)?;
     r.end()?;
     Ok((input, part, parts))
 }
 
+/// A covariance part's own header: [part, parts].
+fn read_part(r: &mut Reader) -> Result<(usize, usize)> {
+    let part = r.count()?;
+    let parts = r.count()?;
+    debug_assert_eq!(r.position(), COVARIANCE_PART_HEADER_LEN);
+    Ok((part, parts))
+}
+
+/// Part `part` of `parts` of Σ's rows for `input`, encoded (`encode_covariance_part`).
+pub fn covariance_part_encoded(
+    input: &EstimationInput,
+    part: usize,
+    parts: usize,
+) -> Result<Vec<f64>> {
+    covariance_part(input, part, parts).map(|p| encode_covariance_part(&p))
+}
+
 /// Covariance part result: [0, loadings, first row, end row, lower-triangle rows…]; loadings 1
 /// (and no rows) when the window samples through loadings, so Σ is not needed.
-pub fn encode_covariance_part(part: &Option<CovariancePart>) -> Vec<f64> {
+fn encode_covariance_part(part: &Option<CovariancePart>) -> Vec<f64> {
     match part {
         None => vec![0.0, 1.0, 0.0, 0.0],
         Some(p) => {

@@ -21,7 +21,7 @@ mod variance_filter;
 
 pub use bootstrap::{decode_bootstrap, encode_bootstrap};
 pub use estimation::{
-    decode_covariance_part_input, decode_estimation_input, encode_covariance_part,
+    covariance_part_encoded, decode_covariance_part_input, decode_estimation_input,
     estimate_encoded, estimation_in_parts,
 };
 pub use garch::{decode_garch_fit, encode_garch_fit, GarchFitInput};
