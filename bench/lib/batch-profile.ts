@@ -5,7 +5,8 @@
 // the partials). Medians of interleaved runs.
 import { decodeResults } from '../../src/engine/results-codec.js';
 import { ABI } from '../../src/engine/abi.js';
-import { encodeFinalize, encodeSpec, type EngineBook } from '../../src/engine/codec.js';
+import { encodeFinalize, type EngineBook } from '../../src/engine/codec.js';
+import { encodeSpec } from '../../src/engine/spec-codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { type Engine } from '../../src/engine/ops.js';

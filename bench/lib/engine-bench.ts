@@ -1,5 +1,5 @@
 import { decodeResults } from '../../src/engine/results-codec.js';
-import { encodeSpec } from '../../src/engine/codec.js';
+import { encodeSpec } from '../../src/engine/spec-codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { ABI } from '../../src/engine/abi.js';

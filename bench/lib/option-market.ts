@@ -2,7 +2,8 @@
 // kept units of `underlyings` over whole blocks of scenarios, and options on them, as the engine
 // reads them, from one seed.
 import { ABI } from '../../src/engine/abi.js';
-import { encodeFinalize, type EngineBook, type SimulationSpec } from '../../src/engine/codec.js';
+import { encodeFinalize, type EngineBook } from '../../src/engine/codec.js';
+import { type SimulationSpec } from '../../src/engine/spec-codec.js';
 import { type Engine } from '../../src/engine/ops.js';
 import { sameBits } from './same-bits.js';
 import { mulberry32 } from '../../test/helpers/mulberry32.js';

@@ -5,7 +5,8 @@
 // OP_SIMULATE_KEPT's on the written columns, bit for bit. A request holds at most 500 option
 // positions (MAX_OPTIONS / 2), so this is its largest book.
 import { ABI } from '../../src/engine/abi.js';
-import { checkStatus, encodeSpec, type EngineBook } from '../../src/engine/codec.js';
+import { checkStatus, type EngineBook } from '../../src/engine/codec.js';
+import { encodeSpec } from '../../src/engine/spec-codec.js';
 import { type Engine } from '../../src/engine/ops.js';
 import { mulberry32 } from '../../test/helpers/mulberry32.js';
 import { median } from './stats.js';

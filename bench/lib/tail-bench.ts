@@ -1,4 +1,5 @@
-import { checkStatus, encodeSpec } from '../../src/engine/codec.js';
+import { checkStatus } from '../../src/engine/codec.js';
+import { encodeSpec } from '../../src/engine/spec-codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { ABI } from '../../src/engine/abi.js';

@@ -156,7 +156,7 @@ export function portfolioBook(portfolioValue: number, weights: Float64Array): En
 /** `what_if`: book 1 (after a trade) against book 0 (before), with the errors of the differences. */
 export type Comparison = 'none' | 'what_if';
 
-const COMPARISON_CODES = { none: ABI.COMPARISON_NONE, what_if: ABI.COMPARISON_WHAT_IF } as const;
+export const COMPARISON_CODES = { none: ABI.COMPARISON_NONE, what_if: ABI.COMPARISON_WHAT_IF } as const;
 
 /** What a calculation asks of the model, shared by the request side and the engine spec. */
 export interface ModelParameters {
@@ -174,23 +174,11 @@ export interface ModelParameters {
   histogramBins: number;
 }
 
-export interface SimulationSpec extends ModelParameters {
-  method: SimulatedMethod;
-  scenarios: number;
-  /** Daily drift (historical: the amount subtracted from each return). */
-  mean: Float64Array;
-  /** Monte Carlo: the covariance factor and its columns (see `Estimation`). */
-  factor: Float64Array;
-  factorColumns: number;
-  /** Historical: returns [observation][asset]. */
-  returns: Float64Array;
-}
-
 /**
  * Writes [capital, weights(n)] per book at `at` (buy-and-hold, a book stated by its positions:
  * [1, exposures(n)]); returns the position after them.
  */
-function writeBooks(out: Float64Array, at: number, books: EngineBook[], buyAndHold: boolean): number {
+export function writeBooks(out: Float64Array, at: number, books: EngineBook[], buyAndHold: boolean): number {
   for (const b of books) {
     const exposures = buyAndHold ? b.exposures : undefined;
     out[at++] = exposures ? 1 : b.capital;
@@ -198,49 +186,6 @@ function writeBooks(out: Float64Array, at: number, books: EngineBook[], buyAndHo
     at += b.weights.length;
   }
   return at;
-}
-
-/** Assets of the books (every book has one weight per asset). */
-function assetCount(books: EngineBook[]): number {
-  return books[0]?.weights.length ?? 0;
-}
-
-/** Encodes the spec for blocks [first, end); `budgetMs` > 0 bounds the task's run time (native). */
-export function encodeSpec(s: SimulationSpec, first: number, end: number, budgetMs = 0): Float64Array {
-  const n = assetCount(s.books);
-  const historical = s.method === 'historical';
-  const tail = 1 + (historical ? s.returns.length : s.factor.length);
-  const head = ABI.SPEC_HEADER_LEN;
-  const out = new Float64Array(head + s.books.length * (1 + n) + n + tail);
-  out.set([
-    METHOD_CODES[s.method],
-    s.rebalanced ? ABI.MODE_REBALANCED : ABI.MODE_BUY_AND_HOLD,
-    n,
-    s.books.length,
-    s.horizon,
-    s.degreesOfFreedom,
-    s.seed,
-    s.antithetic ? 1 : 0,
-    s.scenarios,
-    s.confidence,
-    s.histogramBins,
-    first,
-    end,
-    budgetMs,
-    COMPARISON_CODES[s.comparison],
-    s.importanceSampling ? ABI.VARIANCE_REDUCTION_IMPORTANCE_SAMPLING : ABI.VARIANCE_REDUCTION_NONE,
-  ]);
-  let at = writeBooks(out, head, s.books, !s.rebalanced);
-  out.set(s.mean, at);
-  at += n;
-  if (historical) {
-    out[at] = s.returns.length / n;
-    out.set(s.returns, at + 1);
-  } else {
-    out[at] = s.factorColumns;
-    out.set(s.factor, at + 1);
-  }
-  return out;
 }
 
 /**

@@ -51,13 +51,14 @@ export class NativeEngine implements Engine {
   }
 
   callShared(op: OpCode, parts: EngineInput, lead?: Float64Array): Float64Array {
+    if (!lead) return sharedAnswer(this.call(op, parts));
     const input = joinedInput(parts);
     // An answer whose length is known up front (option columns: up to 10⁸ words) is written
     // straight into shared memory; any other is copied there.
-    const words = lead ? this.addon.engineAnswerLength(op, lead, input) : -1;
+    const words = this.addon.engineAnswerLength(op, lead, input);
     if (words >= 0) {
       const out = new Float64Array(new SharedArrayBuffer(words * 8));
-      if (this.addon.engineCallLedInto(op, lead!, input, out)) return out;
+      if (this.addon.engineCallLedInto(op, lead, input, out)) return out;
     }
     return sharedAnswer(this.call(op, input, lead));
   }

@@ -1,4 +1,5 @@
-import { checkStatus, encodeSpec, portfolioBook, type SimulationSpec } from '../engine/codec.js';
+import { checkStatus, portfolioBook } from '../engine/codec.js';
+import { encodeSpec, type SimulationSpec } from '../engine/spec-codec.js';
 import { ABI } from '../engine/abi.js';
 import { type EngineExecutor } from '../engine/ops.js';
 import { DEFAULTS } from '../contract/schemas.js';

@@ -12,14 +12,13 @@ import {
   encodeFinalizeSplit,
   encodeParametric,
   parametricCovariance,
-  encodeSpec,
   finalizeInput,
   type EngineBook,
   type Estimation,
   type ModelParameters,
   type SimulatedMethod,
-  type SimulationSpec,
 } from '../engine/codec.js';
+import { specParts, type SimulationSpec } from '../engine/spec-codec.js';
 import { ABI } from '../engine/abi.js';
 import { samplesThroughLoadings } from '../engine/sampling-rule.js';
 import { type EngineExecutor, type EngineReply } from '../engine/ops.js';
@@ -250,11 +249,11 @@ export async function runModel(
   timing.batches = batches.length;
   if (batches.length === 1) {
     const only = batches[0]!;
-    const reply = await exec.run(ABI.OP_RUN, encodeSpec(spec, only.first, only.end, budget()), signal);
+    const reply = await exec.run(ABI.OP_RUN, specParts(spec, only.first, only.end, budget()), signal);
     addPhase(timing, [reply]);
     return decodeResults(reply.output);
   }
-  const replies = await Promise.all(batches.map((b) => exec.run(ABI.OP_SIMULATE, encodeSpec(spec, b.first, b.end, budget()), signal)));
+  const replies = await Promise.all(batches.map((b) => exec.run(ABI.OP_SIMULATE, specParts(spec, b.first, b.end, budget()), signal)));
   addPhase(timing, replies);
   replies.forEach((r) => checkStatus(r.output));
   const partials = replies.map((r) => r.output);

@@ -1,5 +1,6 @@
 import { decodeResults, type EngineResults } from '../engine/results-codec.js';
-import { checkStatus, encodeSpec, finalizeInput } from '../engine/codec.js';
+import { checkStatus, finalizeInput } from '../engine/codec.js';
+import { encodeSpec, specParts } from '../engine/spec-codec.js';
 import { ABI } from '../engine/abi.js';
 import { sharedAnswer, type EngineExecutor, type EngineReply } from '../engine/ops.js';
 import { type Estimation } from '../engine/codec.js';
@@ -43,7 +44,7 @@ export async function keepScenarios(
   const spec = simulationSpec(model, est);
   const batches = planBatches(scenarioCount(model, est), policy.maxBatches, policy.minBlocksPerBatch ?? minBlocksFor(scenarioUnits(model, est)));
   const budget = budgetOf(policy);
-  const replies = await Promise.all(batches.map((b) => exec.run(ABI.OP_UNITS, encodeSpec(spec, b.first, b.end, budget()), signal, undefined, 'shared')));
+  const replies = await Promise.all(batches.map((b) => exec.run(ABI.OP_UNITS, specParts(spec, b.first, b.end, budget()), signal, undefined, 'shared')));
   return keptFrom(batches, replies);
 }
 

@@ -6,7 +6,8 @@
 // order (a tail is a set): the figures after finalize are the same, bit for bit.
 import t from 'tap';
 import { ABI } from '../../src/engine/abi.js';
-import { encodeFinalize, encodeSpec, type SimulationSpec } from '../../src/engine/codec.js';
+import { encodeFinalize } from '../../src/engine/codec.js';
+import { encodeSpec, type SimulationSpec } from '../../src/engine/spec-codec.js';
 import { bitJson } from '../helpers/bit-json.js';
 import { canonicalPartial } from '../helpers/canonical-partial.js';
 import { keptTails } from '../helpers/kept-tails.js';

@@ -3,10 +3,11 @@
 use super::codec::{
     covariance_part_encoded, decode_bootstrap, decode_conditional, decode_covariance_part_input,
     decode_estimation_input, decode_garch_fit, decode_kept, decode_option_header,
-    decode_parametric, decode_part_summary, decode_partial, decode_spec, decode_worst_window,
-    encode_bootstrap, encode_conditional, encode_error, encode_garch_fit, encode_kept,
-    encode_part_summary, encode_partial, encode_results, encode_worst_window, estimate_encoded,
-    estimation_in_parts, filter_parts, option_greeks_encoded, option_units_parts, OptionUnitsCall,
+    decode_parametric, decode_part_summary, decode_partial, decode_spec, decode_spec_parts,
+    decode_worst_window, encode_bootstrap, encode_conditional, encode_error, encode_garch_fit,
+    encode_kept, encode_part_summary, encode_partial, encode_results, encode_worst_window,
+    estimate_encoded, estimation_in_parts, filter_parts, option_greeks_encoded, option_units_parts,
+    OptionUnitsCall,
 };
 use super::constants::{
     encode_table, OP_ABI, OP_BOOTSTRAP_PATHS, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE,
@@ -15,6 +16,7 @@ use super::constants::{
     OP_UNITS, OP_WORST_WINDOW,
 };
 use super::reader::Reader;
+use crate::deadline::Deadline;
 use crate::error::{ensure, EngineError, Result};
 use crate::filter::bootstrap::bootstrap_paths;
 use crate::filter::garch::fit_columns;
@@ -26,7 +28,7 @@ use crate::merge::part_summary::summarize_part;
 use crate::parametric::parametric;
 use crate::simulate::simulate;
 use crate::simulate::Partial;
-use crate::spec::Spec;
+use crate::spec::{BlockRange, Spec};
 use crate::stress::conditional::conditional;
 use crate::stress::worst_window::worst_windows;
 
@@ -65,9 +67,7 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
     }
     or_error(match op {
         OP_ESTIMATE => decode_estimation_input(input).and_then(|i| estimate_encoded(&i)),
-        OP_SIMULATE => decode_spec(input).and_then(|(spec, range, deadline)| {
-            simulate(&spec, range, &deadline).map(|p| encoded_partial(&spec, p))
-        }),
+        OP_SIMULATE | OP_RUN | OP_UNITS => decode_spec(input).and_then(|d| on_spec(op, d)),
         OP_FINALIZE => decode_finalize(&mut Reader::new(input))
             .and_then(|(params, mut partials)| finalize(&params, &mut partials))
             .map(|m| encode_results(&m)),
@@ -78,7 +78,6 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
         OP_PARAMETRIC => decode_parametric(input)
             .and_then(|i| parametric(&i))
             .map(|m| encode_results(&m)),
-        OP_RUN => run_encoded(input),
         #[cfg(feature = "bench-ops")]
         super::constants::OP_NORMALS => super::bench::normals_encoded(input),
         #[cfg(feature = "bench-ops")]
@@ -95,13 +94,6 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
         }),
         OP_WORST_WINDOW => decode_worst_window(input).and_then(|(i, deadline)| {
             worst_windows(&i, &deadline).map(|s| encode_worst_window(&s))
-        }),
-        OP_UNITS => decode_spec(input).and_then(|(spec, range, deadline)| {
-            kept_units(&spec, range, &deadline).map(|(units, tails)| {
-                let mut out = vec![0.0];
-                out.extend(encode_kept(&units, &tails));
-                out
-            })
         }),
         OP_GARCH_FIT => decode_garch_fit(input).and_then(|(i, deadline)| {
             fit_columns(&i.returns, i.observations, i.assets, &deadline)
@@ -153,12 +145,15 @@ fn one_calculation<'a>(
 /// `call(op, parts joined)`, reading OP_FINALIZE's partials where they lie when the parts are its
 /// count, then one partial each (the tasks' answers as they came back): a host then joins nothing,
 /// and megabytes of partials are not copied on the thread that waits for the merge; and so an
-/// estimation's prices (`estimation_in_parts`). Any other layout, or a partial that is not whole
+/// estimation's prices (`estimation_in_parts`) and a spec's factor or returns (`decode_spec_parts`). Any other layout, or a partial that is not whole
 /// in its part, is joined and goes through `call`, so the answer, an error included, is always
 /// `call`'s.
 pub fn call_parts(op: u32, parts: &[&[f64]]) -> Vec<f64> {
     let in_place = match op {
         OP_FINALIZE => finalize_in_place(parts),
+        OP_SIMULATE | OP_RUN | OP_UNITS => {
+            decode_spec_parts(parts).map(|d| or_error(on_spec(op, d)))
+        }
         _ => estimation_in_parts(op, parts).map(or_error),
     };
     in_place.unwrap_or_else(|| call(op, &parts.concat()))
@@ -287,10 +282,20 @@ pub fn prepare_led<'a>(op: u32, lead: &'a [f64], input: &[f64]) -> Option<Option
     }
 }
 
-/// The same as OP_SIMULATE followed by OP_FINALIZE on its one partial.
-fn run_encoded(input: &[f64]) -> Result<Vec<f64>> {
-    let (spec, range, deadline) = decode_spec(input)?;
-    ensure(range == spec.all_blocks(), "run covers every block")?;
-    let partial = simulate(&spec, range, &deadline)?;
-    finalize(&FinalizeParams::of(&spec), &mut [partial]).map(|m| encode_results(&m))
+/// The operations on a decoded spec: OP_SIMULATE (the task's partial), OP_RUN (the same followed
+/// by OP_FINALIZE on its one partial) and OP_UNITS (the task's kept scenarios).
+fn on_spec(op: u32, (spec, range, deadline): (Spec, BlockRange, Deadline)) -> Result<Vec<f64>> {
+    match op {
+        OP_SIMULATE => simulate(&spec, range, &deadline).map(|p| encoded_partial(&spec, p)),
+        OP_RUN => {
+            ensure(range == spec.all_blocks(), "run covers every block")?;
+            let partial = simulate(&spec, range, &deadline)?;
+            finalize(&FinalizeParams::of(&spec), &mut [partial]).map(|m| encode_results(&m))
+        }
+        _ => kept_units(&spec, range, &deadline).map(|(units, tails)| {
+            let mut out = vec![0.0];
+            out.extend(encode_kept(&units, &tails));
+            out
+        }),
+    }
 }

@@ -33,7 +33,7 @@ pub use parametric::decode_parametric;
 pub use part_summary::{decode_part_summary, encode_part_summary};
 pub use partial::{decode_partial, encode_partial};
 pub use results::encode_results;
-pub use spec::decode_spec;
+pub use spec::{decode_spec, decode_spec_parts};
 pub use stress::{
     decode_conditional, decode_worst_window, encode_conditional, encode_worst_window,
 };

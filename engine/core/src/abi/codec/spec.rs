@@ -17,6 +17,27 @@ use crate::spec::{BlockRange, Method, Mode, Spec, SpecFields, FACTOR_TRIANGULAR}
 /// (factor columns, factor: L(n²) when FACTOR_TRIANGULAR, else loadings(n·m)) or (observations,
 /// returns)].
 pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
+    decode_spec_from(data, None)
+}
+
+/// A spec given as input parts [the spec up to its last count (factor columns or observations),
+/// the factor or the returns]: a host shares the model between a calculation's tasks instead of
+/// copying it into each task's input. None for any other split and for parts that do not decode
+/// as that (the joined input is then decoded, so every answer, an error included, is the joined
+/// one's).
+pub fn decode_spec_parts(parts: &[&[f64]]) -> Option<(Spec, BlockRange, Deadline)> {
+    match parts {
+        [head, model] => decode_spec_from(head, Some(model)).ok(),
+        _ => None,
+    }
+}
+
+/// The spec in `data`, its factor or returns read from `model` when given, else from `data` after
+/// their count.
+fn decode_spec_from<'a>(
+    data: &'a [f64],
+    model: Option<&'a [f64]>,
+) -> Result<(Spec, BlockRange, Deadline)> {
     let mut r = Reader::new(data);
     let method = match r.count()? {
         METHOD_MONTE_CARLO_NORMAL => Method::MonteCarloNormal,
@@ -57,13 +78,11 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
     debug_assert_eq!(r.position(), SPEC_HEADER_LEN);
     let books = read_books(&mut r, book_count, n)?;
     let mean = r.take(n)?.to_vec();
+    let mut model = model.map(Reader::new);
     let (factor_columns, factor, returns) = if method == Method::Historical {
         let obs = r.count()?;
-        (
-            FACTOR_TRIANGULAR,
-            Vec::new(),
-            r.take(product(obs, n)?)?.to_vec(),
-        )
+        let returns = model.as_mut().unwrap_or(&mut r).take(product(obs, n)?)?;
+        (FACTOR_TRIANGULAR, Vec::new(), returns.to_vec())
     } else {
         let columns = r.count()?;
         let width = if columns == FACTOR_TRIANGULAR {
@@ -71,10 +90,13 @@ pub fn decode_spec(data: &[f64]) -> Result<(Spec, BlockRange, Deadline)> {
         } else {
             columns
         };
-        let factor = r.take(product(n, width)?)?.to_vec();
-        (columns, factor, Vec::new())
+        let factor = model.as_mut().unwrap_or(&mut r).take(product(n, width)?)?;
+        (columns, factor.to_vec(), Vec::new())
     };
     r.end()?;
+    if let Some(model) = &model {
+        model.end()?;
+    }
     let spec = Spec::new(SpecFields {
         method,
         mode,
