@@ -3,11 +3,10 @@
 use super::codec::{
     covariance_part_encoded, decode_bootstrap, decode_conditional, decode_covariance_part_input,
     decode_estimation_input, decode_garch_fit, decode_kept, decode_option_header,
-    decode_parametric, decode_part_summary, decode_partial, decode_spec, decode_spec_parts,
-    decode_worst_window, encode_bootstrap, encode_conditional, encode_error, encode_garch_fit,
-    encode_kept, encode_part_summary, encode_partial, encode_results, encode_worst_window,
-    estimate_encoded, estimation_in_parts, filter_parts, option_greeks_encoded, option_units_parts,
-    OptionUnitsCall,
+    decode_parametric, decode_spec, decode_spec_parts, decode_worst_window, encode_bootstrap,
+    encode_conditional, encode_error, encode_garch_fit, encode_kept, encode_part_summary,
+    encode_partial, encode_results, encode_worst_window, estimate_encoded, estimation_in_parts,
+    filter_parts, option_greeks_encoded, option_units_parts, OptionUnitsCall,
 };
 use super::constants::{
     encode_table, OP_ABI, OP_BOOTSTRAP_PATHS, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE,
@@ -15,6 +14,7 @@ use super::constants::{
     OP_OPTION_UNITS, OP_PARAMETRIC, OP_RUN, OP_SIMULATE, OP_SIMULATE_KEPT, OP_SIMULATE_OPTIONS,
     OP_UNITS, OP_WORST_WINDOW,
 };
+use super::finalize_input::{decode_finalize, finalize_in_place, finalize_split_encoded};
 use super::reader::Reader;
 use crate::deadline::Deadline;
 use crate::error::{ensure, EngineError, Result};
@@ -23,7 +23,7 @@ use crate::filter::garch::fit_columns;
 use crate::group_sums::group_sums_length;
 use crate::kept::{kept_units, simulate_kept, simulate_options};
 use crate::kept_vectors;
-use crate::merge::finalize::{finalize, finalize_split, FinalizeParams};
+use crate::merge::finalize::{finalize, FinalizeParams};
 use crate::merge::part_summary::summarize_part;
 use crate::parametric::parametric;
 use crate::simulate::simulate;
@@ -108,86 +108,21 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
     })
 }
 
-/// Input: [number of partials, partial…] as `OP_SIMULATE` returned them, in any order.
-/// OP_FINALIZE's input to its end: [count, partials…] of one calculation.
-fn decode_finalize<'a>(r: &mut Reader<'a>) -> Result<(FinalizeParams, Vec<Partial<'a>>)> {
-    let count = r.count()?;
-    ensure(count >= 1, "at least one partial")?;
-    let decoded = one_calculation((0..count).map(|_| decode_partial(r)), count)?;
-    r.end()?;
-    Ok(decoded)
-}
-
-/// Decoded partials with the parameters they share: refused unless every one has the same.
-fn one_calculation<'a>(
-    decoded: impl Iterator<Item = Result<(FinalizeParams, Partial<'a>)>>,
-    count: usize,
-) -> Result<(FinalizeParams, Vec<Partial<'a>>)> {
-    // Room for this many partials up front; a count beyond it grows the vector as partials decode.
-    const PREALLOCATED_PARTIALS: usize = 1024;
-    let mut params: Option<FinalizeParams> = None;
-    let mut partials = Vec::with_capacity(count.min(PREALLOCATED_PARTIALS));
-    for d in decoded {
-        let (h, p) = d?;
-        ensure(
-            params
-                .as_ref()
-                .map_or(true, |first| first.same_calculation(&h)),
-            "partials of one calculation",
-        )?;
-        params = Some(h);
-        partials.push(p);
-    }
-    let params = params.ok_or_else(|| EngineError::invalid("at least one partial"))?;
-    Ok((params, partials))
-}
-
 /// `call(op, parts joined)`, reading OP_FINALIZE's partials where they lie when the parts are its
 /// count, then one partial each (the tasks' answers as they came back): a host then joins nothing,
 /// and megabytes of partials are not copied on the thread that waits for the merge; and so an
-/// estimation's prices (`estimation_in_parts`) and a spec's factor or returns (`decode_spec_parts`). Any other layout, or a partial that is not whole
-/// in its part, is joined and goes through `call`, so the answer, an error included, is always
-/// `call`'s.
+/// estimation's prices (`estimation_in_parts`) and a spec's factor or returns
+/// (`decode_spec_parts`). Any other layout, or a partial that is not whole in its part, is joined
+/// and goes through `call`, so the answer, an error included, is always `call`'s.
 pub fn call_parts(op: u32, parts: &[&[f64]]) -> Vec<f64> {
     let in_place = match op {
-        OP_FINALIZE => finalize_in_place(parts),
+        OP_FINALIZE => finalize_in_place(parts).map(or_error),
         OP_SIMULATE | OP_RUN | OP_UNITS => {
             decode_spec_parts(parts).map(|d| or_error(on_spec(op, d)))
         }
         _ => estimation_in_parts(op, parts).map(or_error),
     };
     in_place.unwrap_or_else(|| call(op, &parts.concat()))
-}
-
-/// OP_FINALIZE over [count] and then `count` parts of one partial each; None when they are not that.
-fn finalize_in_place<'a>(parts: &[&'a [f64]]) -> Option<Vec<f64>> {
-    let (head, rest) = parts.split_first()?;
-    if head.len() != 1 || head[0] != rest.len() as f64 || rest.is_empty() {
-        return None;
-    }
-    let whole = |part: &&'a [f64]| {
-        let mut r = Reader::new(part);
-        let decoded = decode_partial(&mut r)?;
-        r.end()?;
-        Ok(decoded)
-    };
-    let (params, mut partials) = one_calculation(rest.iter().map(whole), rest.len()).ok()?;
-    Some(or_error(
-        finalize(&params, &mut partials).map(|m| encode_results(&m)),
-    ))
-}
-
-/// OP_FINALIZE_SPLIT: the parts' summaries, then the partials as OP_FINALIZE takes them.
-fn finalize_split_encoded(input: &[f64]) -> Result<Vec<f64>> {
-    let mut r = Reader::new(input);
-    let parts = r.count()?;
-    ensure(parts >= 1, "at least one finalize part")?;
-    let mut summaries = Vec::with_capacity(parts.min(1024));
-    for _ in 0..parts {
-        summaries.push(decode_part_summary(&mut r)?);
-    }
-    let (params, mut partials) = decode_finalize(&mut r)?;
-    finalize_split(&params, &mut partials, &mut summaries).map(|m| encode_results(&m))
 }
 
 /// OP_SIMULATE_KEPT: its lead the kept scenarios (what OP_UNITS gave for the spec's range, after

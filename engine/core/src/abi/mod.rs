@@ -9,6 +9,7 @@ mod bench_kernels;
 pub mod codec;
 pub mod constants;
 pub mod dispatch;
+mod finalize_input;
 pub mod reader;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -1,0 +1,72 @@
+//! The merge's input: the tasks' partials decoded as one calculation, from one buffer
+//! (OP_FINALIZE, OP_FINALIZE_PART, OP_FINALIZE_SPLIT) or from parts where they lie.
+
+use super::codec::{decode_part_summary, decode_partial, encode_results};
+use super::reader::Reader;
+use crate::error::{ensure, EngineError, Result};
+use crate::merge::finalize::{finalize, finalize_split, FinalizeParams};
+use crate::simulate::Partial;
+
+/// Input: [number of partials, partial…] as `OP_SIMULATE` returned them, in any order.
+/// OP_FINALIZE's input to its end: [count, partials…] of one calculation.
+pub fn decode_finalize<'a>(r: &mut Reader<'a>) -> Result<(FinalizeParams, Vec<Partial<'a>>)> {
+    let count = r.count()?;
+    ensure(count >= 1, "at least one partial")?;
+    let decoded = one_calculation((0..count).map(|_| decode_partial(r)), count)?;
+    r.end()?;
+    Ok(decoded)
+}
+
+/// Decoded partials with the parameters they share: refused unless every one has the same.
+fn one_calculation<'a>(
+    decoded: impl Iterator<Item = Result<(FinalizeParams, Partial<'a>)>>,
+    count: usize,
+) -> Result<(FinalizeParams, Vec<Partial<'a>>)> {
+    // Room for this many partials up front; a count beyond it grows the vector as partials decode.
+    const PREALLOCATED_PARTIALS: usize = 1024;
+    let mut params: Option<FinalizeParams> = None;
+    let mut partials = Vec::with_capacity(count.min(PREALLOCATED_PARTIALS));
+    for d in decoded {
+        let (h, p) = d?;
+        ensure(
+            params
+                .as_ref()
+                .map_or(true, |first| first.same_calculation(&h)),
+            "partials of one calculation",
+        )?;
+        params = Some(h);
+        partials.push(p);
+    }
+    let params = params.ok_or_else(|| EngineError::invalid("at least one partial"))?;
+    Ok((params, partials))
+}
+
+/// OP_FINALIZE over [count] and then `count` parts of one partial each, read where they lie; None
+/// when they are not that (the joined input is then decoded, so every answer is the joined one's).
+pub fn finalize_in_place<'a>(parts: &[&'a [f64]]) -> Option<Result<Vec<f64>>> {
+    let (head, rest) = parts.split_first()?;
+    if head.len() != 1 || head[0] != rest.len() as f64 || rest.is_empty() {
+        return None;
+    }
+    let whole = |part: &&'a [f64]| {
+        let mut r = Reader::new(part);
+        let decoded = decode_partial(&mut r)?;
+        r.end()?;
+        Ok(decoded)
+    };
+    let (params, mut partials) = one_calculation(rest.iter().map(whole), rest.len()).ok()?;
+    Some(finalize(&params, &mut partials).map(|m| encode_results(&m)))
+}
+
+/// OP_FINALIZE_SPLIT: the parts' summaries, then the partials as OP_FINALIZE takes them.
+pub fn finalize_split_encoded(input: &[f64]) -> Result<Vec<f64>> {
+    let mut r = Reader::new(input);
+    let parts = r.count()?;
+    ensure(parts >= 1, "at least one finalize part")?;
+    let mut summaries = Vec::with_capacity(parts.min(1024));
+    for _ in 0..parts {
+        summaries.push(decode_part_summary(&mut r)?);
+    }
+    let (params, mut partials) = decode_finalize(&mut r)?;
+    finalize_split(&params, &mut partials, &mut summaries).map(|m| encode_results(&m))
+}
