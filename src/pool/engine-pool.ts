@@ -100,8 +100,12 @@ export class EnginePool implements EngineExecutor {
  * estimation's returns are a third of its answer, which its vectors view).
  */
 function ownRange(p: Float64Array): Float64Array {
-  const whole = p.byteOffset === 0 && p.byteLength === p.buffer.byteLength;
-  return whole || p.buffer instanceof SharedArrayBuffer ? p : p.slice();
+  return viewsWholeBuffer(p) || p.buffer instanceof SharedArrayBuffer ? p : p.slice();
+}
+
+/** Whether `p` views the whole of its buffer (which can then move to a worker as it is). */
+function viewsWholeBuffer(p: Float64Array): boolean {
+  return p.byteOffset === 0 && p.byteLength === p.buffer.byteLength;
 }
 
 /**
@@ -112,9 +116,6 @@ function ownRange(p: Float64Array): Float64Array {
 function transferable(input: EngineInput): ArrayBuffer[] {
   const parts = input instanceof Float64Array ? [input] : input;
   const buffers = new Set<ArrayBuffer>();
-  for (const p of parts) {
-    const whole = p.byteOffset === 0 && p.byteLength === p.buffer.byteLength;
-    if (whole && !(p.buffer instanceof SharedArrayBuffer)) buffers.add(p.buffer as ArrayBuffer);
-  }
+  for (const p of parts) if (viewsWholeBuffer(p) && !(p.buffer instanceof SharedArrayBuffer)) buffers.add(p.buffer as ArrayBuffer);
   return [...buffers];
 }
