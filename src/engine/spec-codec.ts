@@ -80,6 +80,6 @@ function sharedModel(v: Float64Array): Float64Array {
  * read by every task where it lies, rather than copied into each task's input on this thread — one
  * copy per worker in a calculation, and again on every calculation from a cached estimate.
  */
-export function specParts(s: SimulationSpec, first: number, end: number, budgetMs = 0): Float64Array[] {
+export function specParts(s: SimulationSpec, first: number, end: number, budgetMs = 0): [head: Float64Array, model: Float64Array] {
   return [specHead(s, first, end, budgetMs), sharedModel(specModel(s))];
 }

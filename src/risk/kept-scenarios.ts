@@ -1,8 +1,8 @@
 import { decodeResults, type EngineResults } from '../engine/results-codec.js';
 import { checkStatus, finalizeInput } from '../engine/codec.js';
-import { encodeSpec, specParts } from '../engine/spec-codec.js';
+import { specParts } from '../engine/spec-codec.js';
 import { ABI } from '../engine/abi.js';
-import { sharedAnswer, type EngineExecutor, type EngineReply } from '../engine/ops.js';
+import { joinedInput, sharedAnswer, type EngineExecutor, type EngineReply } from '../engine/ops.js';
 import { type Estimation } from '../engine/codec.js';
 import { addPhase, scenarioCount, scenarioUnits, simulationSpec, type BatchPolicy, type ModelInput, type PhaseTiming } from './engine-run.js';
 import { minBlocksFor, planBatches } from './plan.js';
@@ -105,13 +105,11 @@ export async function runKept(
 ): Promise<EngineResults> {
   const spec = simulationSpec(model, est);
   const budget = budgetOf(policy);
+  // The model stays the estimate's one shared copy (a live book prices every tick from it); the
+  // options' words go ahead of the spec's head in a buffer of this task's own.
   const input = (b: { first: number; end: number }) => {
-    const encoded = encodeSpec(spec, b.first, b.end, budget());
-    if (kept.options === undefined) return encoded;
-    const joined = new Float64Array(kept.options.length + encoded.length);
-    joined.set(kept.options);
-    joined.set(encoded, kept.options.length);
-    return joined;
+    const [head, model] = specParts(spec, b.first, b.end, budget());
+    return [kept.options === undefined ? head : joinedInput([kept.options, head]), model];
   };
   const op = kept.options === undefined ? ABI.OP_SIMULATE_KEPT : ABI.OP_SIMULATE_OPTIONS;
   const replies = await Promise.all(kept.batches.map((b, i) => exec.run(op, input(b), signal, kept.units[i], 'own', sums?.[i])));

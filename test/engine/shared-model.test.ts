@@ -1,7 +1,8 @@
 // A calculation's model (the factor of a Monte Carlo, the returns of a historical simulation) is
 // given to its tasks in shared memory, copied there once per estimation: every task of every
-// calculation from one estimate reads the same copy, and the answers are the bits of the spec
-// given joined in one input, on every build, through the real worker pool.
+// calculation from one estimate reads the same copy (a live book's kept units and their pricings
+// too), and the answers are the bits of the spec given joined in one input, on every build,
+// through the real worker pool.
 import t from 'tap';
 import { type Estimation, portfolioBook } from '../../src/engine/codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
@@ -12,7 +13,7 @@ import { decodeResults } from '../../src/engine/results-codec.js';
 import { encodeSpec } from '../../src/engine/spec-codec.js';
 import { EnginePool } from '../../src/pool/engine-pool.js';
 import { estimateModel, runModel, scenarioCount, simulationSpec, type Method, type ModelInput } from '../../src/risk/engine-run.js';
-import { keepScenarios } from '../../src/risk/kept-scenarios.js';
+import { keepScenarios, runKept } from '../../src/risk/kept-scenarios.js';
 import { blockCount } from '../../src/risk/plan.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 
@@ -91,17 +92,21 @@ for (const choice of ['native', 'wasm'] as EngineChoice[]) {
       t.ok(parts[0]!.buffer instanceof SharedArrayBuffer, `${what}: in shared memory, posted to the workers as it is`);
       t.same(parts[0], modelVector, `${what}: the model's values`);
       t.same(modelVector, copy, `${what}: the estimate's own vector untouched`);
-      // Kept scenarios (a live book) read the same copy.
-      if (method !== 'historical') {
-        const keeping = new Recording(pool);
-        await keepScenarios(keeping, m, est, { maxBatches: 2, minBlocksPerBatch: 1 });
-        const kept = modelParts(keeping.inputs, ABI.OP_UNITS, modelVector.length);
-        t.equal(kept.length, 2, `${what}: two kept-units tasks`);
-        t.ok(
-          kept.every((p) => p.buffer === parts[0]!.buffer),
-          `${what}: kept units read the same shared copy`,
-        );
-      }
+      // Kept scenarios (a live book) read the same copy, and so does each pricing on them.
+      const keeping = new Recording(pool);
+      const kept = await keepScenarios(keeping, m, est, { maxBatches: 2, minBlocksPerBatch: 1 });
+      const priced = await runKept(keeping, m, est, kept, { maxBatches: 2 }, undefined, { queueMs: 0, computeMs: 0, batches: 0 });
+      t.same(priced, joined, `${what}: priced on kept scenarios, the joined spec's answer`);
+      const keptParts = [...modelParts(keeping.inputs, ABI.OP_UNITS, modelVector.length), ...modelParts(keeping.inputs, ABI.OP_SIMULATE_KEPT, modelVector.length)];
+      t.equal(keptParts.length, 4, `${what}: two kept-units tasks and two pricings`);
+      t.ok(
+        keptParts.every((p) => p.buffer === parts[0]!.buffer),
+        `${what}: kept units and their pricings read the same shared copy`,
+      );
+      kept.batches.forEach((b, i) => {
+        const alone = engine.call(ABI.OP_UNITS, encodeSpec(spec, b.first, b.end));
+        t.same(kept.units[i], alone.subarray(1), `${what}: kept units of blocks ${b.first}..${b.end} as from the joined spec`);
+      });
     }
   });
 }

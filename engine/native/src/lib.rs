@@ -15,8 +15,9 @@ pub fn engine_call(env: Env, op: u32, input: Float64Array) -> napi::Result<JsTyp
     to_js(env, risk_engine_core::abi::call(op, &input))
 }
 
-/// `engine_call(op, parts joined)`: OP_FINALIZE's partials, as the tasks answered them, read where
-/// they lie instead of joined into one input first (see `risk_engine_core::abi::call_parts`).
+/// `engine_call(op, parts joined)`: OP_FINALIZE's partials as the tasks answered them, an
+/// estimation's prices and a spec's model read where they lie instead of joined into one input
+/// first (see `risk_engine_core::abi::call_parts`).
 #[napi]
 pub fn engine_call_parts(
     env: Env,

@@ -227,10 +227,11 @@ fn on_spec(op: u32, (spec, range, deadline): (Spec, BlockRange, Deadline)) -> Re
             let partial = simulate(&spec, range, &deadline)?;
             finalize(&FinalizeParams::of(&spec), &mut [partial]).map(|m| encode_results(&m))
         }
-        _ => kept_units(&spec, range, &deadline).map(|(units, tails)| {
+        OP_UNITS => kept_units(&spec, range, &deadline).map(|(units, tails)| {
             let mut out = vec![0.0];
             out.extend(encode_kept(&units, &tails));
             out
         }),
+        _ => Err(EngineError::invalid("unknown operation")),
     }
 }

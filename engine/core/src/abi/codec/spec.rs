@@ -1,4 +1,4 @@
-//! The spec of a simulation (`OP_SIMULATE`, `OP_RUN`): the model, the books, the task's blocks
+//! The spec of a simulation (`OP_SIMULATE`, `OP_RUN`, `OP_UNITS`): the model, the books, the task's blocks
 //! and its time budget.
 
 use super::fields::{comparison, read_books, read_budget};
