@@ -22,6 +22,8 @@ export interface Config {
   admissionOwnerSharePct: number;
   /** Peak memory the admitted calculations may hold together (see `workBytes`). */
   admissionMemoryMb: number;
+  /** Memory the cached estimates may hold together (see `estimateBytes`). */
+  estimateCacheMb: number;
   uploadPerMin: number;
   calculatePerMin: number;
   batchPerMin: number;
@@ -101,6 +103,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     admissionOwnerSharePct: int(env, 'ADMISSION_OWNER_SHARE_PCT', 50, 1, 100),
     // Half the machine's memory by default: the rest for the process, its datasets and the OS.
     admissionMemoryMb: int(env, 'ADMISSION_MEMORY_MB', Math.floor(os.totalmem() / 2 / 1024 ** 2), 1, 2 ** 30),
+    // An eighth of the machine's memory: beside the admitted work (a half) and live books (a quarter).
+    estimateCacheMb: int(env, 'ESTIMATE_CACHE_MB', Math.floor(os.totalmem() / 8 / 1024 ** 2), 1, 2 ** 30),
     uploadPerMin: int(env, 'RATE_LIMIT_UPLOAD_PER_MIN', 2, 1, 1_000_000),
     calculatePerMin: int(env, 'RATE_LIMIT_CALCULATE_PER_MIN', 10, 1, 1_000_000),
     batchPerMin: int(env, 'RATE_LIMIT_BATCH_PER_MIN', 10, 1, 1_000_000),

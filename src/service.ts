@@ -44,7 +44,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
     calculator: {
       datasets,
       executor: pool,
-      estimates: new EstimateCache(),
+      estimates: new EstimateCache(config.estimateCacheMb * 1024 ** 2),
       engine: { build: source.build, version: source.version, threads: config.workers },
       maxBatches: config.workers,
       timeoutMs: config.calcTimeoutMs,
