@@ -105,11 +105,12 @@ export async function runKept(
 ): Promise<EngineResults> {
   const spec = simulationSpec(model, est);
   const budget = budgetOf(policy);
-  // The model stays the estimate's one shared copy (a live book prices every tick from it); the
-  // options' words go ahead of the spec's head in a buffer of this task's own.
+  // One input per task, the model copied in here: a worker joins input parts behind a lead in a
+  // fresh buffer of its own, which measured slower (1,200 assets: a tick's median 17 → 27 ms) than
+  // this thread's copy moved to it.
   const input = (b: { first: number; end: number }) => {
     const [head, model] = specParts(spec, b.first, b.end, budget());
-    return [kept.options === undefined ? head : joinedInput([kept.options, head]), model];
+    return joinedInput(kept.options === undefined ? [head, model] : [kept.options, head, model]);
   };
   const op = kept.options === undefined ? ABI.OP_SIMULATE_KEPT : ABI.OP_SIMULATE_OPTIONS;
   const replies = await Promise.all(kept.batches.map((b, i) => exec.run(op, input(b), signal, kept.units[i], 'own', sums?.[i])));
