@@ -5,12 +5,12 @@
 // takes it), the low-rank path on 250 (one year: every book from 250 assets takes it).
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { portfolioBook } from '../../src/engine/codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { ABI } from '../../src/engine/abi.js';
 import { warmUp } from '../../src/engine/warm-up.js';
-import { estimateModel, runModel, type ModelInput } from '../../src/risk/engine-run.js';
+import { estimateModel, runModel } from '../../src/risk/engine-run.js';
+import { equalWeightModel } from '../../test/helpers/equal-weight-model.js';
 import { tempDir } from '../../test/helpers/service.js';
 import { runNumpyScaling } from './numpy.js';
 import { median } from './stats.js';
@@ -46,24 +46,6 @@ const LARGE_BOOK = 2_000;
 
 function takesPath(sampling: SamplingPath, assets: number): boolean {
   return PATH_RETURNS[sampling] <= assets === (sampling === 'low_rank');
-}
-
-function equalWeightModel(assets: number, simulations: number): ModelInput {
-  return {
-    method: 'monte_carlo_normal',
-    rebalanced: false,
-    books: [portfolioBook(1_000_000, new Float64Array(assets).fill(1 / assets))],
-    comparison: 'none',
-    horizon: 1,
-    confidence: 0.99,
-    simulations,
-    degreesOfFreedom: 5,
-    seed: 1,
-    antithetic: false,
-    importanceSampling: false,
-    zeroDrift: false,
-    histogramBins: 50,
-  };
 }
 
 /** Each path over the asset counts it takes from `assets`; NumPy from the same prices when `numpy`. */

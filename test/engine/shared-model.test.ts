@@ -4,53 +4,23 @@
 // answers are the bits of the spec given joined in one input, on every build, through the real
 // worker pool.
 import t from 'tap';
-import { type Estimation, portfolioBook } from '../../src/engine/codec.js';
+import { type Estimation } from '../../src/engine/codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource, type EngineChoice } from '../../src/engine/load.js';
 import { ABI } from '../../src/engine/abi.js';
-import { type EngineExecutor, type EngineInput, type EngineReply, type OpCode } from '../../src/engine/ops.js';
+import { type EngineInput, type OpCode } from '../../src/engine/ops.js';
 import { decodeResults } from '../../src/engine/results-codec.js';
 import { encodeSpec } from '../../src/engine/spec-codec.js';
 import { EnginePool } from '../../src/pool/engine-pool.js';
-import { estimateModel, runModel, scenarioCount, simulationSpec, type Method, type ModelInput } from '../../src/risk/engine-run.js';
+import { estimateModel, runModel, scenarioCount, simulationSpec, type Method } from '../../src/risk/engine-run.js';
 import { keepScenarios, runKept } from '../../src/risk/kept-scenarios.js';
 import { blockCount } from '../../src/risk/plan.js';
-import { mulberry32 } from '../helpers/mulberry32.js';
+import { equalWeightModel } from '../helpers/equal-weight-model.js';
+import { uniformWalkPrices } from '../helpers/price-series.js';
+import { RecordingExecutor } from '../helpers/recording-executor.js';
 
-/** An executor keeping every task's op and input on its way to `inner`. */
-class Recording implements EngineExecutor {
-  readonly inputs: [OpCode, EngineInput][] = [];
-  constructor(private readonly inner: EngineExecutor) {}
-  run(op: OpCode, input: EngineInput, signal?: AbortSignal, lead?: Float64Array, answer?: 'own' | 'shared'): Promise<EngineReply> {
-    this.inputs.push([op, input]);
-    return this.inner.run(op, input, signal, lead, answer);
-  }
-}
-
-function pricesOf(assets: number, dates: number): Float64Array {
-  const rand = mulberry32(assets * 7 + dates);
-  const out = new Float64Array(assets * dates).fill(100, 0, assets);
-  for (let i = assets; i < out.length; i++) out[i] = out[i - assets]! * Math.exp(0.02 * (rand() - 0.5));
-  return out;
-}
-
-function model(method: Method, assets: number, simulations: number): ModelInput {
-  return {
-    method,
-    rebalanced: false,
-    books: [portfolioBook(1_000_000, new Float64Array(assets).fill(1 / assets))],
-    comparison: 'none',
-    horizon: 1,
-    confidence: 0.99,
-    simulations,
-    degreesOfFreedom: 5,
-    seed: 29,
-    antithetic: false,
-    importanceSampling: false,
-    zeroDrift: false,
-    histogramBins: 20,
-  };
-}
+const pricesOf = (assets: number, dates: number) => uniformWalkPrices(assets, dates, assets * 7 + dates);
+const model = (method: Method, assets: number, simulations: number) => equalWeightModel(assets, simulations, { method, seed: 29, histogramBins: 20 });
 
 const OPTIONS = { lookback: 0, zeroDrift: false, ewmaLambda: null };
 // Cholesky (dates > assets), loadings (fewer returns than assets) and historical.
@@ -79,7 +49,7 @@ for (const choice of ['native', 'wasm'] as EngineChoice[]) {
       const modelVector = method === 'historical' ? est.returns : est.factor;
       const copy = Float64Array.from(modelVector);
       const joined = decodeResults(engine.call(ABI.OP_RUN, encodeSpec(spec, 0, blockCount(scenarioCount(m, est)))));
-      const recording = new Recording(pool);
+      const recording = new RecordingExecutor(pool);
       const split = await runModel(recording, m, est, { maxBatches: 2, minBlocksPerBatch: 1 });
       const again = await runModel(recording, m, est, { maxBatches: 2, minBlocksPerBatch: 1 });
       const whole = await runModel(recording, m, est, { maxBatches: 1 });
@@ -93,7 +63,7 @@ for (const choice of ['native', 'wasm'] as EngineChoice[]) {
       t.same(parts[0], modelVector, `${what}: the model's values`);
       t.same(modelVector, copy, `${what}: the estimate's own vector untouched`);
       // Kept scenarios (a live book) read the same copy; a pricing on them answers as the joined spec.
-      const keeping = new Recording(pool);
+      const keeping = new RecordingExecutor(pool);
       const kept = await keepScenarios(keeping, m, est, { maxBatches: 2, minBlocksPerBatch: 1 });
       const keptParts = modelParts(keeping.inputs, ABI.OP_UNITS, modelVector.length);
       t.equal(keptParts.length, 2, `${what}: two kept-units tasks`);

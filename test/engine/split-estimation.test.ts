@@ -7,22 +7,10 @@ import { type Estimation } from '../../src/engine/codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource, type EngineChoice } from '../../src/engine/load.js';
 import { ABI } from '../../src/engine/abi.js';
-import { type EngineExecutor, type EngineInput, type EngineReply, type OpCode } from '../../src/engine/ops.js';
 import { EnginePool } from '../../src/pool/engine-pool.js';
 import { estimateModel, MIN_SPLIT_ESTIMATION_WORK, type EstimationOptions } from '../../src/risk/engine-run.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
-
-/** An executor counting the operations it runs, and keeping their inputs. */
-class Counting implements EngineExecutor {
-  readonly ops = new Map<number, number>();
-  readonly inputs: [OpCode, EngineInput][] = [];
-  constructor(private readonly inner: EngineExecutor) {}
-  run(op: OpCode, input: EngineInput, signal?: AbortSignal, lead?: Float64Array): Promise<EngineReply> {
-    this.ops.set(op, (this.ops.get(op) ?? 0) + 1);
-    this.inputs.push([op, input]);
-    return this.inner.run(op, input, signal, lead);
-  }
-}
+import { RecordingExecutor } from '../helpers/recording-executor.js';
 
 /** Prices [date][asset] of a one-factor random walk; some missing (NaN) when asked. */
 function pricesOf(assets: number, dates: number, missing = false): Float64Array {
@@ -63,7 +51,7 @@ for (const choice of ['wasm', 'wasm-scalar', 'native'] as EngineChoice[]) {
       const whole = await estimateModel(direct, prices, dates, n, options);
       t.equal(whole.factorColumns, ABI.FACTOR_TRIANGULAR, `${what}: the Cholesky path`);
       for (const parts of [2, 3, 7, n + 2]) {
-        const counting = new Counting(direct);
+        const counting = new RecordingExecutor(direct);
         const split = await estimateModel(counting, prices, dates, n, options, undefined, { parts, minWork: 0 });
         t.equal(counting.ops.get(ABI.OP_COVARIANCE_PART), parts, `${what}: ${parts} parts computed Σ`);
         sameBits(t, split, whole, `${what} in ${parts} parts`);
@@ -78,7 +66,7 @@ t.test('a window that samples through loadings is estimated whole', async (t) =>
   const prices = pricesOf(61, 31);
   const whole = await estimateModel(direct, prices, 31, 61, SAMPLE);
   t.equal(whole.factorColumns, 30, 'loadings: 30 returns, 61 assets');
-  const counting = new Counting(direct);
+  const counting = new RecordingExecutor(direct);
   sameBits(t, await estimateModel(counting, prices, 31, 61, SAMPLE, undefined, { parts: 2, minWork: 0 }), whole, 'asked in 2 parts');
   t.same([counting.ops.get(ABI.OP_COVARIANCE_PART), counting.ops.get(ABI.OP_ESTIMATE)], [undefined, 1], 'no part: one estimation');
   // 40 assets, 44 returns at most, but missing prices leave 39: the parts find loadings and answer
@@ -87,7 +75,7 @@ t.test('a window that samples through loadings is estimated whole', async (t) =>
   for (const d of [3, 9, 17, 28, 40]) gappy[d * 40 + 7] = NaN;
   const alone = await estimateModel(direct, gappy, 45, 40, SAMPLE);
   t.equal(alone.factorColumns, 39, 'loadings: 39 complete returns');
-  const asked = new Counting(direct);
+  const asked = new RecordingExecutor(direct);
   sameBits(t, await estimateModel(asked, gappy, 45, 40, SAMPLE, undefined, { parts: 2, minWork: 0 }), alone, 'asked in 2 parts');
   t.same([asked.ops.get(ABI.OP_COVARIANCE_PART), asked.ops.get(ABI.OP_ESTIMATE)], [2, 1], 'the parts answered; then one estimation');
 });
@@ -101,7 +89,7 @@ t.test('only an estimation worth it is split, by default', async (t) => {
     [below, false],
     [below + 1, true],
   ] as const) {
-    const counting = new Counting(direct);
+    const counting = new RecordingExecutor(direct);
     await estimateModel(counting, pricesOf(n, dates), dates, n, SAMPLE, undefined, { parts: 2 });
     t.equal(counting.ops.get(ABI.OP_COVARIANCE_PART) ?? 0, split ? 2 : 0, `${n} assets × ${dates - 1} returns: ${split ? '' : 'not '}split`);
     t.equal((n * n * (dates - 1)) / 2 >= MIN_SPLIT_ESTIMATION_WORK, split, 'the threshold is what decides');
@@ -124,7 +112,7 @@ t.test('the parts and the factoring read one shared copy of the prices', async (
   t.teardown(() => pool.close());
   const [n, dates] = [90, 300];
   const prices = pricesOf(n, dates);
-  const counting = new Counting(pool);
+  const counting = new RecordingExecutor(pool);
   const split = await estimateModel(counting, prices, dates, n, SAMPLE, undefined, { parts: 2, minWork: 0 });
   sameBits(t, split, await estimateModel(new DirectExecutor(instantiateEngine(resolveEngineSource('native'))), prices, dates, n, SAMPLE), 'pool, 2 parts, native');
   // Each task's input is parts; the one holding the prices is a view of the same shared memory.

@@ -2,36 +2,14 @@
 // few thousand simulations go to every worker (each block of 256 is already much work), a small
 // book's stay in one task below 64k simulations; the answer is the same bits whatever the split.
 import t from 'tap';
-import { portfolioBook } from '../../src/engine/codec.js';
 import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
-import { estimateModel, runModel, type ModelInput } from '../../src/risk/engine-run.js';
-import { mulberry32 } from '../helpers/mulberry32.js';
+import { estimateModel, runModel } from '../../src/risk/engine-run.js';
+import { equalWeightModel } from '../helpers/equal-weight-model.js';
+import { uniformWalkPrices } from '../helpers/price-series.js';
 
-function pricesOf(assets: number, dates: number): Float64Array {
-  const rand = mulberry32(assets + dates);
-  const out = new Float64Array(assets * dates).fill(100, 0, assets);
-  for (let i = assets; i < out.length; i++) out[i] = out[i - assets]! * Math.exp(0.02 * (rand() - 0.5));
-  return out;
-}
-
-function model(assets: number, simulations: number): ModelInput {
-  return {
-    method: 'monte_carlo_normal',
-    rebalanced: false,
-    books: [portfolioBook(1_000_000, new Float64Array(assets).fill(1 / assets))],
-    comparison: 'none',
-    horizon: 1,
-    confidence: 0.99,
-    simulations,
-    degreesOfFreedom: 5,
-    seed: 11,
-    antithetic: false,
-    importanceSampling: false,
-    zeroDrift: false,
-    histogramBins: 20,
-  };
-}
+const pricesOf = (assets: number, dates: number) => uniformWalkPrices(assets, dates, assets + dates);
+const model = (assets: number, simulations: number) => equalWeightModel(assets, simulations, { seed: 11, histogramBins: 20 });
 
 t.test('tasks follow the work of a scenario; the bits do not', async (t) => {
   const exec = new DirectExecutor(instantiateEngine(resolveEngineSource('wasm')));

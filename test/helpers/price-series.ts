@@ -1,6 +1,7 @@
 // Price series for tests and benchmarks, in one place: calendar dates, Gaussian draws, seeded random
-// walks, wide CSVs built from columns, the quality report's five-series case, and a wide file read
-// back into the dates where every asked symbol has a price.
+// walks (one series, or a flat [date][asset] array), wide CSVs built from columns, the quality
+// report's five-series case, and a wide file read back into the dates where every asked symbol has
+// a price.
 import { readFileSync } from 'node:fs';
 import { mulberry32 } from './mulberry32.js';
 
@@ -19,6 +20,17 @@ export function walk(n: number, seed: number): number[] {
   const rand = mulberry32(seed);
   const out = [100];
   while (out.length < n) out.push(out[out.length - 1]! * Math.exp(0.01 * gaussian(rand)));
+  return out;
+}
+
+/**
+ * Prices [date][asset] from 100, each asset's daily log return uniform in ±1 %, independent
+ * (mulberry32 of `seed`): a flat array as the engine's estimation takes it.
+ */
+export function uniformWalkPrices(assets: number, dates: number, seed: number): Float64Array {
+  const rand = mulberry32(seed);
+  const out = new Float64Array(assets * dates).fill(100, 0, assets);
+  for (let i = assets; i < out.length; i++) out[i] = out[i - assets]! * Math.exp(0.02 * (rand() - 0.5));
   return out;
 }
 
