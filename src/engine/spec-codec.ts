@@ -54,9 +54,13 @@ function specHead(s: SimulationSpec, first: number, end: number, budgetMs: numbe
   return out;
 }
 
-/** Encodes the spec for blocks [first, end) as one input; `budgetMs` > 0 bounds the task's run time (native). */
-export function encodeSpec(s: SimulationSpec, first: number, end: number, budgetMs = 0): Float64Array {
-  return joinedInput([specHead(s, first, end, budgetMs), specModel(s)]);
+/**
+ * Encodes the spec for blocks [first, end) as one input, after the words of `before` when given (an
+ * option book's columns); `budgetMs` > 0 bounds the task's run time (native).
+ */
+export function encodeSpec(s: SimulationSpec, first: number, end: number, budgetMs = 0, before?: Float64Array): Float64Array {
+  const spec = [specHead(s, first, end, budgetMs), specModel(s)];
+  return joinedInput(before ? [before, ...spec] : spec);
 }
 
 /** Model vectors already copied to shared memory, by the vector they copy (estimations are never written after they are made). */

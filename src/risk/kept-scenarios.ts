@@ -1,8 +1,8 @@
 import { decodeResults, type EngineResults } from '../engine/results-codec.js';
 import { checkStatus, finalizeInput } from '../engine/codec.js';
-import { specParts } from '../engine/spec-codec.js';
+import { encodeSpec, specParts } from '../engine/spec-codec.js';
 import { ABI } from '../engine/abi.js';
-import { joinedInput, sharedAnswer, type EngineExecutor, type EngineReply } from '../engine/ops.js';
+import { sharedAnswer, type EngineExecutor, type EngineReply } from '../engine/ops.js';
 import { type Estimation } from '../engine/codec.js';
 import { addPhase, scenarioCount, scenarioUnits, simulationSpec, type BatchPolicy, type ModelInput, type PhaseTiming } from './engine-run.js';
 import { minBlocksFor, planBatches } from './plan.js';
@@ -108,10 +108,7 @@ export async function runKept(
   // One input per task, the model copied in here: a worker joins input parts behind a lead in a
   // fresh buffer of its own, which measured slower (1,200 assets: a tick's median 17 → 27 ms) than
   // this thread's copy moved to it.
-  const input = (b: { first: number; end: number }) => {
-    const [head, model] = specParts(spec, b.first, b.end, budget());
-    return joinedInput(kept.options === undefined ? [head, model] : [kept.options, head, model]);
-  };
+  const input = (b: { first: number; end: number }) => encodeSpec(spec, b.first, b.end, budget(), kept.options);
   const op = kept.options === undefined ? ABI.OP_SIMULATE_KEPT : ABI.OP_SIMULATE_OPTIONS;
   const replies = await Promise.all(kept.batches.map((b, i) => exec.run(op, input(b), signal, kept.units[i], 'own', sums?.[i])));
   addPhase(timing, replies);
