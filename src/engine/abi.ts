@@ -42,6 +42,8 @@ export const ABI = {
   OP_FINALIZE_SPLIT: 20,
   /** OP_SIMULATE_KEPT with options priced block by block where they are used: lead the kept units, input [OP_OPTION_UNITS' header and fields, spec]. */
   OP_SIMULATE_OPTIONS: 21,
+  /** OP_SIMULATE keeping each tail to the task's own share and a margin: the same merged figures, or ERR_TAILS_SHORT from OP_FINALIZE (then simulate again with OP_SIMULATE). */
+  OP_SIMULATE_OWN_TAILS: 22,
   BLOCK: 256,
   /** Assets a buy-and-hold book's P&L adds up on their own before adding the groups' sums (a live book keeps them between ticks). */
   PNL_GROUP: 16,
@@ -98,6 +100,8 @@ export const ABI = {
   ERR_LIMIT_EXCEEDED: 3,
   ERR_DEADLINE_EXCEEDED: 4,
   ERR_OVERFLOW: 5,
+  /** OP_FINALIZE over OP_SIMULATE_OWN_TAILS partials could not prove a kept tail long enough (never over OP_SIMULATE's). */
+  ERR_TAILS_SHORT: 6,
   MAX_BOOKS: 1000,
   /** Books × scenarios of one calculation (the P&L values it keeps). */
   MAX_PRICED_SCENARIOS: 100_000_000,

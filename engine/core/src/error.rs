@@ -11,6 +11,7 @@ pub const ERR_INSUFFICIENT_DATA: u32 = 2;
 pub const ERR_LIMIT_EXCEEDED: u32 = 3;
 pub const ERR_DEADLINE_EXCEEDED: u32 = 4;
 pub const ERR_OVERFLOW: u32 = 5;
+pub const ERR_TAILS_SHORT: u32 = 6;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum EngineError {
@@ -28,6 +29,10 @@ pub enum EngineError {
     DeadlineExceeded,
     /// A scenario or a figure is not a finite double (extreme exposures, leverage or horizon).
     Overflow(String),
+    /// A task that kept only its own share of a tail (`OP_SIMULATE_OWN_TAILS`) may have left out
+    /// one of the calculation's tail scenarios: the merge cannot prove its figures exact, and the
+    /// host simulates again with full tails (`OP_SIMULATE`), which never answers this.
+    TailsShort,
 }
 
 impl EngineError {
@@ -43,6 +48,7 @@ impl EngineError {
             EngineError::LimitExceeded(_) => ERR_LIMIT_EXCEEDED,
             EngineError::DeadlineExceeded => ERR_DEADLINE_EXCEEDED,
             EngineError::Overflow(_) => ERR_OVERFLOW,
+            EngineError::TailsShort => ERR_TAILS_SHORT,
         })
     }
 }
@@ -53,6 +59,10 @@ impl fmt::Display for EngineError {
             EngineError::InvalidInput(m) => write!(f, "invalid engine input: {m}"),
             EngineError::LimitExceeded(m) | EngineError::Overflow(m) => write!(f, "{m}"),
             EngineError::DeadlineExceeded => write!(f, "the task's time budget ran out"),
+            EngineError::TailsShort => write!(
+                f,
+                "a task's own-share tail may leave out a tail scenario: simulate with full tails"
+            ),
             EngineError::InsufficientData {
                 observations,
                 required,

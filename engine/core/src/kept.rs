@@ -9,7 +9,7 @@ use crate::kernels::{fill_units, group_size, scaled_factor, Workspace};
 use crate::options::option_blocks::OptionBlocks;
 use crate::options::revalue::{check_option_units, OptionColumn};
 use crate::simulate::{block_units, in_block, push_unit_tails, simulate_from, Partial, UnitTails};
-use crate::spec::{BlockRange, Spec, BLOCK};
+use crate::spec::{BlockRange, Spec, TaskTails, BLOCK};
 use crate::tail::ValueTail;
 
 /// The units (e^{R_i} − 1, asset-major per block, BLOCK per asset) of the blocks of `range`, and
@@ -88,7 +88,15 @@ pub fn simulate_kept(
     sums: Option<&mut [f64]>,
 ) -> Result<Partial<'static>> {
     check_kept(spec, range, units, &tails, spec.n_assets())?;
-    simulate_from(spec, range, deadline, Some((units, tails)), None, sums)
+    simulate_from(
+        spec,
+        range,
+        deadline,
+        Some((units, tails)),
+        None,
+        sums,
+        TaskTails::Full,
+    )
 }
 
 /// `simulate_kept` on `option_units`' answer for these units (the range's units of the spec's
@@ -122,6 +130,7 @@ pub fn simulate_options(
         Some((units, tails)),
         Some(widen),
         None,
+        TaskTails::Full,
     )
 }
 

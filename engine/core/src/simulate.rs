@@ -13,7 +13,7 @@ use crate::options::revalue::option_overflow;
 use crate::partial::give_back_books;
 pub use crate::partial::{BookPartial, Partial};
 use crate::scenario_tail::ScenarioTail;
-use crate::spec::{BlockRange, Spec, BLOCK};
+use crate::spec::{BlockRange, Spec, TaskTails, BLOCK};
 use crate::tail::ValueTail;
 use crate::unit_tails::lanes_filled;
 pub use crate::unit_tails::UnitTails;
@@ -57,7 +57,17 @@ fn record(
 /// Simulates the blocks of `range`; stops with DeadlineExceeded once `deadline` has passed. The
 /// spec is valid by construction; only the range, which belongs to no spec, is checked here.
 pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<Partial<'static>> {
-    simulate_from(spec, range, deadline, None, None, None)
+    simulate_from(spec, range, deadline, None, None, None, TaskTails::Full)
+}
+
+/// `simulate` keeping each tail to the task's own share (`Spec::task_tail`): the merge gives the
+/// same figures, or `TailsShort` when it cannot prove a kept tail long enough.
+pub fn simulate_own_tails(
+    spec: &Spec,
+    range: BlockRange,
+    deadline: &Deadline,
+) -> Result<Partial<'static>> {
+    simulate_from(spec, range, deadline, None, None, None, TaskTails::OwnShare)
 }
 
 /// Values one block's units take: every asset's BLOCK scenarios.
@@ -94,6 +104,7 @@ pub(crate) fn simulate_from(
     kept: Option<(&[f64], UnitTails)>,
     widen: Option<OptionBlocks>,
     sums: Option<&mut [f64]>,
+    tails: TaskTails,
 ) -> Result<Partial<'static>> {
     range.validate(spec)?;
     let mut sums = sums.and_then(|memory| GroupSums::open(memory, spec, range));
@@ -105,8 +116,14 @@ pub(crate) fn simulate_from(
     let row_assets = if rows_at_end { 0 } else { n };
     let (start, end) = range.scenarios(spec);
     let count = end - start;
-    let k = spec.tail_count().min(count);
-    let worst_k = spec.worst_count().min(count);
+    // Kept scenarios' tails are pooled over the whole calculation (`simulate_kept`): full.
+    let tails = if kept.is_some() || widen.is_some() {
+        TaskTails::Full
+    } else {
+        tails
+    };
+    let k = spec.task_tail(spec.tail_count(), count, tails);
+    let worst_k = spec.task_tail(spec.worst_count(), count, tails);
     let shared = spec.shares_asset_tails();
     let per_book_tails = if shared { 0 } else { n };
     let mut books: Vec<BookPartial> = spec
@@ -233,7 +250,7 @@ pub(crate) fn simulate_from(
         give_back_books(books);
         drop((book_tails, smallest, largest, ws, weights));
         let widen = widened.map(|w| w.into_blocks().unseeded());
-        return simulate_from(spec, range, deadline, kept, widen, None);
+        return simulate_from(spec, range, deadline, kept, widen, None, TaskTails::Full);
     }
     for (b, (book, tails)) in books.iter_mut().zip(book_tails).enumerate() {
         book.worst = std::mem::replace(&mut book.worst, ScenarioTail::new(0, 0)).finish();

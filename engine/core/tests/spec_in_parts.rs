@@ -1,12 +1,14 @@
 //! A spec given in parts (`call_parts`) as [the spec up to its last count, the factor or the
 //! returns] is read where the parts lie (a host shares the model between a calculation's tasks);
-//! whatever the split, and whether the spec is good or refused, the answer of OP_SIMULATE, OP_RUN
-//! and OP_UNITS is `call`'s on the joined input, bit for bit.
+//! whatever the split, and whether the spec is good or refused, the answer of OP_SIMULATE,
+//! OP_SIMULATE_OWN_TAILS, OP_RUN and OP_UNITS is `call`'s on the joined input, bit for bit.
 mod common;
 
 use common::{blocks, book, encode_fields, historical_spec, spec, Draw};
 use risk_engine_core::abi::codec::{decode_spec, decode_spec_parts};
-use risk_engine_core::abi::constants::{OP_RUN, OP_SIMULATE, OP_UNITS, SPEC_HEADER_LEN};
+use risk_engine_core::abi::constants::{
+    OP_RUN, OP_SIMULATE, OP_SIMULATE_OWN_TAILS, OP_UNITS, SPEC_HEADER_LEN,
+};
 use risk_engine_core::abi::{call, call_parts};
 use risk_engine_core::spec::{Comparison, Method, Mode, SpecFields};
 
@@ -35,7 +37,7 @@ fn model_at(f: &SpecFields, encoded: &[f64]) -> usize {
 /// Every operation on a spec answers in parts cut at `cuts` as on the joined input.
 fn same_in_parts(input: &[f64], cuts: &[usize], what: &str) {
     let parts = cut(input, cuts);
-    for op in [OP_SIMULATE, OP_RUN, OP_UNITS] {
+    for op in [OP_SIMULATE, OP_SIMULATE_OWN_TAILS, OP_RUN, OP_UNITS] {
         assert_eq!(
             bits(&call_parts(op, &parts)),
             bits(&call(op, input)),

@@ -3,7 +3,7 @@
 
 pub use crate::error::{
     ERR_DEADLINE_EXCEEDED, ERR_INSUFFICIENT_DATA, ERR_INVALID_INPUT, ERR_LIMIT_EXCEEDED,
-    ERR_OVERFLOW,
+    ERR_OVERFLOW, ERR_TAILS_SHORT,
 };
 pub use crate::filter::variance::FILTER_SEED_RETURNS;
 pub use crate::group_sums::{GROUP_SUMS_HEADER, PNL_GROUP, ROW_CACHE_PER_BLOCK};
@@ -61,6 +61,10 @@ pub const OP_FINALIZE_SPLIT: u32 = 20;
 /// OP_SIMULATE_KEPT on OP_OPTION_UNITS's, without it): its lead the kept scenarios, then OP_OPTION_UNITS's
 /// header and option fields, then the spec over the assets and one column per option.
 pub const OP_SIMULATE_OPTIONS: u32 = 21;
+/// OP_SIMULATE keeping tails sized to the task's own share of the scenarios (`Spec::task_tail`)
+/// rather than the calculation's whole: the same merged figures, bit for bit, or ERR_TAILS_SHORT
+/// from the merge when a kept tail cannot be proved long enough (the host then uses OP_SIMULATE).
+pub const OP_SIMULATE_OWN_TAILS: u32 = 22;
 
 /// Option layouts: OP_OPTION_UNITS header [assets, horizon, options] after the units; per option
 /// [underlying, valuation, type, model, spot, strike, σ, r, q, τ, fx unit] (fx unit: the column
@@ -203,6 +207,7 @@ pub const TABLE: &[(&str, f64)] = table![
     OP_FINALIZE_PART,
     OP_FINALIZE_SPLIT,
     OP_SIMULATE_OPTIONS,
+    OP_SIMULATE_OWN_TAILS,
     BLOCK,
     PNL_GROUP,
     GROUP_SUMS_HEADER,
@@ -247,6 +252,7 @@ pub const TABLE: &[(&str, f64)] = table![
     ERR_LIMIT_EXCEEDED,
     ERR_DEADLINE_EXCEEDED,
     ERR_OVERFLOW,
+    ERR_TAILS_SHORT,
     MAX_BOOKS,
     MAX_PRICED_SCENARIOS,
     MAX_COUNT,

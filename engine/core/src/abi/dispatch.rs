@@ -12,7 +12,7 @@ use super::constants::{
     encode_table, OP_ABI, OP_BOOTSTRAP_PATHS, OP_CONDITIONAL, OP_COVARIANCE_PART, OP_ESTIMATE,
     OP_FILTER, OP_FINALIZE, OP_FINALIZE_PART, OP_FINALIZE_SPLIT, OP_GARCH_FIT, OP_OPTION_GREEKS,
     OP_OPTION_UNITS, OP_PARAMETRIC, OP_RUN, OP_SIMULATE, OP_SIMULATE_KEPT, OP_SIMULATE_OPTIONS,
-    OP_UNITS, OP_WORST_WINDOW,
+    OP_SIMULATE_OWN_TAILS, OP_UNITS, OP_WORST_WINDOW,
 };
 use super::finalize_input::{decode_finalize, finalize_in_place, finalize_split_encoded};
 use super::reader::Reader;
@@ -26,8 +26,8 @@ use crate::kept_vectors;
 use crate::merge::finalize::{finalize, FinalizeParams};
 use crate::merge::part_summary::summarize_part;
 use crate::parametric::parametric;
-use crate::simulate::simulate;
 use crate::simulate::Partial;
+use crate::simulate::{simulate, simulate_own_tails};
 use crate::spec::{BlockRange, Spec};
 use crate::stress::conditional::conditional;
 use crate::stress::worst_window::worst_windows;
@@ -67,7 +67,9 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
     }
     or_error(match op {
         OP_ESTIMATE => decode_estimation_input(input).and_then(|i| estimate_encoded(&i)),
-        OP_SIMULATE | OP_RUN | OP_UNITS => decode_spec(input).and_then(|d| on_spec(op, d)),
+        OP_SIMULATE | OP_SIMULATE_OWN_TAILS | OP_RUN | OP_UNITS => {
+            decode_spec(input).and_then(|d| on_spec(op, d))
+        }
         OP_FINALIZE => decode_finalize(&mut Reader::new(input))
             .and_then(|(params, mut partials)| finalize(&params, &mut partials))
             .map(|m| encode_results(&m)),
@@ -117,7 +119,7 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
 pub fn call_parts(op: u32, parts: &[&[f64]]) -> Vec<f64> {
     let in_place = match op {
         OP_FINALIZE => finalize_in_place(parts).map(or_error),
-        OP_SIMULATE | OP_RUN | OP_UNITS => {
+        OP_SIMULATE | OP_SIMULATE_OWN_TAILS | OP_RUN | OP_UNITS => {
             decode_spec_parts(parts).map(|d| or_error(on_spec(op, d)))
         }
         _ => estimation_in_parts(op, parts).map(or_error),
@@ -217,11 +219,15 @@ pub fn prepare_led<'a>(op: u32, lead: &'a [f64], input: &[f64]) -> Option<Option
     }
 }
 
-/// The operations on a decoded spec: OP_SIMULATE (the task's partial), OP_RUN (the same followed
-/// by OP_FINALIZE on its one partial) and OP_UNITS (the task's kept scenarios).
+/// The operations on a decoded spec: OP_SIMULATE (the task's partial; OP_SIMULATE_OWN_TAILS its
+/// tails kept to its own share), OP_RUN (the same followed by OP_FINALIZE on its one partial) and
+/// OP_UNITS (the task's kept scenarios).
 fn on_spec(op: u32, (spec, range, deadline): (Spec, BlockRange, Deadline)) -> Result<Vec<f64>> {
     match op {
         OP_SIMULATE => simulate(&spec, range, &deadline).map(|p| encoded_partial(&spec, p)),
+        OP_SIMULATE_OWN_TAILS => {
+            simulate_own_tails(&spec, range, &deadline).map(|p| encoded_partial(&spec, p))
+        }
         OP_RUN => {
             ensure(range == spec.all_blocks(), "run covers every block")?;
             let partial = simulate(&spec, range, &deadline)?;

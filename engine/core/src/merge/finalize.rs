@@ -11,12 +11,13 @@ use super::merged_tail::{merged_tail, Prefix};
 use super::part_summary::{merged_parts, BookParts, PartSummary};
 use super::partial_vectors;
 use super::pnl_passes::{spread, summarize, BUCKETS_FROM};
+use super::tail_lists::{kth_smallest, task_counts, worst_lists_cover, TailList};
 use super::weighted;
 use crate::error::{ensure, EngineError, Result};
 use crate::grid_sum::column_sums;
 use crate::kept_vectors;
 use crate::metrics::{Metrics, Results, WhatIf, PERCENTILES, PERCENTILE_LEVELS};
-use crate::select::{from_order_key, nth_smallest, rank_of_level};
+use crate::select::{from_order_key, rank_of_level};
 use crate::simulate::Partial;
 use crate::spec::{reads_lane, var_window, Comparison};
 
@@ -78,6 +79,8 @@ pub fn finalize_split(
         return Ok(compared(params, books, &batches));
     }
     let k = rank_of_level(1.0 - params.confidence, next);
+    // Each task's scenarios, read before any P&L is taken out of the partials.
+    let counts = task_counts(partials, next);
     // Ranked lanes (kept scenarios' tails pooled once) give each asset's k-th itself.
     let ranked = partials.iter().any(|p| p.units.ranked > 0);
     ensure(
@@ -93,16 +96,16 @@ pub fn finalize_split(
         if !reads_lane(&params.books, i, largest) {
             return Ok(0.0);
         }
-        let lists = partials.iter().map(|p| {
+        let lists = partials.iter().zip(&counts).map(|(p, &count)| {
             let lane = if largest {
                 &p.units.largest
             } else {
                 &p.units.smallest
             };
-            &lane[i][..]
+            TailList::of(&lane[i], k, count, next)
         });
         let key = if ranked {
-            the_only(lists)?
+            the_only(lists.map(|l| l.keys))?
         } else {
             kth_smallest(lists, k)?
         };
@@ -126,7 +129,9 @@ pub fn finalize_split(
         let standalone_var = if params.lanes == 0 {
             (0..n)
                 .map(|i| {
-                    let lists = partials.iter().map(|p| &p.books[b].asset_tails[i][..]);
+                    let lists = partials.iter().zip(&counts).map(|(p, &count)| {
+                        TailList::of(&p.books[b].asset_tails[i], k, count, next)
+                    });
                     kth_smallest(lists, k).map(|key| -from_order_key(key))
                 })
                 .collect::<Result<Vec<f64>>>()?
@@ -171,19 +176,6 @@ fn the_only<'a>(lists: impl Iterator<Item = &'a [u64]>) -> Result<u64> {
             "a ranked tail is one value over all partials",
         )),
     }
-}
-
-/// The k-th smallest key over the partials' lists of one tail. Honest partials hold min(k, count)
-/// each, k in all (then the k-th is the largest, found without copying); decoded ones may hold
-/// fewer.
-fn kth_smallest<'a>(lists: impl Iterator<Item = &'a [u64]> + Clone, k: usize) -> Result<u64> {
-    let held: usize = lists.clone().map(<[u64]>::len).sum();
-    ensure(held >= k, "partial tails do not match their P&L")?;
-    if held == k {
-        return Ok(lists.flatten().copied().max().unwrap_or(0));
-    }
-    let mut all: Vec<u64> = lists.flatten().copied().collect();
-    Ok(nth_smallest(&mut all, k))
 }
 
 /// The books' figures with the comparison the parameters ask for (`batches`: each book's batch
@@ -236,6 +228,7 @@ fn book_metrics(
     let m = var_window(k);
     let start = k.saturating_sub(m + 1);
     let n = params.n_assets;
+    worst_lists_cover(partials, b, (worst_k, end.key), n_scen)?;
     let rows = merged_tail(
         partials,
         b,

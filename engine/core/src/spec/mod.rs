@@ -135,6 +135,18 @@ impl Spec {
         tail_of(&self.f)
     }
 
+    /// Of a tail of `full` scenarios, how many a task of `count` scenarios keeps: all it can
+    /// (`full`, at most `count`), or its own share (`own_share_of`) where it may and the scenarios
+    /// are exchangeable (Monte Carlo, unweighted). Historical windows are not exchangeable (a
+    /// crisis lies in one task's dates): they keep the full tail.
+    pub fn task_tail(&self, full: usize, count: usize, tails: TaskTails) -> usize {
+        let exchangeable = self.f.method != Method::Historical && !self.f.importance_sampling;
+        if tails == TaskTails::Full || !exchangeable {
+            return full.min(count);
+        }
+        own_share_of(full, count, self.f.scenarios)
+    }
+
     pub fn blocks(&self) -> usize {
         (self.f.scenarios + BLOCK - 1) / BLOCK
     }
@@ -145,6 +157,39 @@ impl Spec {
             first: 0,
             end: self.blocks(),
         }
+    }
+}
+
+/// How much of each tail a task keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskTails {
+    /// The calculation's whole tail (at most the task's scenarios).
+    Full,
+    /// Its own share and a margin where the scenarios are exchangeable (`Spec::task_tail`).
+    OwnShare,
+}
+
+/// Standard deviations of a task's share of a tail that its own-share tail keeps beyond the
+/// expected share: where the scenarios are exchangeable, the tail scenarios a task holds are
+/// hypergeometric, and a count beyond six deviations has odds below one in 10⁹.
+pub const TAIL_SHARE_SIGMAS: f64 = 6.0;
+/// Scenarios an own-share tail keeps beyond its deviations: small tails' shares are far from normal.
+pub const TAIL_SHARE_SLACK: f64 = 64.0;
+
+/// Of a tail of `full` of `scenarios` exchangeable scenarios, what a task of `count` keeps: its
+/// expected share full·count/N plus `TAIL_SHARE_SIGMAS` standard deviations of that share and
+/// `TAIL_SHARE_SLACK`, at most `full` and `count` (what a full tail keeps). A task of 1/T of the
+/// scenarios keeps about 1/T of the tail instead of all of it. Never 0 unless the full tail is.
+pub fn own_share_of(full: usize, count: usize, scenarios: usize) -> usize {
+    let kept = full.min(count);
+    let share = count as f64 / scenarios.max(1) as f64;
+    let expected = full as f64 * share;
+    let spread = (expected * (1.0 - share)).max(0.0).sqrt();
+    let bound = (expected + TAIL_SHARE_SIGMAS * spread).ceil() + TAIL_SHARE_SLACK;
+    if bound >= kept as f64 {
+        kept
+    } else {
+        bound as usize
     }
 }
 

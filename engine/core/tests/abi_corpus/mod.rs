@@ -218,7 +218,33 @@ pub fn corpus() -> Vec<(String, Vec<f64>)> {
     options::option_cases(&mut cases);
     filter::filter_cases(&mut cases);
     finalize_part_cases(&mut cases);
+    own_tail_cases(&mut cases);
     cases
+}
+
+/// OP_SIMULATE_OWN_TAILS over halves whose tails it shortens (k = 3,000 of 60,000: a half keeps
+/// about 1,730), and OP_FINALIZE of them (OP_RUN's answer: the hash repeats that line's).
+fn own_tail_cases(cases: &mut Vec<(String, Vec<f64>)>) {
+    let mut f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 60_000);
+    f.confidence = 0.95;
+    f.books.push(book(2e6, &[-0.2, 0.7, 0.5]));
+    let blocks = blocks(&f);
+    let halves = [(0, blocks / 2), (blocks / 2, blocks)]
+        .map(|(first, end)| call(OP_SIMULATE_OWN_TAILS, &encode_fields(&f, first, end)));
+    cases.push((
+        "simulate own tails 60k c=0.95".to_string(),
+        canonical_partial(&halves[0]),
+    ));
+    let mut input = vec![2.0];
+    halves.iter().for_each(|p| input.extend_from_slice(p));
+    cases.push((
+        "finalize own tails 60k c=0.95".to_string(),
+        call(OP_FINALIZE, &input),
+    ));
+    cases.push((
+        "run 60k c=0.95".to_string(),
+        call(OP_RUN, &encode_fields(&f, 0, blocks)),
+    ));
 }
 
 /// OP_FINALIZE_PART over runs of three partials and OP_FINALIZE_SPLIT of their summaries (its

@@ -49,7 +49,8 @@ pub fn encode_error(e: &EngineError) -> Vec<f64> {
         EngineError::InvalidInput(_)
         | EngineError::LimitExceeded(_)
         | EngineError::Overflow(_)
-        | EngineError::DeadlineExceeded => 0.0,
+        | EngineError::DeadlineExceeded
+        | EngineError::TailsShort => 0.0,
     };
     let msg = e.to_string();
     let mut out = vec![e.code(), detail, msg.len() as f64];
