@@ -1,7 +1,7 @@
 // Where the 100-book batch's time goes in the engine: the calculation the service runs (the same
 // estimate, books and seed), called in this thread on the build the service picks, for 1 book and
 // for 100: OP_RUN as the service calls it when the plan has one task (100k simulations make one),
-// and the same split into OP_SIMULATE and OP_FINALIZE (these two add the encoding and decoding of
+// and the same split into OP_SIMULATE_OWN_TAILS and OP_FINALIZE (these two add the encoding and decoding of
 // the partials). Medians of interleaved runs.
 import { decodeResults } from '../../src/engine/results-codec.js';
 import { ABI } from '../../src/engine/abi.js';
@@ -83,7 +83,7 @@ export async function profileBatchEngine(repeats: number, tasks = 2, engine: Eng
     const simulate_ms: number[] = [];
     const partials = plan.map((b) => {
       const start = performance.now();
-      const out = engine.call(ABI.OP_SIMULATE, encodeSpec(spec, b.first, b.end));
+      const out = engine.call(ABI.OP_SIMULATE_OWN_TAILS, encodeSpec(spec, b.first, b.end));
       simulate_ms.push(performance.now() - start);
       return out;
     });
@@ -91,7 +91,8 @@ export async function profileBatchEngine(repeats: number, tasks = 2, engine: Eng
     const start = performance.now();
     const out = engine.call(ABI.OP_FINALIZE, input);
     const finalize_ms = performance.now() - start;
-    if (out.length !== direct.length || out.some((x, i) => !Object.is(x, direct[i]))) throw new Error('batch profile: OP_RUN ≠ OP_SIMULATE + OP_FINALIZE');
+    if (out.length !== direct.length || out.some((x, i) => !Object.is(x, direct[i])))
+      throw new Error('batch profile: OP_RUN ≠ OP_SIMULATE_OWN_TAILS + OP_FINALIZE');
     return { run_ms, simulate_ms, finalize_ms, partial_bytes: input.byteLength, result_bytes: out.byteLength, out };
   };
   const runs: Record<'single' | 'batch', ReturnType<typeof run>[]> = { single: [], batch: [] };

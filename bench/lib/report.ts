@@ -206,7 +206,7 @@ export function writeReport(r: Results, dir: string, stamp: string): string {
       '',
       `Engine alone, in one thread (${p.build}; one task holds every book here — the service splits a batch of 16 books or more into one task per worker, each pricing its share of the books on the same scenarios):`,
       '',
-      `| engine ms | OP_RUN (as the service) | OP_SIMULATE × ${p.tasks} | OP_FINALIZE | partials MB |`,
+      `| engine ms | OP_RUN (as the service) | OP_SIMULATE_OWN_TAILS × ${p.tasks} | OP_FINALIZE | partials MB |`,
       '|---|---|---|---|---|',
       row('1 book', p.single),
       row('100 books', p.batch),

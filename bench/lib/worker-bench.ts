@@ -86,7 +86,7 @@ export async function benchWorkerSplit(p: PreparedWorkload, repeats: number, thr
     const timedTwo = async () => {
       two.spans = [];
       const r = await run(two, 2)();
-      overlaps.push(overlap(two.spans, ABI.OP_SIMULATE));
+      overlaps.push(overlap(two.spans, ABI.OP_SIMULATE_OWN_TAILS));
       return r;
     };
     // Each of the pair on its own executor over the 2-worker pool: both answers are checked.
@@ -101,7 +101,7 @@ export async function benchWorkerSplit(p: PreparedWorkload, repeats: number, thr
     await run(one, 1)();
     await timedTwo();
     if (!sameBits(one.lastOutput!, two.lastOutput!)) throw new Error(`${p.workload.id}: 2 workers' answer differs from 1 worker's`);
-    if (two.spans.filter((s) => s.op === ABI.OP_SIMULATE).length !== 2) throw new Error(`${p.workload.id} did not split over two workers`);
+    if (two.spans.filter((s) => s.op === ABI.OP_SIMULATE_OWN_TAILS).length !== 2) throw new Error(`${p.workload.id} did not split over two workers`);
     await pair();
     if (!pairs.every((e) => sameBits(one.lastOutput!, e.lastOutput!)))
       throw new Error(`${p.workload.id}: a whole calculation on the 2-worker pool differs from 1 worker's`);

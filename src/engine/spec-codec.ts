@@ -2,7 +2,7 @@ import { ABI } from './abi.js';
 import { COMPARISON_CODES, METHOD_CODES, writeBooks, type EngineBook, type ModelParameters, type SimulatedMethod } from './codec.js';
 import { joinedInput } from './ops.js';
 
-/** A simulation's model and books, encoded per task for its blocks (OP_SIMULATE, OP_RUN, OP_UNITS). */
+/** A simulation's model and books, encoded per task for its blocks (OP_SIMULATE, OP_SIMULATE_OWN_TAILS, OP_RUN, OP_UNITS). */
 export interface SimulationSpec extends ModelParameters {
   method: SimulatedMethod;
   scenarios: number;

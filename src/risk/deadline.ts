@@ -1,7 +1,7 @@
 import { type Ticket, type WorkAdmission } from './admission.js';
 import { calculationFailure } from './failures.js';
 import { allFinite } from './failures.js';
-import { type PhaseTiming } from './engine-run.js';
+import { type PhaseTiming } from './phase-timing.js';
 
 /** What `underDeadline` needs of the calculator: the compute deadline per request. */
 export interface DeadlineSettings {

@@ -1,6 +1,5 @@
 import { decodeResults, type EngineResults } from '../engine/results-codec.js';
 import {
-  checkStatus,
   type CovariancePart,
   decodeCovariancePart,
   decodeEstimation,
@@ -8,11 +7,8 @@ import {
   covariancePartInput,
   encodeEstimation,
   estimationWithCovariance,
-  encodeFinalize,
-  encodeFinalizeSplit,
   encodeParametric,
   parametricCovariance,
-  finalizeInput,
   type EngineBook,
   type Estimation,
   type ModelParameters,
@@ -21,7 +17,9 @@ import {
 import { specParts, type SimulationSpec } from '../engine/spec-codec.js';
 import { ABI } from '../engine/abi.js';
 import { samplesThroughLoadings } from '../engine/sampling-rule.js';
-import { type EngineExecutor, type EngineReply } from '../engine/ops.js';
+import { type EngineExecutor } from '../engine/ops.js';
+import { addPhase, type PhaseTiming } from './phase-timing.js';
+import { simulateAndMerge } from './simulate-merge.js';
 import { minBlocksFor, planBatches } from './plan.js';
 import { steppedDays, workUnits } from './work-cost.js';
 
@@ -52,18 +50,6 @@ export interface ModelInput extends ModelParameters {
   method: Method;
   simulations: number;
   zeroDrift: boolean;
-}
-
-/** Where a calculation's time went: the slowest task of each phase, phases added up. */
-export interface PhaseTiming {
-  queueMs: number;
-  computeMs: number;
-  batches: number;
-}
-
-export function addPhase(timing: PhaseTiming, replies: EngineReply[]): void {
-  timing.queueMs += Math.max(...replies.map((r) => r.queueMs));
-  timing.computeMs += Math.max(...replies.map((r) => r.computeMs));
 }
 
 /**
@@ -253,42 +239,5 @@ export async function runModel(
     addPhase(timing, [reply]);
     return decodeResults(reply.output);
   }
-  const replies = await Promise.all(batches.map((b) => exec.run(ABI.OP_SIMULATE, specParts(spec, b.first, b.end, budget()), signal)));
-  addPhase(timing, replies);
-  replies.forEach((r) => checkStatus(r.output));
-  const partials = replies.map((r) => r.output);
-  const parts = finalizeParts(policy, partials.length, model.importanceSampling);
-  const final = parts > 1 ? await splitFinalize(exec, partials, parts, signal, timing) : await exec.run(ABI.OP_FINALIZE, finalizeInput(partials), signal);
-  addPhase(timing, [final]);
-  return decodeResults(final.output);
-}
-
-/** How many parts to finalize `partials` simulate tasks' partials in (1: one OP_FINALIZE). */
-function finalizeParts(policy: BatchPolicy, partials: number, weighted: boolean): number {
-  // Weighted scenarios are merged whole (their parts would summarize nothing).
-  if (weighted) return 1;
-  return Math.max(1, Math.min(partials, Math.floor(policy.finalizeParts ?? 1)));
-}
-
-/** OP_FINALIZE_PART over `parts` runs of the partials at once, then OP_FINALIZE_SPLIT (its reply returned). */
-async function splitFinalize(
-  exec: EngineExecutor,
-  partials: Float64Array[],
-  parts: number,
-  signal: AbortSignal | undefined,
-  timing: PhaseTiming,
-): Promise<EngineReply> {
-  const n = partials.length;
-  const runs = Array.from({ length: parts }, (_, j) => partials.slice(Math.floor((j * n) / parts), Math.floor(((j + 1) * n) / parts)));
-  const summaries = await Promise.all(runs.map((run) => exec.run(ABI.OP_FINALIZE_PART, encodeFinalize(run), signal)));
-  addPhase(timing, summaries);
-  summaries.forEach((r) => checkStatus(r.output));
-  return exec.run(
-    ABI.OP_FINALIZE_SPLIT,
-    encodeFinalizeSplit(
-      summaries.map((r) => r.output),
-      partials,
-    ),
-    signal,
-  );
+  return simulateAndMerge(exec, spec, batches, { finalizeParts: policy.finalizeParts ?? 1, budget }, signal, timing);
 }

@@ -4,7 +4,8 @@ import { encodeSpec, specParts } from '../engine/spec-codec.js';
 import { ABI } from '../engine/abi.js';
 import { sharedAnswer, type EngineExecutor, type EngineReply } from '../engine/ops.js';
 import { type Estimation } from '../engine/codec.js';
-import { addPhase, scenarioCount, scenarioUnits, simulationSpec, type BatchPolicy, type ModelInput, type PhaseTiming } from './engine-run.js';
+import { scenarioCount, scenarioUnits, simulationSpec, type BatchPolicy, type ModelInput } from './engine-run.js';
+import { addPhase, type PhaseTiming } from './phase-timing.js';
 import { minBlocksFor, planBatches } from './plan.js';
 
 /**

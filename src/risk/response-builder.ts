@@ -5,7 +5,7 @@ import { ABI } from '../engine/abi.js';
 import { DEFAULTS, MONTE_CARLO, type CalculateRequest } from '../contract/schemas.js';
 import { PERCENTILE_KEYS, type BatchResponseBody, type CalculateResponseBody } from '../contract/responses.js';
 import { exposureSummary, type PricedBook } from './books.js';
-import { type PhaseTiming } from './engine-run.js';
+import { type PhaseTiming } from './phase-timing.js';
 import { type Precision } from './precision.js';
 import { type ResolvedOptions } from './model-setup.js';
 import { type HistoryExtras } from './history/history-methods.js';

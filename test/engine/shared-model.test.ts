@@ -56,7 +56,7 @@ for (const choice of ['native', 'wasm'] as EngineChoice[]) {
       t.same(split, joined, `${what}: split over the pool, the joined spec's answer`);
       t.same(again, joined, `${what}: a second calculation from the same estimate`);
       t.same(whole, joined, `${what}: one task (OP_RUN in parts)`);
-      const parts = [...modelParts(recording.inputs, ABI.OP_SIMULATE, modelVector.length), ...modelParts(recording.inputs, ABI.OP_RUN, modelVector.length)];
+      const parts = [...modelParts(recording.inputs, ABI.OP_SIMULATE_OWN_TAILS, modelVector.length), ...modelParts(recording.inputs, ABI.OP_RUN, modelVector.length)];
       t.equal(parts.length, 5, `${what}: four simulate tasks and a run`);
       t.equal(new Set(parts.map((p) => p.buffer)).size, 1, `${what}: one buffer holds the model for every task`);
       t.ok(parts[0]!.buffer instanceof SharedArrayBuffer, `${what}: in shared memory, posted to the workers as it is`);

@@ -5,7 +5,7 @@ import { type EngineExecutor, type EngineReply } from '../../engine/ops.js';
 import { samplesThroughLoadings } from '../../engine/sampling-rule.js';
 import { decodeConditional, decodeWorstWindow, encodeConditional, encodeWorstWindow, type ConditionalOutcome } from '../../engine/stress-codec.js';
 import { type PriceHistory } from '../price-history.js';
-import { addPhase, type PhaseTiming } from '../engine-run.js';
+import { addPhase, type PhaseTiming } from '../phase-timing.js';
 
 type Conditional = Extract<StressScenarioInput, { type: 'conditional' }>;
 
