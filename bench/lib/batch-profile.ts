@@ -91,6 +91,7 @@ export async function profileBatchEngine(repeats: number, tasks = 2, engine: Eng
     const start = performance.now();
     const out = engine.call(ABI.OP_FINALIZE, input);
     const finalize_ms = performance.now() - start;
+    if (out[0] === ABI.ERR_TAILS_SHORT) throw new Error('batch profile: own-share tails not proved long enough (ERR_TAILS_SHORT)');
     if (out.length !== direct.length || out.some((x, i) => !Object.is(x, direct[i])))
       throw new Error('batch profile: OP_RUN ≠ OP_SIMULATE_OWN_TAILS + OP_FINALIZE');
     return { run_ms, simulate_ms, finalize_ms, partial_bytes: input.byteLength, result_bytes: out.byteLength, out };

@@ -35,8 +35,8 @@ impl<'a> TailList<'a> {
 }
 
 /// The k-th smallest key over the tasks' lists of one tail of values (their order does not matter).
-/// Full lists hold k in all (the k-th is then the largest, found without copying); own-share lists
-/// hold fewer each and usually more in all. The union's k-th is the calculation's when it is no
+/// Full lists hold min(k, count) each (one task: k in all, the k-th then the largest, found
+/// without copying); own-share lists hold fewer each and usually more than k in all. The union's k-th is the calculation's when it is no
 /// larger than every short list's largest: a key left out is at least that, so none lies below it
 /// (and a tie repeats its value). Otherwise `TailsShort`; full lists holding fewer than k in all
 /// do not match their P&L.

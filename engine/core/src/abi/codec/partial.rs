@@ -15,7 +15,8 @@ use crate::spec::Spec;
 use std::borrow::Cow;
 
 /// Partial layout: [0, N, n, c, books, bins, comparison, lanes, first, count, worst count w, tail
-/// count k, weighted, ranked (then k is the rank of the one value each lane holds: its asset's
+/// count k (w and k as the task kept them: min(k, count), or its own share of them under
+/// OP_SIMULATE_OWN_TAILS, which the merge recognises by that length), weighted, ranked (then k is the rank of the one value each lane holds: its asset's
 /// k-th of the whole calculation)], per book (capital, weights(n)), with weights their likelihood ratios(count), per lane and asset its k tail values (lane 2 holds
 /// −(e^R − 1)), then per book: pnl(count), worst index(w), worst P&L(w), worst per-asset P&L(w·n),
 /// and with no lanes its asset tails(n·k).
