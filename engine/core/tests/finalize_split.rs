@@ -4,6 +4,7 @@
 //! separate parts (`call_parts`, read in place) answers what it answers over them joined.
 mod common;
 
+use common::task_split::{drawn_bounds, finalize_input, split_finalize};
 use common::*;
 use risk_engine_core::abi::constants::{
     OP_FINALIZE, OP_FINALIZE_PART, OP_FINALIZE_SPLIT, OP_SIMULATE,
@@ -13,20 +14,8 @@ use risk_engine_core::spec::{Comparison, Method, Mode, SpecFields};
 
 /// Seven partials of the spec (at drawn block cuts), encoded, in scenario order.
 fn seven_partials(f: &SpecFields, d: &mut Draw) -> Vec<Vec<f64>> {
-    let blocks = blocks(f);
-    assert!(blocks >= 7, "seven partials need seven blocks");
-    let mut cuts: Vec<usize> = Vec::new();
-    while cuts.len() < 6 {
-        let c = 1 + d.below(blocks - 1);
-        if !cuts.contains(&c) {
-            cuts.push(c);
-        }
-    }
-    cuts.sort_unstable();
-    let mut bounds = vec![0];
-    bounds.extend(cuts);
-    bounds.push(blocks);
-    bounds
+    assert!(blocks(f) >= 7, "seven partials need seven blocks");
+    drawn_bounds(f, 7, d)
         .windows(2)
         .map(|w| {
             let p = call(OP_SIMULATE, &encode_spec(f, w[0], w[1]));
@@ -34,30 +23,6 @@ fn seven_partials(f: &SpecFields, d: &mut Draw) -> Vec<Vec<f64>> {
             p
         })
         .collect()
-}
-
-fn finalize_input(partials: &[Vec<f64>]) -> Vec<f64> {
-    let mut input = vec![partials.len() as f64];
-    for p in partials {
-        input.extend_from_slice(p);
-    }
-    input
-}
-
-/// The partials grouped into `parts` runs, each summarized by OP_FINALIZE_PART, then merged
-/// (parts and partials handed over in reverse order: the merge must not depend on it).
-fn split_finalize(partials: &[Vec<f64>], parts: usize) -> Vec<f64> {
-    let n = partials.len();
-    let mut input = vec![parts as f64];
-    for j in (0..parts).rev() {
-        let run = &partials[j * n / parts..(j + 1) * n / parts];
-        let summary = call(OP_FINALIZE_PART, &finalize_input(run));
-        assert_eq!(summary[0], 0.0, "finalize part failed");
-        input.extend(summary);
-    }
-    let reversed: Vec<Vec<f64>> = partials.iter().rev().cloned().collect();
-    input.extend(finalize_input(&reversed));
-    call(OP_FINALIZE_SPLIT, &input)
 }
 
 fn assert_splits_agree(f: &SpecFields, d: &mut Draw) {

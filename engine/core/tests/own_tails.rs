@@ -5,11 +5,11 @@
 //! tails.
 mod common;
 
+use common::task_split::{drawn_bounds, split_finalize};
 use common::*;
 use risk_engine_core::abi::call;
 use risk_engine_core::abi::constants::{
-    ERR_TAILS_SHORT, OP_FINALIZE, OP_FINALIZE_PART, OP_FINALIZE_SPLIT, OP_RUN, OP_SIMULATE,
-    OP_SIMULATE_OWN_TAILS, PARTIAL_HEADER_LEN,
+    ERR_TAILS_SHORT, OP_FINALIZE, OP_RUN, OP_SIMULATE, OP_SIMULATE_OWN_TAILS, PARTIAL_HEADER_LEN,
 };
 use risk_engine_core::spec::{Comparison, Method, Mode, SpecFields, TaskTails};
 
@@ -32,44 +32,6 @@ fn merged(partials: &[Vec<f64>]) -> Vec<f64> {
         input.extend_from_slice(p);
     }
     call(OP_FINALIZE, &input)
-}
-
-/// OP_FINALIZE_PART over two runs of the partials, then OP_FINALIZE_SPLIT.
-fn split_merged(partials: &[Vec<f64>]) -> Vec<f64> {
-    let half = partials.len() / 2;
-    let mut input = vec![2.0];
-    for run in [&partials[..half], &partials[half..]] {
-        let summary = call(OP_FINALIZE_PART, &finalize_input(run));
-        assert_eq!(summary[0], 0.0, "finalize part failed");
-        input.extend(summary);
-    }
-    input.extend(finalize_input(partials));
-    call(OP_FINALIZE_SPLIT, &input)
-}
-
-fn finalize_input(partials: &[Vec<f64>]) -> Vec<f64> {
-    let mut input = vec![partials.len() as f64];
-    for p in partials {
-        input.extend_from_slice(p);
-    }
-    input
-}
-
-/// 0, `tasks − 1` distinct drawn cuts, then every block.
-fn drawn_bounds(f: &SpecFields, tasks: usize, d: &mut Draw) -> Vec<usize> {
-    let blocks = blocks(f);
-    let mut cuts: Vec<usize> = Vec::new();
-    while cuts.len() + 1 < tasks.min(blocks) {
-        let c = 1 + d.below(blocks - 1);
-        if !cuts.contains(&c) {
-            cuts.push(c);
-        }
-    }
-    cuts.sort_unstable();
-    let mut bounds = vec![0];
-    bounds.extend(cuts);
-    bounds.push(blocks);
-    bounds
 }
 
 /// Confidence levels from the bounds of the domain inwards.
@@ -122,7 +84,10 @@ fn own_share_tails_merge_to_the_full_answer_bit_for_bit() {
             message(&answer)
         );
         if own.len() >= 2 {
-            assert!(same_bits(&split_merged(&own), &whole), "case {case}: split");
+            assert!(
+                same_bits(&split_finalize(&own, 2), &whole),
+                "case {case}: split"
+            );
         }
     }
     // The large drawn shapes keep shorter tails than the full ones: the check above is not idle.

@@ -151,7 +151,7 @@ pub fn finalize_split(
         };
         let (m, figures) = book_metrics(
             params,
-            partials,
+            (partials, &counts),
             (b, split.get(b)),
             &pnl,
             standalone_var,
@@ -188,10 +188,11 @@ fn compared(params: &FinalizeParams, books: Vec<Metrics>, batches: &[Batches]) -
     Results { books, what_if }
 }
 
-/// One book's figures from its P&L (in scenario order) and its partials' tails.
+/// One book's figures from its P&L (in scenario order) and its partials' tails (with each one's
+/// scenarios, `task_counts`).
 fn book_metrics(
     params: &FinalizeParams,
-    partials: &[Partial],
+    (partials, counts): (&[Partial], &[usize]),
     (b, split): (usize, Option<&BookParts>),
     pnl: &[f64],
     standalone_var: Vec<f64>,
@@ -228,7 +229,7 @@ fn book_metrics(
     let m = var_window(k);
     let start = k.saturating_sub(m + 1);
     let n = params.n_assets;
-    worst_lists_cover(partials, b, (worst_k, end.key), n_scen)?;
+    worst_lists_cover((partials, counts), b, (worst_k, end.key), n_scen)?;
     let rows = merged_tail(
         partials,
         b,

@@ -13,7 +13,7 @@ use crate::spec::own_share_of;
 #[derive(Clone, Copy, Debug)]
 pub struct TailList<'a> {
     pub keys: &'a [u64],
-    short: bool,
+    pub short: bool,
 }
 
 impl<'a> TailList<'a> {
@@ -28,10 +28,6 @@ impl<'a> TailList<'a> {
             short: own < k.min(count) && keys.len() == own,
         }
     }
-
-    fn short(&self) -> bool {
-        self.short
-    }
 }
 
 /// The k-th smallest key over the tasks' lists of one tail of values (their order does not matter).
@@ -45,11 +41,11 @@ pub fn kth_smallest<'a>(
     k: usize,
 ) -> Result<u64> {
     let held: usize = lists.clone().map(|l| l.keys.len()).sum();
-    let mut short = lists.clone().filter(TailList::short).peekable();
     if held < k {
-        return Err(match short.peek() {
-            Some(_) => EngineError::TailsShort,
-            None => EngineError::invalid("partial tails do not match their P&L"),
+        return Err(if lists.clone().any(|l| l.short) {
+            EngineError::TailsShort
+        } else {
+            EngineError::invalid("partial tails do not match their P&L")
         });
     }
     let kth = if held == k {
@@ -63,8 +59,8 @@ pub fn kth_smallest<'a>(
         let mut all: Vec<u64> = lists.clone().flat_map(|l| l.keys).copied().collect();
         nth_smallest(&mut all, k)
     };
-    let covered = |l: TailList| l.keys.iter().any(|&x| x >= kth);
-    if short.all(covered) {
+    let covered = |l: TailList| !l.short || l.keys.iter().any(|&x| x >= kth);
+    if lists.clone().all(covered) {
         Ok(kth)
     } else {
         Err(EngineError::TailsShort)
@@ -75,18 +71,18 @@ pub fn kth_smallest<'a>(
 /// last of which has order key `key`: every short list (`TailList::of`) must keep a key above
 /// `key`. Its left-out scenarios rank after its last by (key, index); an equal key could have
 /// left out a tie the prefix takes, with a row of its own (`TailsShort`).
+/// `counts` are the partials' scenarios (`task_counts`), `scenarios` their sum.
 pub fn worst_lists_cover(
-    partials: &[Partial],
+    (partials, counts): (&[Partial], &[usize]),
     b: usize,
     (worst_k, key): (usize, u64),
     scenarios: usize,
 ) -> Result<()> {
-    let counts = task_counts(partials, scenarios);
     let covers = |(p, &count): (&Partial, &usize)| {
         let worst = &p.books[b].worst.keys;
-        !TailList::of(worst, worst_k, count, scenarios).short() || worst.iter().any(|&x| x > key)
+        !TailList::of(worst, worst_k, count, scenarios).short || worst.iter().any(|&x| x > key)
     };
-    if partials.iter().zip(&counts).all(covers) {
+    if partials.iter().zip(counts).all(covers) {
         Ok(())
     } else {
         Err(EngineError::TailsShort)

@@ -5,6 +5,7 @@
 pub mod estimation_input;
 pub mod option_book;
 pub mod pooled_tails;
+pub mod task_split;
 
 use risk_engine_core::abi::call;
 use risk_engine_core::abi::codec::{decode_spec, encode_partial};
