@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { type WorkAdmission } from '../risk/admission.js';
+import { fullTailRepeatCount } from '../risk/simulate-merge.js';
 import { type UwsBuild } from './uws-runtime.js';
 
 /** Prometheus metrics of the service (GET /metrics). Labels never carry keys or ids. */
@@ -51,6 +52,11 @@ export class ServiceMetrics {
       ],
       ['rate_limit_fallback_total', 'Rate-limit decisions taken in this process because the shared store (Redis) was unavailable', limiterFallbacks],
       ['engine_worker_restarts_total', 'Engine worker threads started to replace one that ended (crash, out of memory)', () => pool.workerRestarts()],
+      [
+        'engine_full_tail_repeats_total',
+        "Split Monte Carlo calculations simulated again keeping full tails: the merge could not prove a task's own share of a tail long enough (a book tied at its tail's boundary)",
+        fullTailRepeatCount,
+      ],
     ];
     for (const [name, help, read] of counters) {
       let counted = 0;

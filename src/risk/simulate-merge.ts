@@ -13,6 +13,17 @@ export interface MergePlan {
   budget: () => number;
 }
 
+let fullTailRepeats = 0;
+
+/**
+ * Split calculations this process has simulated again keeping full tails (ERR_TAILS_SHORT) since
+ * it started. Rare by design (a book tied at its tail's boundary); an operator watching it rise
+ * sees a change of tails' sizing go wrong, which would otherwise show only as time.
+ */
+export function fullTailRepeatCount(): number {
+  return fullTailRepeats;
+}
+
 /**
  * The simulate tasks over `batches` (two or more) and their exact merge. Each task keeps its own
  * share of every tail (OP_SIMULATE_OWN_TAILS: about 1/T of it and a margin, not all of it; the
@@ -44,7 +55,9 @@ export async function simulateAndMerge(
   };
   if (spec.books.some(noExposure)) return decodeResults(await merged(ABI.OP_SIMULATE));
   const own = await merged(ABI.OP_SIMULATE_OWN_TAILS);
-  return decodeResults(own[0] === ABI.ERR_TAILS_SHORT ? await merged(ABI.OP_SIMULATE) : own);
+  if (own[0] !== ABI.ERR_TAILS_SHORT) return decodeResults(own);
+  fullTailRepeats += 1;
+  return decodeResults(await merged(ABI.OP_SIMULATE));
 }
 
 /** Whether every weight of a book is zero (either sign): its P&L is zero in every scenario. */

@@ -157,10 +157,16 @@ t.test('one access-log line per answer, errors included, with the id, route temp
   t.notMatch(JSON.stringify(lines), 'x'.repeat(30), 'the route template, not the raw path');
 });
 
-t.test('metrics: latency by status, timeouts, worker restarts, storage errors, limiter fallbacks, build info', async (t) => {
+t.test('metrics: latency by status, timeouts, worker restarts, storage errors, limiter fallbacks, full-tail repeats, build info', async (t) => {
   const m = (await call(base, 'GET', '/metrics')).text;
   t.match(m, /http_request_duration_seconds_bucket\{[^}]*route="\/api\/v1\/risk\/calculate"[^}]*status="422"/, 'latency labelled by status');
-  for (const name of ['calculation_timeouts_total', 'engine_worker_restarts_total', 'storage_errors_total', 'rate_limit_fallback_total'])
+  for (const name of [
+    'calculation_timeouts_total',
+    'engine_worker_restarts_total',
+    'storage_errors_total',
+    'rate_limit_fallback_total',
+    'engine_full_tail_repeats_total',
+  ])
     t.match(m, new RegExp(`^${name} 0$`, 'm'), `${name} counted (0 here)`);
   const info =
     /^risk_service_build_info\{version="\d+\.\d+\.\d+",engine_kind="(native|wasm)",engine="([\w-]+)",engine_version="[\d.]+",node="([^"]+)"\} 1$/m.exec(m);
