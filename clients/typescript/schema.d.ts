@@ -3510,7 +3510,7 @@ export interface operations {
                      *         },
                      *         "engine": {
                      *           "build": "native-avx512",
-                     *           "version": "0.10.0",
+                     *           "version": "0.10.1",
                      *           "threads": 2,
                      *           "batches": 1
                      *         },
@@ -3992,7 +3992,7 @@ export interface operations {
                      *         },
                      *         "engine": {
                      *           "build": "native-avx512",
-                     *           "version": "0.10.0",
+                     *           "version": "0.10.1",
                      *           "threads": 2,
                      *           "batches": 1
                      *         },

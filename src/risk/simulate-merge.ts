@@ -1,5 +1,5 @@
 import { decodeResults, type EngineResults } from '../engine/results-codec.js';
-import { checkStatus, encodeFinalize, encodeFinalizeSplit, finalizeInput, type EngineBook } from '../engine/codec.js';
+import { checkStatus, encodeFinalize, encodeFinalizeSplit, finalizeInput } from '../engine/codec.js';
 import { specParts, type SimulationSpec } from '../engine/spec-codec.js';
 import { ABI } from '../engine/abi.js';
 import { type EngineExecutor, type EngineReply } from '../engine/ops.js';
@@ -30,10 +30,9 @@ export function fullTailRepeatCount(): number {
  * engine keeps full tails for historical windows and weighted scenarios, which are not
  * exchangeable), so a split adds no work to its tasks and the merge reads T times fewer tail
  * values. Where the merge cannot prove a kept tail long enough (ERR_TAILS_SHORT: a book whose P&L
- * ties at its tail's boundary) the tasks run again keeping full tails. A book of no exposure (a
- * what-if whose trades close the book, sensitivities of zero positions) ties at every rank: such
- * calculations keep full tails at once rather than simulate twice. Either way the figures are
- * OP_RUN's, bit for bit (the engine's tests show it).
+ * ties at its tail's boundary) the tasks run again keeping full tails. (A book of no exposure ties
+ * at every rank: the engine keeps the books' full worst lists for it at once.) Either way the
+ * figures are OP_RUN's, bit for bit (the engine's tests show it).
  */
 export async function simulateAndMerge(
   exec: EngineExecutor,
@@ -53,16 +52,10 @@ export async function simulateAndMerge(
     addPhase(timing, [final]);
     return final.output;
   };
-  if (spec.books.some(noExposure)) return decodeResults(await merged(ABI.OP_SIMULATE));
   const own = await merged(ABI.OP_SIMULATE_OWN_TAILS);
   if (own[0] !== ABI.ERR_TAILS_SHORT) return decodeResults(own);
   fullTailRepeats += 1;
   return decodeResults(await merged(ABI.OP_SIMULATE));
-}
-
-/** Whether every weight of a book is zero (either sign): its P&L is zero in every scenario. */
-function noExposure(book: EngineBook): boolean {
-  return book.weights.every((w) => w === 0);
 }
 
 /** How many parts to finalize `partials` simulate tasks' partials in (1: one OP_FINALIZE). */

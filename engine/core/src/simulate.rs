@@ -123,7 +123,7 @@ pub(crate) fn simulate_from(
         tails
     };
     let k = spec.task_tail(spec.tail_count(), count, tails);
-    let worst_k = spec.task_tail(spec.worst_count(), count, tails);
+    let worst_k = spec.task_worst_tail(count, tails);
     let shared = spec.shares_asset_tails();
     let per_book_tails = if shared { 0 } else { n };
     let mut books: Vec<BookPartial> = spec

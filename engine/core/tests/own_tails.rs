@@ -94,11 +94,13 @@ fn own_share_tails_merge_to_the_full_answer_bit_for_bit() {
     assert!(shortened >= 8, "only {shortened} cases kept shorter tails");
 }
 
-/// A book of no exposure loses nothing in every scenario: every key ties at the boundary.
+/// A book on an asset of no volatility (its factor row zeroed) has the same P&L in every
+/// scenario: every key ties at the boundary, so an own share cannot be proven long enough.
 #[test]
 fn a_book_tied_at_its_boundary_answers_tails_short_and_full_tails_answer() {
     let mut f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 100_000);
-    f.books = vec![book(1e6, &[0.0, 0.0, 0.0])];
+    f.books = vec![book(1e6, &[1.0, 0.0, 0.0])];
+    f.factor[0] = 0.0;
     let bounds = [0, blocks(&f) / 2, blocks(&f)];
     let short = merged(&partials(&f, OP_SIMULATE_OWN_TAILS, &bounds));
     assert_eq!(short[0], f64::from(ERR_TAILS_SHORT), "{}", message(&short));
@@ -107,6 +109,29 @@ fn a_book_tied_at_its_boundary_answers_tails_short_and_full_tails_answer() {
         &merged(&partials(&f, OP_SIMULATE, &bounds)),
         &whole
     ));
+}
+
+/// A book of no exposure (weights 0 of either sign: a what-if closing the book) ties at every
+/// rank too, so the books keep their full worst lists and the merge answers; the asset lanes
+/// still keep their own share.
+#[test]
+fn a_book_of_no_exposure_keeps_its_full_worst_list() {
+    let mut f = spec(Method::MonteCarloNormal, Mode::BuyAndHold, 100_000);
+    f.books.push(book(1e6, &[0.0, -0.0, 0.0]));
+    let bounds = [0, blocks(&f) / 2, blocks(&f)];
+    let own = partials(&f, OP_SIMULATE_OWN_TAILS, &bounds);
+    let whole = call(OP_RUN, &encode_spec(&f, 0, blocks(&f)));
+    assert!(
+        same_bits(&merged(&own), &whole),
+        "{}",
+        message(&merged(&own))
+    );
+    let full = partials(&f, OP_SIMULATE, &bounds);
+    for (o, w) in own.iter().zip(&full) {
+        // Header words 10 and 11: the worst lists' length w and the lanes' k, as the task kept them.
+        assert_eq!(o[10], w[10], "full worst lists");
+        assert!(o[11] < w[11], "own-share asset lanes");
+    }
 }
 
 /// The first asset's lane of smallest units in an encoded partial (shared lanes, one book).

@@ -41,6 +41,11 @@ impl Book {
         self.capital.is_finite() && self.capital > 0.0
     }
 
+    /// Whether some weight is not zero (either sign): a book without one has P&L 0 in every scenario.
+    pub fn has_exposure(&self) -> bool {
+        self.weights.iter().any(|&w| w != 0.0)
+    }
+
     /// Whether asset i's standalone VaR reads its largest values (an exposure ≤ −0, whose loss
     /// comes from rises) rather than its smallest (≥ +0).
     #[inline(always)]

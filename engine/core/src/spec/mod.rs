@@ -147,6 +147,19 @@ impl Spec {
         own_share_of(full, count, self.f.scenarios)
     }
 
+    /// Of each book's worst scenarios, how many a task of `count` keeps (`task_tail`). A book of
+    /// no exposure ties at every rank, so the merge could never prove an own share of its worst
+    /// scenarios long enough; the partial's books share one worst count, so every book then keeps
+    /// its full list (the asset tails may still be their own share).
+    pub fn task_worst_tail(&self, count: usize, tails: TaskTails) -> usize {
+        let tails = if self.f.books.iter().all(Book::has_exposure) {
+            tails
+        } else {
+            TaskTails::Full
+        };
+        self.task_tail(self.worst_count(), count, tails)
+    }
+
     pub fn blocks(&self) -> usize {
         (self.f.scenarios + BLOCK - 1) / BLOCK
     }
