@@ -2,13 +2,14 @@
 //! (`kept_units`, OP_UNITS), and any book priced on them later (`simulate_kept`, OP_SIMULATE_KEPT)
 //! with the partial that drawing them again would give, bit for bit.
 
+use crate::block_tails::push_unit_tails;
 use crate::deadline::Deadline;
 use crate::error::{ensure, EngineError, Result};
 use crate::finite::all_finite;
 use crate::kernels::{fill_units, group_size, scaled_factor, Workspace};
 use crate::options::option_blocks::OptionBlocks;
 use crate::options::revalue::{check_option_units, OptionColumn};
-use crate::simulate::{block_units, in_block, push_unit_tails, simulate_from, Partial, UnitTails};
+use crate::simulate::{block_units, in_block, simulate_from, Partial, UnitTails};
 use crate::spec::{BlockRange, Spec, TaskTails, BLOCK};
 use crate::tail::ValueTail;
 

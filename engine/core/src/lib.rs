@@ -5,6 +5,7 @@
 #![deny(unsafe_code)] // except in `abi::wasm`, the raw exports
 
 pub mod abi;
+mod block_tails;
 pub mod deadline;
 pub mod error;
 pub mod estimation;
