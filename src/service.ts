@@ -49,6 +49,7 @@ export async function startService(config: Config, log: Logger = pino({ level: c
       maxBatches: config.workers,
       timeoutMs: config.calcTimeoutMs,
       admission,
+      mergeCounts: { fullTailRepeats: 0 },
     },
     pool: { queueDepth: () => pool.queueSize, threads: () => pool.threads, inFlight: () => pool.inFlight, workerRestarts: () => pool.workerRestarts },
     limiterFallbacks: () => limiterFallbacks,

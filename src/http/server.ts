@@ -72,6 +72,7 @@ function contextOf(s: HttpServices, uws: UwsBuild): AppContext {
     s.limiterFallbacks,
     { version: SERVICE_VERSION, engine: s.calculator.engine.build, engineVersion: s.calculator.engine.version, uws },
     s.calculator.admission,
+    s.calculator.mergeCounts,
   );
   return {
     config: s.config,

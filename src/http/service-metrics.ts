@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { type WorkAdmission } from '../risk/admission.js';
-import { fullTailRepeatCount } from '../risk/simulate-merge.js';
+import { type MergeCounts } from '../risk/simulate-merge.js';
 import { type UwsBuild } from './uws-runtime.js';
 
 /** Prometheus metrics of the service (GET /metrics). Labels never carry keys or ids. */
@@ -43,6 +43,7 @@ export class ServiceMetrics {
     limiterFallbacks: () => number,
     build: { version: string; engine: string; engineVersion: string; uws?: UwsBuild },
     admission?: WorkAdmission,
+    merges?: MergeCounts,
   ) {
     const counters: [string, string, () => number][] = [
       [
@@ -54,8 +55,8 @@ export class ServiceMetrics {
       ['engine_worker_restarts_total', 'Engine worker threads started to replace one that ended (crash, out of memory)', () => pool.workerRestarts()],
       [
         'engine_full_tail_repeats_total',
-        "Split Monte Carlo calculations simulated again keeping full tails: the merge could not prove a task's own share of a tail long enough (a book tied at its tail's boundary)",
-        fullTailRepeatCount,
+        "Split Monte Carlo calculations simulated again keeping full tails: the merge could not prove a task's own share of a tail long enough (a book tied at its tail's boundary, or a draw beyond six deviations)",
+        () => merges?.fullTailRepeats ?? 0,
       ],
     ];
     for (const [name, help, read] of counters) {

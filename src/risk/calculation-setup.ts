@@ -5,6 +5,7 @@ import { type DatasetStore } from '../datasets/dataset-store.js';
 import { type ModelRequest, type PreparedModel, type SetupDeps } from './model-setup.js';
 import { type Session } from './deadline.js';
 import { type WorkAdmission } from './admission.js';
+import { type MergeCounts } from './simulate-merge.js';
 import { type Calculation, type EngineInfo } from './response-builder.js';
 import { type BatchPolicy, type ModelInput } from './engine-run.js';
 import { type Precision } from './precision.js';
@@ -20,13 +21,15 @@ export interface CalculatorDeps extends SetupDeps {
   timeoutMs: number;
   /** Admission by estimated work against the deadline (absent: every calculation is admitted). */
   admission?: WorkAdmission;
+  /** What the calculations' merges did, counted for /metrics (absent: not counted). */
+  mergeCounts?: MergeCounts;
   /** Tests only: the simulation's and the finalize's splits forced (see `BatchPolicy`). */
   batchSplit?: Pick<BatchPolicy, 'minBlocksPerBatch' | 'finalizeParts'>;
 }
 
 /** How a calculation's engine work splits over the pool, within its session's deadline: one rule for every path that prices books. */
 export function batchPolicy(deps: CalculatorDeps, s: Pick<Session, 'deadline'>): BatchPolicy {
-  return { maxBatches: deps.maxBatches, deadline: s.deadline, ...deps.batchSplit };
+  return { maxBatches: deps.maxBatches, deadline: s.deadline, counts: deps.mergeCounts, ...deps.batchSplit };
 }
 
 /** The engine's model of a request's books on the prepared model, with `simulations` scenarios. */

@@ -19,7 +19,7 @@ import { ABI } from '../engine/abi.js';
 import { samplesThroughLoadings } from '../engine/sampling-rule.js';
 import { type EngineExecutor } from '../engine/ops.js';
 import { addPhase, type PhaseTiming } from './phase-timing.js';
-import { simulateAndMerge } from './simulate-merge.js';
+import { simulateAndMerge, type MergeCounts } from './simulate-merge.js';
 import { minBlocksFor, planBatches } from './plan.js';
 import { steppedDays, workUnits } from './work-cost.js';
 
@@ -36,6 +36,8 @@ export interface BatchPolicy {
    * measured about what the merge saved (single finalize 30–32 ms; merge 27 ms after parts).
    */
   finalizeParts?: number;
+  /** Where the service counts what its merges did (/metrics). */
+  counts?: MergeCounts;
 }
 
 export type Method = SimulatedMethod | 'parametric_normal';
@@ -239,5 +241,5 @@ export async function runModel(
     addPhase(timing, [reply]);
     return decodeResults(reply.output);
   }
-  return simulateAndMerge(exec, spec, batches, { finalizeParts: policy.finalizeParts ?? 1, budget }, signal, timing);
+  return simulateAndMerge(exec, spec, batches, { finalizeParts: policy.finalizeParts ?? 1, budget, counts: policy.counts }, signal, timing);
 }

@@ -11,17 +11,18 @@ export interface MergePlan {
   finalizeParts: number;
   /** Each task's time budget in ms when it is sent (0: none). */
   budget: () => number;
+  /** Where the service counts its merges (for /metrics), if it does. */
+  counts?: MergeCounts;
 }
 
-let fullTailRepeats = 0;
-
 /**
- * Split calculations this process has simulated again keeping full tails (ERR_TAILS_SHORT) since
- * it started. Rare by design (a book tied at its tail's boundary); an operator watching it rise
- * sees a change of tails' sizing go wrong, which would otherwise show only as time.
+ * What a service's merges did, so far. `fullTailRepeats`: split calculations simulated again
+ * keeping full tails (ERR_TAILS_SHORT) — rare by design (a book tied at its tail's boundary, a
+ * draw beyond six deviations); rising, it shows a change of the tails' sizing gone wrong, which
+ * would otherwise show only as time.
  */
-export function fullTailRepeatCount(): number {
-  return fullTailRepeats;
+export interface MergeCounts {
+  fullTailRepeats: number;
 }
 
 /**
@@ -54,7 +55,7 @@ export async function simulateAndMerge(
   };
   const own = await merged(ABI.OP_SIMULATE_OWN_TAILS);
   if (own[0] !== ABI.ERR_TAILS_SHORT) return decodeResults(own);
-  fullTailRepeats += 1;
+  if (plan.counts) plan.counts.fullTailRepeats += 1;
   return decodeResults(await merged(ABI.OP_SIMULATE));
 }
 

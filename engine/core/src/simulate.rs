@@ -27,8 +27,9 @@ pub fn simulate(spec: &Spec, range: BlockRange, deadline: &Deadline) -> Result<P
     simulate_from(spec, range, deadline, None, None, None, TaskTails::Full)
 }
 
-/// `simulate` keeping each tail to the task's own share (`Spec::task_tail`): the merge gives the
-/// same figures, or `TailsShort` when it cannot prove a kept tail long enough.
+/// `simulate` keeping each tail to the task's own share (`Spec::task_tail`; the worst lists full
+/// beside a book of no exposure, `Spec::task_worst_tail`): the merge gives the same figures, or
+/// `TailsShort` when it cannot prove a kept tail long enough.
 pub fn simulate_own_tails(
     spec: &Spec,
     range: BlockRange,

@@ -11,7 +11,7 @@ use risk_engine_core::abi::call;
 use risk_engine_core::abi::constants::{
     ERR_TAILS_SHORT, OP_FINALIZE, OP_RUN, OP_SIMULATE, OP_SIMULATE_OWN_TAILS, PARTIAL_HEADER_LEN,
 };
-use risk_engine_core::spec::{Comparison, Method, Mode, SpecFields, TaskTails};
+use risk_engine_core::spec::{Book, Comparison, Method, Mode, SpecFields, TaskTails};
 
 /// The tasks' partials over blocks cut at `bounds`, by `op`.
 fn partials(f: &SpecFields, op: u32, bounds: &[usize]) -> Vec<Vec<f64>> {
@@ -37,7 +37,8 @@ fn merged(partials: &[Vec<f64>]) -> Vec<f64> {
 /// Confidence levels from the bounds of the domain inwards.
 const LEVELS: [f64; 7] = [0.5, 0.9, 0.95, 0.975, 0.99, 0.999, 1.0 - f64::EPSILON / 2.0];
 
-/// A drawn spec: either Monte Carlo method and mode, one to three books (some short), what-if.
+/// A drawn spec: either Monte Carlo method and mode, one to three books (some short, some of no
+/// exposure), what-if.
 fn drawn_spec(d: &mut Draw) -> SpecFields {
     let method = [Method::MonteCarloNormal, Method::MonteCarloStudentT][d.below(2)];
     let mode = [Mode::BuyAndHold, Mode::Rebalanced][d.below(2)];
@@ -58,13 +59,18 @@ fn drawn_spec(d: &mut Draw) -> SpecFields {
     if f.books.len() == 2 && d.below(2) == 1 {
         f.comparison = Comparison::WhatIf;
     }
+    // A book of no exposure (under a what-if, the book after trades that close it) in some cases.
+    if d.below(4) == 0 {
+        let last = f.books.len() - 1;
+        f.books[last] = book(1e6, &[0.0, -0.0, 0.0]);
+    }
     f
 }
 
 #[test]
 fn own_share_tails_merge_to_the_full_answer_bit_for_bit() {
     let mut d = Draw(0x0A11_7A15);
-    let mut shortened = 0;
+    let (mut shortened, mut unexposed) = (0, 0);
     for case in 0..48 {
         let f = drawn_spec(&mut d);
         let bounds = drawn_bounds(&f, 2 + d.below(6), &mut d);
@@ -72,7 +78,9 @@ fn own_share_tails_merge_to_the_full_answer_bit_for_bit() {
         assert_eq!(whole[0], 0.0, "run failed: {}", message(&whole));
         let own = partials(&f, OP_SIMULATE_OWN_TAILS, &bounds);
         let full = partials(&f, OP_SIMULATE, &bounds);
-        shortened += usize::from(own.iter().zip(&full).any(|(o, w)| o.len() < w.len()));
+        let short = own.iter().zip(&full).any(|(o, w)| o.len() < w.len());
+        shortened += usize::from(short);
+        unexposed += usize::from(short && !f.books.iter().all(Book::has_exposure));
         let answer = merged(&own);
         assert!(
             same_bits(&answer, &whole),
@@ -92,6 +100,10 @@ fn own_share_tails_merge_to_the_full_answer_bit_for_bit() {
     }
     // The large drawn shapes keep shorter tails than the full ones: the check above is not idle.
     assert!(shortened >= 8, "only {shortened} cases kept shorter tails");
+    assert!(
+        unexposed >= 2,
+        "only {unexposed} of them with a book of no exposure"
+    );
 }
 
 /// A book on an asset of no volatility (its factor row zeroed) has the same P&L in every

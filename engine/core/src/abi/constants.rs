@@ -61,8 +61,8 @@ pub const OP_FINALIZE_SPLIT: u32 = 20;
 /// OP_SIMULATE_KEPT on OP_OPTION_UNITS's, without it): its lead the kept scenarios, then OP_OPTION_UNITS's
 /// header and option fields, then the spec over the assets and one column per option.
 pub const OP_SIMULATE_OPTIONS: u32 = 21;
-/// OP_SIMULATE keeping tails sized to the task's own share of the scenarios (`Spec::task_tail`)
-/// rather than the calculation's whole: the same merged figures, bit for bit, or ERR_TAILS_SHORT
+/// OP_SIMULATE keeping tails sized to the task's own share of the scenarios (`Spec::task_tail`,
+/// `Spec::task_worst_tail`) rather than the calculation's whole: the same merged figures, bit for bit, or ERR_TAILS_SHORT
 /// from the merge when a kept tail cannot be proved long enough (the host then uses OP_SIMULATE).
 pub const OP_SIMULATE_OWN_TAILS: u32 = 22;
 

@@ -41,9 +41,10 @@ impl Book {
         self.capital.is_finite() && self.capital > 0.0
     }
 
-    /// Whether some weight is not zero (either sign): a book without one has P&L 0 in every scenario.
+    /// Whether some exposure is not zero (either sign): a book without one (its weights 0, or so
+    /// small that capital × weight underflows) has P&L 0 in every scenario.
     pub fn has_exposure(&self) -> bool {
-        self.weights.iter().any(|&w| w != 0.0)
+        (0..self.weights.len()).any(|i| self.exposure(i) != 0.0)
     }
 
     /// Whether asset i's standalone VaR reads its largest values (an exposure ≤ −0, whose loss
