@@ -202,9 +202,9 @@ export function encodeFinalize(partials: Float64Array[]): Float64Array {
   return joinedInput(finalizeInput(partials));
 }
 
-/** OP_FINALIZE_SPLIT's input: [parts, the OP_FINALIZE_PART results…, then OP_FINALIZE's input]. */
-export function encodeFinalizeSplit(summaries: Float64Array[], partials: Float64Array[]): Float64Array {
-  return joinedInput([Float64Array.of(summaries.length), ...summaries, ...finalizeInput(partials)]);
+/** OP_FINALIZE_SPLIT's input as parts: [parts, the OP_FINALIZE_PART results…, then OP_FINALIZE's input], each read in place as `finalizeInput`'s are. */
+export function finalizeSplitInput(summaries: readonly Float64Array[], partials: readonly Float64Array[]): Float64Array[] {
+  return [Float64Array.of(summaries.length), ...summaries, ...finalizeInput(partials)];
 }
 
 export interface ParametricRequest {

@@ -1,5 +1,5 @@
 import { decodeResults, type EngineResults } from '../engine/results-codec.js';
-import { checkStatus, encodeFinalize, encodeFinalizeSplit, finalizeInput } from '../engine/codec.js';
+import { checkStatus, finalizeInput, finalizeSplitInput } from '../engine/codec.js';
 import { specParts, type SimulationSpec } from '../engine/spec-codec.js';
 import { ABI } from '../engine/abi.js';
 import { type EngineExecutor, type EngineReply } from '../engine/ops.js';
@@ -43,12 +43,15 @@ export async function simulateAndMerge(
   signal: AbortSignal | undefined,
   timing: PhaseTiming,
 ): Promise<EngineResults> {
+  const parts = finalizeParts(plan.finalizeParts, batches.length, spec.importanceSampling);
+  // A split finalize hands each partial to a part and to the merge: made in shared memory, it goes
+  // to both as it is (a transferred buffer could go to one only, and a copy would be made here).
+  const answer = parts > 1 ? 'shared' : 'own';
   const merged = async (op: typeof ABI.OP_SIMULATE | typeof ABI.OP_SIMULATE_OWN_TAILS): Promise<Float64Array> => {
-    const replies = await Promise.all(batches.map((b) => exec.run(op, specParts(spec, b.first, b.end, plan.budget()), signal)));
+    const replies = await Promise.all(batches.map((b) => exec.run(op, specParts(spec, b.first, b.end, plan.budget()), signal, undefined, answer)));
     addPhase(timing, replies);
     replies.forEach((r) => checkStatus(r.output));
     const partials = replies.map((r) => r.output);
-    const parts = finalizeParts(plan.finalizeParts, partials.length, spec.importanceSampling);
     const final = parts > 1 ? await splitFinalize(exec, partials, parts, signal, timing) : await exec.run(ABI.OP_FINALIZE, finalizeInput(partials), signal);
     addPhase(timing, [final]);
     return final.output;
@@ -66,7 +69,11 @@ function finalizeParts(asked: number, partials: number, weighted: boolean): numb
   return Math.max(1, Math.min(partials, Math.floor(asked)));
 }
 
-/** OP_FINALIZE_PART over `parts` runs of the partials at once, then OP_FINALIZE_SPLIT (its reply returned). */
+/**
+ * OP_FINALIZE_PART over `parts` runs of the partials at once, then OP_FINALIZE_SPLIT (its reply
+ * returned). Every input goes as parts, read in place by the engine: the partials (in shared
+ * memory) are not joined here, nor the summaries (each moved to the merge whole).
+ */
 async function splitFinalize(
   exec: EngineExecutor,
   partials: Float64Array[],
@@ -76,12 +83,12 @@ async function splitFinalize(
 ): Promise<EngineReply> {
   const n = partials.length;
   const runs = Array.from({ length: parts }, (_, j) => partials.slice(Math.floor((j * n) / parts), Math.floor(((j + 1) * n) / parts)));
-  const summaries = await Promise.all(runs.map((run) => exec.run(ABI.OP_FINALIZE_PART, encodeFinalize(run), signal)));
+  const summaries = await Promise.all(runs.map((run) => exec.run(ABI.OP_FINALIZE_PART, finalizeInput(run), signal)));
   addPhase(timing, summaries);
   summaries.forEach((r) => checkStatus(r.output));
   return exec.run(
     ABI.OP_FINALIZE_SPLIT,
-    encodeFinalizeSplit(
+    finalizeSplitInput(
       summaries.map((r) => r.output),
       partials,
     ),

@@ -3,13 +3,16 @@
 // thread joins them first. Every build answers over the parts what it answers over them joined —
 // calculations split into several tasks, and layouts the in-place path does not take (a partial cut
 // in two, two in one part, a wrong count) — and the pool moves the parts to its worker, not copies
-// (a view into a larger buffer is cloned); an addon without the entry point is refused at load.
+// (a view into a larger buffer is cloned); an addon without the entry point is refused at load. A
+// split finalize (OP_FINALIZE_PART, OP_FINALIZE_SPLIT) takes its input as parts too: its partials,
+// made in shared memory, go to a part and to the merge as they are.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { ABI } from '../../src/engine/abi.js';
-import { finalizeInput } from '../../src/engine/codec.js';
+import { finalizeInput, finalizeSplitInput } from '../../src/engine/codec.js';
+import { DirectExecutor } from '../../src/engine/direct-executor.js';
 import { instantiateEngine, resolveEngineSource } from '../../src/engine/load.js';
 import { NativeEngine } from '../../src/engine/native-engine.js';
 import { joinedInput, sharedAnswer, type Engine, type EngineExecutor, type EngineInput } from '../../src/engine/ops.js';
@@ -17,7 +20,7 @@ import { EnginePool } from '../../src/pool/engine-pool.js';
 import { calculate } from '../../src/risk/calculate.js';
 import { bitJson } from '../helpers/bit-json.js';
 import { validateRequest } from '../helpers/calculation-domain.js';
-import { fourBuilds, OWNER, storeSyntheticDataset } from '../helpers/four-builds.js';
+import { comparable, fourBuilds, OWNER, storeSyntheticDataset } from '../helpers/four-builds.js';
 
 const bits = (a: Float64Array) => bitJson(Array.from(a));
 
@@ -82,7 +85,69 @@ t.test('every build answers OP_FINALIZE over its parts as over them joined', asy
       t.equal(joined === want, answered, `${name}: ${answered ? 'the figures' : 'refused'} over the joined input`);
       for (const e of builds) t.equal(bits(e.call(ABI.OP_FINALIZE, input)), joined, `${e.build}, ${name}: as over the joined input`);
     }
+    // A split finalize: each part's partials, then the summaries and every partial, as parts.
+    const cut = Math.ceil(partials.length / 2);
+    const runs = [partials.slice(0, cut), partials.slice(cut)];
+    for (const e of builds) {
+      const summaries = runs.map((run) => e.call(ABI.OP_FINALIZE_PART, finalizeInput(run)));
+      t.same(
+        summaries.map((s, i) => bits(s) === bits(e.call(ABI.OP_FINALIZE_PART, joinedInput(finalizeInput(runs[i]!))))),
+        [true, true],
+        `${e.build}: OP_FINALIZE_PART over parts as over them joined`,
+      );
+      const split = finalizeSplitInput(summaries, partials);
+      t.equal(bits(e.call(ABI.OP_FINALIZE_SPLIT, split)), want, `${e.build}: OP_FINALIZE_SPLIT over parts gives OP_FINALIZE's figures`);
+      const cutSummary = [split[0]!, summaries[0]!.subarray(0, 3), summaries[0]!.subarray(3), ...split.slice(2)];
+      t.equal(bits(e.call(ABI.OP_FINALIZE_SPLIT, cutSummary)), want, `${e.build}: a summary cut in two is joined, the same figures`);
+    }
   }
+});
+
+t.test('a split finalize shares each partial with its part and the merge: nothing joined on the way', async (t) => {
+  const { store, id, symbols } = await storeSyntheticDataset(5, 300);
+  const build = fourBuilds(store).find((b) => b.name === 'native-x86-64')!; // 7 tasks
+  const calls: { op: number; input: EngineInput; answer: string | undefined }[] = [];
+  // The helper's executors answer in their own memory whatever is asked: this one as asked.
+  const direct = new DirectExecutor(NativeEngine.baseline());
+  const recording: EngineExecutor = {
+    run(op, input, signal, lead, answer) {
+      calls.push({ op, input, answer });
+      return direct.run(op, input, signal, lead, answer);
+    },
+  };
+  const req = validateRequest({
+    dataset_id: id,
+    currency: 'USD',
+    confidence_level: 0.99,
+    time_horizon: 5,
+    method: 'monte_carlo_normal',
+    simulations: 20_000,
+    method_options: { seed: 4 },
+    positions: symbols.map((symbol, i) => ({ symbol, market_value: 100_000 * (i + 1) })),
+  });
+  const single = await calculate(req, OWNER, { ...build.deps, batchSplit: { minBlocksPerBatch: 1, finalizeParts: 1 } });
+  const split = await calculate(req, OWNER, { ...build.deps, executor: recording, batchSplit: { minBlocksPerBatch: 1, finalizeParts: 3 } });
+  t.equal(comparable({ ok: true, body: split }), comparable({ ok: true, body: single }), 'the same figures as one OP_FINALIZE');
+  const of = (op: number) => calls.filter((c) => c.op === op);
+  const simulated = of(ABI.OP_SIMULATE_OWN_TAILS);
+  t.ok(simulated.length >= 3 && simulated.every((c) => c.answer === 'shared'), 'the simulate tasks answer in shared memory');
+  const parts = of(ABI.OP_FINALIZE_PART);
+  const [merge] = of(ABI.OP_FINALIZE_SPLIT);
+  t.equal(parts.length, 3, 'three finalize parts');
+  t.ok(merge && !(merge.input instanceof Float64Array), 'the merge takes its input as parts');
+  const partsOf = (input: EngineInput) => (input instanceof Float64Array ? [] : input);
+  const partialsOfParts = parts.flatMap((c) => partsOf(c.input).slice(1));
+  const mergeInput = partsOf(merge!.input);
+  const partialsOfMerge = mergeInput.slice(2 + parts.length);
+  t.equal(partialsOfMerge.length, simulated.length, 'every partial goes to the merge');
+  t.ok(
+    partialsOfMerge.every((p, i) => p === partialsOfParts[i] && p.buffer instanceof SharedArrayBuffer),
+    'the merge reads the very shared partials the parts read',
+  );
+  t.ok(
+    mergeInput.slice(1, 1 + parts.length).every((s) => s.byteOffset === 0 && s.byteLength === s.buffer.byteLength),
+    'each summary goes whole (moved, not cloned)',
+  );
 });
 
 t.test('the pool moves a finalize’s parts to its worker; shared ones are posted as they are', async (t) => {

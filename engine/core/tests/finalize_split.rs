@@ -1,7 +1,8 @@
 //! A finalize split into parts (OP_FINALIZE_PART over runs of partials, then OP_FINALIZE_SPLIT)
 //! gives OP_FINALIZE's answer bit for bit, for splits of 1, 2, 3 and 7 parts over drawn shapes;
-//! parts that disagree with their partials are refused. OP_FINALIZE over its partials handed as
-//! separate parts (`call_parts`, read in place) answers what it answers over them joined.
+//! parts that disagree with their partials are refused. OP_FINALIZE, OP_FINALIZE_PART and
+//! OP_FINALIZE_SPLIT over their input handed as separate parts (`call_parts`, read in place)
+//! answer what they answer over it joined.
 mod common;
 
 use common::task_split::{drawn_bounds, finalize_input, split_finalize};
@@ -202,15 +203,100 @@ fn finalize_over_parts_answers_as_over_the_joined_input() {
             vec![count(0)],
             vec![Vec::new()],
         ];
+        for op in [OP_FINALIZE, OP_FINALIZE_PART] {
+            for (i, layout) in layouts.iter().enumerate() {
+                let slices: Vec<&[f64]> = layout.iter().map(|p| &p[..]).collect();
+                let joined = call(op, &slices.concat());
+                assert!(
+                    same_bits(&call_parts(op, &slices), &joined),
+                    "op {op} layout {i}"
+                );
+                if i == 0 {
+                    assert_eq!(joined[0], 0.0, "op {op} failed");
+                }
+            }
+        }
+    }
+}
+
+/// `call_parts(OP_FINALIZE_SPLIT, [[parts], summary…, [count], partial…])` is `call` on the joined
+/// input, bit for bit, and OP_FINALIZE's answer when every part is whole; summaries joined, one
+/// split across parts, a count beyond them or not an integer, a damaged summary (refused by the
+/// merge) and summaries of other partials are answered as joined.
+#[test]
+fn a_split_merge_over_parts_answers_as_over_the_joined_input() {
+    let mut d = Draw(20_261_203);
+    for _ in 0..6 {
+        let f = drawn_shape(&mut d);
+        let partials = seven_partials(&f, &mut d);
+        let summary = |run: &[Vec<f64>]| call(OP_FINALIZE_PART, &finalize_input(run));
+        let s = [
+            summary(&partials[..2]),
+            summary(&partials[2..5]),
+            summary(&partials[5..]),
+        ];
+        let other = summary(&seven_partials(&f, &mut d)[..2]);
+        // Its scenario range shifted (the words [0, first, end, …]).
+        let mut damaged = s[1].clone();
+        damaged[1] += 1.0;
+        let count = |n: f64| vec![n];
+        let tail = [vec![count(7.0)], partials.clone()].concat();
+        let (a, b) = s[1].split_at(s[1].len() / 2);
+        let layouts: Vec<Vec<Vec<f64>>> = vec![
+            [vec![count(3.0)], s.to_vec(), tail.clone()].concat(),
+            [
+                vec![count(3.0), [&s[0][..], &s[1][..]].concat(), s[2].clone()],
+                tail.clone(),
+            ]
+            .concat(),
+            [
+                vec![
+                    count(3.0),
+                    s[0].clone(),
+                    a.to_vec(),
+                    b.to_vec(),
+                    s[2].clone(),
+                ],
+                tail.clone(),
+            ]
+            .concat(),
+            [vec![count(4.0)], s.to_vec(), tail.clone()].concat(),
+            [vec![count(1.5)], s.to_vec(), tail.clone()].concat(),
+            [
+                vec![count(3.0), s[0].clone(), damaged, s[2].clone()],
+                tail.clone(),
+            ]
+            .concat(),
+            [
+                vec![count(3.0), other, s[1].clone(), s[2].clone()],
+                tail.clone(),
+            ]
+            .concat(),
+            [
+                vec![count(3.0)],
+                s.to_vec(),
+                vec![count(6.0)],
+                partials.clone(),
+            ]
+            .concat(),
+            vec![count(0.0)],
+        ];
+        let single = call(OP_FINALIZE, &finalize_input(&partials));
         for (i, layout) in layouts.iter().enumerate() {
             let slices: Vec<&[f64]> = layout.iter().map(|p| &p[..]).collect();
-            let joined = call(OP_FINALIZE, &slices.concat());
+            let joined = call(OP_FINALIZE_SPLIT, &slices.concat());
             assert!(
-                same_bits(&call_parts(OP_FINALIZE, &slices), &joined),
+                same_bits(&call_parts(OP_FINALIZE_SPLIT, &slices), &joined),
                 "layout {i}"
             );
-            if i == 0 {
-                assert_eq!(joined[0], 0.0, "finalize failed");
+            if i <= 2 {
+                assert!(
+                    same_bits(&joined, &single),
+                    "layout {i}: not OP_FINALIZE's answer"
+                );
+            }
+            if i == 5 {
+                assert!(joined[0] != 0.0, "a damaged summary was accepted");
             }
         }
     }

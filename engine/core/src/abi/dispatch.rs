@@ -14,7 +14,10 @@ use super::constants::{
     OP_OPTION_UNITS, OP_PARAMETRIC, OP_RUN, OP_SIMULATE, OP_SIMULATE_KEPT, OP_SIMULATE_OPTIONS,
     OP_SIMULATE_OWN_TAILS, OP_UNITS, OP_WORST_WINDOW,
 };
-use super::finalize_input::{decode_finalize, finalize_in_place, finalize_split_encoded};
+use super::finalize_input::{
+    decode_finalize, finalize_in_place, finalize_part_in_place, finalize_split_encoded,
+    finalize_split_in_place,
+};
 use super::reader::Reader;
 use crate::deadline::Deadline;
 use crate::error::{ensure, EngineError, Result};
@@ -112,13 +115,17 @@ pub fn call(op: u32, input: &[f64]) -> Vec<f64> {
 
 /// `call(op, parts joined)`, reading OP_FINALIZE's partials where they lie when the parts are its
 /// count, then one partial each (the tasks' answers as they came back): a host then joins nothing,
-/// and megabytes of partials are not copied on the thread that waits for the merge; and so an
+/// and megabytes of partials are not copied on the thread that waits for the merge; and so
+/// OP_FINALIZE_PART's (laid out as OP_FINALIZE's), OP_FINALIZE_SPLIT's (its count, one part
+/// summary each, then OP_FINALIZE's layout: the same partials shared by the parts and the merge), an
 /// estimation's prices (`estimation_in_parts`) and a spec's factor or returns
 /// (`decode_spec_parts`). Any other layout, or a partial that is not whole in its part, is joined
 /// and goes through `call`, so the answer, an error included, is always `call`'s.
 pub fn call_parts(op: u32, parts: &[&[f64]]) -> Vec<f64> {
     let in_place = match op {
         OP_FINALIZE => finalize_in_place(parts).map(or_error),
+        OP_FINALIZE_PART => finalize_part_in_place(parts).map(or_error),
+        OP_FINALIZE_SPLIT => finalize_split_in_place(parts).map(or_error),
         OP_SIMULATE | OP_SIMULATE_OWN_TAILS | OP_RUN | OP_UNITS => {
             decode_spec_parts(parts).map(|d| or_error(on_spec(op, d)))
         }

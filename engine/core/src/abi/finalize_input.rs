@@ -1,10 +1,11 @@
 //! The merge's input: the tasks' partials decoded as one calculation, from one buffer
 //! (OP_FINALIZE, OP_FINALIZE_PART, OP_FINALIZE_SPLIT) or from parts where they lie.
 
-use super::codec::{decode_part_summary, decode_partial, encode_results};
+use super::codec::{decode_part_summary, decode_partial, encode_part_summary, encode_results};
 use super::reader::Reader;
 use crate::error::{ensure, EngineError, Result};
 use crate::merge::finalize::{finalize, finalize_split, FinalizeParams};
+use crate::merge::part_summary::summarize_part;
 use crate::simulate::Partial;
 
 /// Input: [number of partials, partial…] as `OP_SIMULATE` returned them, in any order.
@@ -43,7 +44,45 @@ fn one_calculation<'a>(
 
 /// OP_FINALIZE over [count] and then `count` parts of one partial each, read where they lie; None
 /// when they are not that (the joined input is then decoded, so every answer is the joined one's).
-pub fn finalize_in_place<'a>(parts: &[&'a [f64]]) -> Option<Result<Vec<f64>>> {
+pub fn finalize_in_place(parts: &[&[f64]]) -> Option<Result<Vec<f64>>> {
+    let (params, mut partials) = partials_in_place(parts)?;
+    Some(finalize(&params, &mut partials).map(|m| encode_results(&m)))
+}
+
+/// OP_FINALIZE_PART over parts laid out as `finalize_in_place` reads them.
+pub fn finalize_part_in_place(parts: &[&[f64]]) -> Option<Result<Vec<f64>>> {
+    let (params, mut partials) = partials_in_place(parts)?;
+    Some(summarize_part(&params, &mut partials).map(|s| encode_part_summary(&s)))
+}
+
+/// OP_FINALIZE_SPLIT over [parts], then that many parts of one OP_FINALIZE_PART answer each, then
+/// OP_FINALIZE's input as `finalize_in_place` reads it, every part read where it lies; None when
+/// they are not that (the joined input is then decoded).
+pub fn finalize_split_in_place(parts: &[&[f64]]) -> Option<Result<Vec<f64>>> {
+    let (head, rest) = parts.split_first()?;
+    let count = if head.len() == 1 {
+        head[0]
+    } else {
+        return None;
+    };
+    if !(count >= 1.0 && count <= rest.len() as f64 && count.fract() == 0.0) {
+        return None;
+    }
+    let (given, partials) = rest.split_at(count as usize);
+    let whole = |part: &&[f64]| {
+        let mut r = Reader::new(part);
+        let decoded = decode_part_summary(&mut r)?;
+        r.end()?;
+        Ok(decoded)
+    };
+    let mut summaries = given.iter().map(whole).collect::<Result<Vec<_>>>().ok()?;
+    let (params, mut partials) = partials_in_place(partials)?;
+    Some(finalize_split(&params, &mut partials, &mut summaries).map(|m| encode_results(&m)))
+}
+
+/// [count] and then `count` parts of one partial each, decoded where they lie; None when they are
+/// not that.
+fn partials_in_place<'a>(parts: &[&'a [f64]]) -> Option<(FinalizeParams, Vec<Partial<'a>>)> {
     let (head, rest) = parts.split_first()?;
     if head.len() != 1 || head[0] != rest.len() as f64 || rest.is_empty() {
         return None;
@@ -54,8 +93,7 @@ pub fn finalize_in_place<'a>(parts: &[&'a [f64]]) -> Option<Result<Vec<f64>>> {
         r.end()?;
         Ok(decoded)
     };
-    let (params, mut partials) = one_calculation(rest.iter().map(whole), rest.len()).ok()?;
-    Some(finalize(&params, &mut partials).map(|m| encode_results(&m)))
+    one_calculation(rest.iter().map(whole), rest.len()).ok()
 }
 
 /// OP_FINALIZE_SPLIT: the parts' summaries, then the partials as OP_FINALIZE takes them.
