@@ -43,7 +43,7 @@ export class NativeEngine implements Engine {
   }
 
   call(op: OpCode, input: EngineInput, lead?: Float64Array, sums?: Float64Array): Float64Array {
-    // Parts are read where they lie (OP_FINALIZE's partials, an estimation's prices, a spec's model;
+    // Parts are read where they lie (a merge's partials, an estimation's prices, a spec's model;
     // any other joined by the addon). With a lead they are joined here, on the worker.
     if (!lead && !(input instanceof Float64Array) && input.length > 1) return this.addon.engineCallParts(op, [...input]);
     if (lead && sums) return this.addon.engineCallLedSummed(op, lead, joinedInput(input), sums);

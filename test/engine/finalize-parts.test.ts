@@ -87,11 +87,11 @@ t.test('every build answers OP_FINALIZE over its parts as over them joined', asy
     }
     // A split finalize: each part's partials, then the summaries and every partial, as parts.
     const cut = Math.ceil(partials.length / 2);
-    const runs = [partials.slice(0, cut), partials.slice(cut)];
+    const halves = [partials.slice(0, cut), partials.slice(cut)];
     for (const e of builds) {
-      const summaries = runs.map((run) => e.call(ABI.OP_FINALIZE_PART, finalizeInput(run)));
+      const summaries = halves.map((half) => e.call(ABI.OP_FINALIZE_PART, finalizeInput(half)));
       t.same(
-        summaries.map((s, i) => bits(s) === bits(e.call(ABI.OP_FINALIZE_PART, joinedInput(finalizeInput(runs[i]!))))),
+        summaries.map((s, i) => bits(s) === bits(e.call(ABI.OP_FINALIZE_PART, joinedInput(finalizeInput(halves[i]!))))),
         [true, true],
         `${e.build}: OP_FINALIZE_PART over parts as over them joined`,
       );
@@ -146,7 +146,7 @@ t.test('a split finalize shares each partial with its part and the merge: nothin
   );
   t.ok(
     mergeInput.slice(1, 1 + parts.length).every((s) => s.byteOffset === 0 && s.byteLength === s.buffer.byteLength),
-    'each summary goes whole (moved, not cloned)',
+    'each summary is its buffer\'s whole view (what a pool moves rather than clones)',
   );
 });
 

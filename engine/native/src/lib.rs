@@ -15,7 +15,8 @@ pub fn engine_call(env: Env, op: u32, input: Float64Array) -> napi::Result<JsTyp
     to_js(env, risk_engine_core::abi::call(op, &input))
 }
 
-/// `engine_call(op, parts joined)`: OP_FINALIZE's partials as the tasks answered them, an
+/// `engine_call(op, parts joined)`: the partials of OP_FINALIZE, OP_FINALIZE_PART and
+/// OP_FINALIZE_SPLIT as the tasks answered them (and the latter's part summaries), an
 /// estimation's prices and a spec's model read where they lie instead of joined into one input
 /// first (see `risk_engine_core::abi::call_parts`).
 #[napi]

@@ -59,25 +59,30 @@ pub fn finalize_part_in_place(parts: &[&[f64]]) -> Option<Result<Vec<f64>>> {
 /// OP_FINALIZE's input as `finalize_in_place` reads it, every part read where it lies; None when
 /// they are not that (the joined input is then decoded).
 pub fn finalize_split_in_place(parts: &[&[f64]]) -> Option<Result<Vec<f64>>> {
-    let (head, rest) = parts.split_first()?;
-    let count = if head.len() == 1 {
-        head[0]
-    } else {
-        return None;
-    };
-    if !(count >= 1.0 && count <= rest.len() as f64 && count.fract() == 0.0) {
-        return None;
-    }
-    let (given, partials) = rest.split_at(count as usize);
+    let summaries = summaries_of_split(parts)?;
+    let (given, partials) = parts[1..].split_at(summaries);
     let whole = |part: &&[f64]| {
         let mut r = Reader::new(part);
         let decoded = decode_part_summary(&mut r)?;
         r.end()?;
         Ok(decoded)
     };
-    let mut summaries = given.iter().map(whole).collect::<Result<Vec<_>>>().ok()?;
+    let mut given = given.iter().map(whole).collect::<Result<Vec<_>>>().ok()?;
     let (params, mut partials) = partials_in_place(partials)?;
-    Some(finalize_split(&params, &mut partials, &mut summaries).map(|m| encode_results(&m)))
+    Some(finalize_split(&params, &mut partials, &mut given).map(|m| encode_results(&m)))
+}
+
+/// How many parts after OP_FINALIZE_SPLIT's head hold a part summary: the head's one word, a whole
+/// number n ≥ 1 of the parts after it; None otherwise.
+fn summaries_of_split(parts: &[&[f64]]) -> Option<usize> {
+    let (head, rest) = parts.split_first()?;
+    let count = if head.len() == 1 {
+        head[0]
+    } else {
+        return None;
+    };
+    let whole = count >= 1.0 && count <= rest.len() as f64 && count.fract() == 0.0;
+    whole.then_some(count as usize)
 }
 
 /// [count] and then `count` parts of one partial each, decoded where they lie; None when they are
@@ -107,4 +112,51 @@ pub fn finalize_split_encoded(input: &[f64]) -> Result<Vec<f64>> {
     }
     let (params, mut partials) = decode_finalize(&mut r)?;
     finalize_split(&params, &mut partials, &mut summaries).map(|m| encode_results(&m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The split merge is read in place when its head counts whole summaries among the parts that
+    /// follow it, and never otherwise (the joined input then answers): a head of the wrong length,
+    /// a count of zero, negative, fractional, not finite or beyond the parts.
+    #[test]
+    fn a_split_merge_is_read_in_place_only_in_its_own_layout() {
+        let (summary, partial) = ([0.0, 1.0, 2.0], [3.0; 5]);
+        let parts = |head: &[f64]| -> Vec<Vec<f64>> {
+            vec![
+                head.to_vec(),
+                summary.to_vec(),
+                summary.to_vec(),
+                vec![1.0],
+                partial.to_vec(),
+            ]
+        };
+        let layout = |parts: &[Vec<f64>]| {
+            let slices: Vec<&[f64]> = parts.iter().map(|p| &p[..]).collect();
+            summaries_of_split(&slices)
+        };
+        assert_eq!(layout(&parts(&[2.0])), Some(2));
+        assert_eq!(
+            layout(&parts(&[4.0])),
+            Some(4),
+            "then refused: no partials' count after them"
+        );
+        for head in [
+            &[][..],
+            &[2.0, 0.0],
+            &[0.0],
+            &[-0.0],
+            &[-1.0],
+            &[1.5],
+            &[5.0],
+            &[f64::NAN],
+            &[f64::INFINITY],
+            &[1e300],
+        ] {
+            assert_eq!(layout(&parts(head)), None, "head {head:?}");
+        }
+        assert!(finalize_split_in_place(&[]).is_none());
+    }
 }
