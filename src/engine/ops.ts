@@ -6,8 +6,9 @@ export type OpCode = (typeof ABI)[Extract<keyof typeof ABI, `OP_${string}`>];
 /**
  * A call's input: one buffer, or consecutive parts read as if joined (OP_FINALIZE's count and then
  * the tasks' partials as they came back — OP_FINALIZE_PART's likewise, OP_FINALIZE_SPLIT's after
- * the part summaries — an estimation's header and prices, a spec's head and its shared model), which the native build reads where they lie and the WASM build copies into its
- * memory one after another: the main thread joins none of them.
+ * the part summaries — an estimation's header and prices, a spec's head and its shared model),
+ * which the native build reads where they lie and the WASM build copies into its memory one after
+ * another: the main thread joins none of them.
  */
 export type EngineInput = Float64Array | readonly Float64Array[];
 

@@ -61,13 +61,11 @@ pub fn finalize_part_in_place(parts: &[&[f64]]) -> Option<Result<Vec<f64>>> {
 pub fn finalize_split_in_place(parts: &[&[f64]]) -> Option<Result<Vec<f64>>> {
     let summaries = summaries_of_split(parts)?;
     let (given, partials) = parts[1..].split_at(summaries);
-    let whole = |part: &&[f64]| {
-        let mut r = Reader::new(part);
-        let decoded = decode_part_summary(&mut r)?;
-        r.end()?;
-        Ok(decoded)
-    };
-    let mut given = given.iter().map(whole).collect::<Result<Vec<_>>>().ok()?;
+    let mut given = given
+        .iter()
+        .map(|part| whole(part, decode_part_summary))
+        .collect::<Result<Vec<_>>>()
+        .ok()?;
     let (params, mut partials) = partials_in_place(partials)?;
     Some(finalize_split(&params, &mut partials, &mut given).map(|m| encode_results(&m)))
 }
@@ -92,13 +90,16 @@ fn partials_in_place<'a>(parts: &[&'a [f64]]) -> Option<(FinalizeParams, Vec<Par
     if head.len() != 1 || head[0] != rest.len() as f64 || rest.is_empty() {
         return None;
     }
-    let whole = |part: &&'a [f64]| {
-        let mut r = Reader::new(part);
-        let decoded = decode_partial(&mut r)?;
-        r.end()?;
-        Ok(decoded)
-    };
-    one_calculation(rest.iter().map(whole), rest.len()).ok()
+    let decoded = rest.iter().map(|part| whole(part, decode_partial));
+    one_calculation(decoded, rest.len()).ok()
+}
+
+/// `decode` over one part that it must read to its end.
+fn whole<'a, T>(part: &'a [f64], decode: impl Fn(&mut Reader<'a>) -> Result<T>) -> Result<T> {
+    let mut r = Reader::new(part);
+    let decoded = decode(&mut r)?;
+    r.end()?;
+    Ok(decoded)
 }
 
 /// OP_FINALIZE_SPLIT: the parts' summaries, then the partials as OP_FINALIZE takes them.
