@@ -53,16 +53,16 @@ impl Xoshiro256pp {
 
     #[inline(always)]
     pub fn next_u64(&mut self) -> u64 {
-        let s = &mut self.s;
-        let result = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
-        let t = s[1] << 17;
-        s[2] ^= s[0];
-        s[3] ^= s[1];
-        s[1] ^= s[2];
-        s[0] ^= s[3];
-        s[2] ^= t;
-        s[3] = s[3].rotate_left(45);
-        result
+        step(&mut self.s)
+    }
+
+    /// The generator's state, to be stepped as a local (`step`) and given back (`from_state`).
+    pub(crate) fn state(&self) -> [u64; 4] {
+        self.s
+    }
+
+    pub(crate) fn from_state(s: [u64; 4]) -> Self {
+        Xoshiro256pp { s }
     }
 
     /// Uniform on (0, 1]: never 0, so its logarithm is finite.
@@ -70,6 +70,20 @@ impl Xoshiro256pp {
     pub fn uniform_open0(&mut self) -> f64 {
         ((self.next_u64() >> 11) + 1) as f64 * (1.0 / 9_007_199_254_740_992.0)
     }
+}
+
+/// One step of xoshiro256++ on the state `s`: its output.
+#[inline(always)]
+pub(crate) fn step(s: &mut [u64; 4]) -> u64 {
+    let result = s[0].wrapping_add(s[3]).rotate_left(23).wrapping_add(s[0]);
+    let t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = s[3].rotate_left(45);
+    result
 }
 
 /// Marsaglia's xorshift64 from `state`: the unit tests' cheap stream of drawn cases (never the

@@ -7,7 +7,7 @@ use super::workspace::Workspace;
 use crate::math::exp;
 use crate::rng::Xoshiro256pp;
 use crate::spec::{Spec, BLOCK};
-use crate::ziggurat::standard_normal;
+use crate::ziggurat::fill_standard_normals;
 
 /// Importance sampling: moves every simulation's normals by θ (`shift`, one entry per factor
 /// column of `z`) and adds −θ·z + |θ|²/2 of the moved z to its log likelihood ratio, column by
@@ -30,15 +30,17 @@ fn shift_normals(shift: &[f64], z: &mut [f64], log_weight: &mut [f64]) {
 /// factor), simulation by simulation. Antithetic runs pair simulation 2m with 2m + 1.
 fn fill_normals(rng: &mut Xoshiro256pp, z: &mut [f64], antithetic: bool) {
     if antithetic {
-        for pair in z.chunks_exact_mut(2) {
-            let x = standard_normal(rng);
-            pair[0] = x;
-            pair[1] = -x;
+        // The pairs' first halves drawn into the front, then spread from the back: pair k's
+        // slots 2k and 2k + 1 lie at or after k, so no draw is written over before it is read.
+        let pairs = z.len() / 2;
+        fill_standard_normals(rng, &mut z[..pairs]);
+        for k in (0..pairs).rev() {
+            let x = z[k];
+            z[2 * k] = x;
+            z[2 * k + 1] = -x;
         }
     } else {
-        for x in z.iter_mut() {
-            *x = standard_normal(rng);
-        }
+        fill_standard_normals(rng, z);
     }
 }
 
