@@ -68,8 +68,14 @@ impl Xoshiro256pp {
     /// Uniform on (0, 1]: never 0, so its logarithm is finite.
     #[inline(always)]
     pub fn uniform_open0(&mut self) -> f64 {
-        ((self.next_u64() >> 11) + 1) as f64 * (1.0 / 9_007_199_254_740_992.0)
+        uniform_open0_of(self.next_u64())
     }
+}
+
+/// The uniform on (0, 1] that 64 random bits give: never 0, so its logarithm is finite.
+#[inline(always)]
+pub(crate) fn uniform_open0_of(bits: u64) -> f64 {
+    ((bits >> 11) + 1) as f64 * (1.0 / 9_007_199_254_740_992.0)
 }
 
 /// One step of xoshiro256++ on the state `s`: its output.

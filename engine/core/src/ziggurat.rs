@@ -3,7 +3,7 @@
 //! engine's own `exp`/`ln`, so every build draws the same bits.
 
 use crate::math::{exp, ln};
-use crate::rng::{step, Xoshiro256pp};
+use crate::rng::{step, uniform_open0_of, Xoshiro256pp};
 use crate::ziggurat_tables::{ZIG_R, ZIG_RATIO, ZIG_X};
 
 const TWO_POW_M52: f64 = 1.0 / 4_503_599_627_370_496.0;
@@ -11,44 +11,44 @@ const TWO_POW_M52: f64 = 1.0 / 4_503_599_627_370_496.0;
 /// One standard normal variate.
 #[inline(always)]
 pub fn standard_normal(rng: &mut Xoshiro256pp) -> f64 {
+    let mut s = rng.state();
+    let x = normal_of(&mut s);
+    *rng = Xoshiro256pp::from_state(s);
+    x
+}
+
+/// Fills `z` with standard normals: `standard_normal` drawn `z.len()` times, bit for bit, with
+/// the generator's state a local of the loop.
+pub fn fill_standard_normals(rng: &mut Xoshiro256pp, z: &mut [f64]) {
+    let mut s = rng.state();
+    for out in z.iter_mut() {
+        *out = normal_of(&mut s);
+    }
+    *rng = Xoshiro256pp::from_state(s);
+}
+
+/// The ziggurat, stepping a generator's state held as a local array (`Xoshiro256pp::state`),
+/// which the callers' loops keep in registers. Stepped through a generator's reference, whose
+/// address the slow path's call takes, the state was stored and loaded again on every draw: a
+/// round trip through memory on the chain of the generator's dependent steps. Only the slow path
+/// (about one draw in 80) puts it in a generator of its own.
+#[inline(always)]
+fn normal_of(s: &mut [u64; 4]) -> f64 {
     loop {
-        let bits = rng.next_u64();
+        let bits = step(s);
         // The top 53 bits give u in [−1, 1); the low 8 bits pick the layer independently.
         let u = (bits >> 11) as f64 * TWO_POW_M52 - 1.0;
         let layer = (bits & 0xff) as usize;
         if u.abs() < ZIG_RATIO[layer] {
             return u * ZIG_X[layer];
         }
-        if let Some(x) = slow_path(rng, u, layer) {
+        let mut slow = Xoshiro256pp::from_state(*s);
+        let x = slow_path(&mut slow, u, layer);
+        *s = slow.state();
+        if let Some(x) = x {
             return x;
         }
     }
-}
-
-/// Fills `z` with standard normals: `standard_normal` drawn `z.len()` times, bit for bit. The
-/// generator's state is stepped as a local array, held in registers: through the generator's
-/// reference, whose address the slow path's call takes, it was stored and loaded again on every
-/// draw, a round trip through memory on the chain of dependent steps. Only the slow path (about
-/// one draw in 80) puts it in a generator of its own.
-pub fn fill_standard_normals(rng: &mut Xoshiro256pp, z: &mut [f64]) {
-    let mut s = rng.state();
-    for out in z.iter_mut() {
-        *out = loop {
-            let bits = step(&mut s);
-            let u = (bits >> 11) as f64 * TWO_POW_M52 - 1.0;
-            let layer = (bits & 0xff) as usize;
-            if u.abs() < ZIG_RATIO[layer] {
-                break u * ZIG_X[layer];
-            }
-            let mut slow = Xoshiro256pp::from_state(s);
-            let x = slow_path(&mut slow, u, layer);
-            s = slow.state();
-            if let Some(x) = x {
-                break x;
-            }
-        };
-    }
-    *rng = Xoshiro256pp::from_state(s);
 }
 
 #[cold]
@@ -96,27 +96,32 @@ impl ChiSquare {
         }
     }
 
+    /// One variate, the generator's state a local while it is drawn (as `normal_of` wants).
     #[inline]
     pub fn sample(&self, rng: &mut Xoshiro256pp) -> f64 {
-        loop {
-            let x = standard_normal(rng);
+        let mut s = rng.state();
+        let w = loop {
+            let x = normal_of(&mut s);
             let v = 1.0 + self.c * x;
             if v <= 0.0 {
                 continue;
             }
             let v = v * v * v;
-            let u = rng.uniform_open0();
+            let u = uniform_open0_of(step(&mut s));
             let x2 = x * x;
             if u < 1.0 - 0.0331 * x2 * x2 || ln(u) < 0.5 * x2 + self.d * (1.0 - v + ln(v)) {
-                return 2.0 * self.d * v;
+                break 2.0 * self.d * v;
             }
-        }
+        };
+        *rng = Xoshiro256pp::from_state(s);
+        w
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::{MAX_DEGREES_OF_FREEDOM, MIN_DEGREES_OF_FREEDOM};
 
     /// The filled normals are `standard_normal`'s, draw by draw, and the generator is left where
     /// `standard_normal`'s would be: over lengths at and around nothing, one and a block's draws,
@@ -141,5 +146,49 @@ mod tests {
         }
         // About 2.6e-4 of draws lie beyond R: the tail's sampler ran.
         assert!(beyond_r > 100, "{beyond_r}");
+    }
+
+    /// Marsaglia–Tsang as written against the generator itself: the sampler's reference.
+    fn plain_chi_square(chi: &ChiSquare, rng: &mut Xoshiro256pp) -> f64 {
+        loop {
+            let x = standard_normal(rng);
+            let v = 1.0 + chi.c * x;
+            if v <= 0.0 {
+                continue;
+            }
+            let v = v * v * v;
+            let u = rng.uniform_open0();
+            let x2 = x * x;
+            if u < 1.0 - 0.0331 * x2 * x2 || ln(u) < 0.5 * x2 + chi.d * (1.0 - v + ln(v)) {
+                return 2.0 * chi.d * v;
+            }
+        }
+    }
+
+    /// The chi-square sampler draws the reference's variates, bit for bit, and leaves the
+    /// generator where the reference does, at the bounds of ν the specs allow and between.
+    #[test]
+    fn chi_square_is_the_plain_samplers_bit_for_bit() {
+        let dofs = [
+            MIN_DEGREES_OF_FREEDOM,
+            MIN_DEGREES_OF_FREEDOM + 1.0,
+            5.0,
+            30.0,
+            MAX_DEGREES_OF_FREEDOM,
+        ];
+        for (block, dof) in dofs.into_iter().enumerate() {
+            let chi = ChiSquare::new(dof);
+            let mut plain = Xoshiro256pp::for_block(77, block as u64);
+            let mut local = plain.clone();
+            for draw in 0..20_000 {
+                let want = plain_chi_square(&chi, &mut plain);
+                assert_eq!(
+                    chi.sample(&mut local).to_bits(),
+                    want.to_bits(),
+                    "ν {dof}, draw {draw}"
+                );
+            }
+            assert_eq!(local.next_u64(), plain.next_u64(), "ν {dof}");
+        }
     }
 }
