@@ -21,8 +21,31 @@ pub fn standard_normal(rng: &mut Xoshiro256pp) -> f64 {
 /// the generator's state a local of the loop.
 pub fn fill_standard_normals(rng: &mut Xoshiro256pp, z: &mut [f64]) {
     let mut s = rng.state();
-    for out in z.iter_mut() {
-        *out = normal_of(&mut s);
+    let mut i = 0;
+    while i < z.len() {
+        // The fast run holds no call: V8 spills whatever a loop keeps live across one, and kept
+        // the state on the stack (ns per normal +30 % on WASM when the slow path's call sat in
+        // the loop). The draw that misses is resolved after the run, outside it.
+        let mut missed = None;
+        while i < z.len() {
+            match fast_path(step(&mut s)) {
+                Ok(x) => {
+                    z[i] = x;
+                    i += 1;
+                }
+                Err(miss) => {
+                    missed = Some(miss);
+                    break;
+                }
+            }
+        }
+        if let Some((u, layer)) = missed {
+            z[i] = match resolve_miss(&mut s, u, layer) {
+                Some(x) => x,
+                None => normal_of(&mut s),
+            };
+            i += 1;
+        }
     }
     *rng = Xoshiro256pp::from_state(s);
 }
@@ -30,25 +53,44 @@ pub fn fill_standard_normals(rng: &mut Xoshiro256pp, z: &mut [f64]) {
 /// The ziggurat, stepping a generator's state held as a local array (`Xoshiro256pp::state`),
 /// which the callers' loops keep in registers. Stepped through a generator's reference, whose
 /// address the slow path's call takes, the state was stored and loaded again on every draw: a
-/// round trip through memory on the chain of the generator's dependent steps. Only the slow path
-/// (about one draw in 80) puts it in a generator of its own.
+/// round trip through memory on the chain of the generator's dependent steps.
 #[inline(always)]
 fn normal_of(s: &mut [u64; 4]) -> f64 {
     loop {
-        let bits = step(s);
-        // The top 53 bits give u in [−1, 1); the low 8 bits pick the layer independently.
-        let u = (bits >> 11) as f64 * TWO_POW_M52 - 1.0;
-        let layer = (bits & 0xff) as usize;
-        if u.abs() < ZIG_RATIO[layer] {
-            return u * ZIG_X[layer];
-        }
-        let mut slow = Xoshiro256pp::from_state(*s);
-        let x = slow_path(&mut slow, u, layer);
-        *s = slow.state();
-        if let Some(x) = x {
-            return x;
+        match fast_path(step(s)) {
+            Ok(x) => return x,
+            Err((u, layer)) => {
+                if let Some(x) = resolve_miss(s, u, layer) {
+                    return x;
+                }
+            }
         }
     }
+}
+
+/// The ziggurat's rectangle test on 64 random bits: the variate, or the `(u, layer)` a miss
+/// (about one draw in 80) hands to `resolve_miss`.
+#[inline(always)]
+fn fast_path(bits: u64) -> Result<f64, (f64, usize)> {
+    // The top 53 bits give u in [−1, 1); the low 8 bits pick the layer independently. Below
+    // 2^53 the signed conversion is exact and one instruction, where the unsigned one branches.
+    let u = ((bits >> 11) as i64) as f64 * TWO_POW_M52 - 1.0;
+    let layer = (bits & 0xff) as usize;
+    if u.abs() < ZIG_RATIO[layer] {
+        Ok(u * ZIG_X[layer])
+    } else {
+        Err((u, layer))
+    }
+}
+
+/// A missed draw through the slow path, on a generator of its own (the only place the state
+/// is put where an address can be taken): the variate, or `None` to draw again.
+#[inline(always)]
+fn resolve_miss(s: &mut [u64; 4], u: f64, layer: usize) -> Option<f64> {
+    let mut slow = Xoshiro256pp::from_state(*s);
+    let x = slow_path(&mut slow, u, layer);
+    *s = slow.state();
+    x
 }
 
 #[cold]
