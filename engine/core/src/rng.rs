@@ -56,13 +56,25 @@ impl Xoshiro256pp {
         step(&mut self.s)
     }
 
-    /// The generator's state, to be stepped as a local (`step`) and given back (`from_state`).
-    pub(crate) fn state(&self) -> [u64; 4] {
-        self.s
+    /// Runs `draw` on the generator's state copied into a local, stepped by `step`, and keeps
+    /// where it left it. A local stays in registers; a state behind a reference whose address a
+    /// call takes is stored and loaded again on every step.
+    #[inline(always)]
+    pub(crate) fn with_state<T>(&mut self, draw: impl FnOnce(&mut [u64; 4]) -> T) -> T {
+        let mut s = self.s;
+        let out = draw(&mut s);
+        self.s = s;
+        out
     }
 
-    pub(crate) fn from_state(s: [u64; 4]) -> Self {
-        Xoshiro256pp { s }
+    /// Runs `draw` with a generator on the local state `s` (for calls that take a generator) and
+    /// leaves `s` where that generator ended.
+    #[inline(always)]
+    pub(crate) fn lent<T>(s: &mut [u64; 4], draw: impl FnOnce(&mut Xoshiro256pp) -> T) -> T {
+        let mut rng = Xoshiro256pp { s: *s };
+        let out = draw(&mut rng);
+        *s = rng.s;
+        out
     }
 
     /// Uniform on (0, 1]: never 0, so its logarithm is finite.

@@ -11,46 +11,43 @@ const TWO_POW_M52: f64 = 1.0 / 4_503_599_627_370_496.0;
 /// One standard normal variate.
 #[inline(always)]
 pub fn standard_normal(rng: &mut Xoshiro256pp) -> f64 {
-    let mut s = rng.state();
-    let x = normal_of(&mut s);
-    *rng = Xoshiro256pp::from_state(s);
-    x
+    rng.with_state(normal_of)
 }
 
 /// Fills `z` with standard normals: `standard_normal` drawn `z.len()` times, bit for bit, with
 /// the generator's state a local of the loop.
 pub fn fill_standard_normals(rng: &mut Xoshiro256pp, z: &mut [f64]) {
-    let mut s = rng.state();
-    let mut i = 0;
-    while i < z.len() {
-        // The fast run holds no call: V8 spills whatever a loop keeps live across one, and kept
-        // the state on the stack (ns per normal +30 % on WASM when the slow path's call sat in
-        // the loop). The draw that misses is resolved after the run, outside it.
-        let mut missed = None;
+    rng.with_state(|s| {
+        let mut i = 0;
         while i < z.len() {
-            match fast_path(step(&mut s)) {
-                Ok(x) => {
-                    z[i] = x;
-                    i += 1;
-                }
-                Err(miss) => {
-                    missed = Some(miss);
-                    break;
+            // The fast run holds no call: V8 keeps in stack slots whatever a loop holds across
+            // one, which put the state in memory when the slow path's call sat in the loop (ns
+            // per normal +30 % on WASM). A missed draw is resolved after its run.
+            let mut missed = None;
+            while i < z.len() {
+                match fast_path(step(s)) {
+                    Ok(x) => {
+                        z[i] = x;
+                        i += 1;
+                    }
+                    Err(miss) => {
+                        missed = Some(miss);
+                        break;
+                    }
                 }
             }
+            if let Some((u, layer)) = missed {
+                z[i] = match resolve_miss(s, u, layer) {
+                    Some(x) => x,
+                    None => normal_of(s),
+                };
+                i += 1;
+            }
         }
-        if let Some((u, layer)) = missed {
-            z[i] = match resolve_miss(&mut s, u, layer) {
-                Some(x) => x,
-                None => normal_of(&mut s),
-            };
-            i += 1;
-        }
-    }
-    *rng = Xoshiro256pp::from_state(s);
+    })
 }
 
-/// The ziggurat, stepping a generator's state held as a local array (`Xoshiro256pp::state`),
+/// The ziggurat, stepping a generator's state held as a local array (`Xoshiro256pp::with_state`),
 /// which the callers' loops keep in registers. Stepped through a generator's reference, whose
 /// address the slow path's call takes, the state was stored and loaded again on every draw: a
 /// round trip through memory on the chain of the generator's dependent steps.
@@ -87,10 +84,7 @@ fn fast_path(bits: u64) -> Result<f64, (f64, usize)> {
 /// is put where an address can be taken): the variate, or `None` to draw again.
 #[inline(always)]
 fn resolve_miss(s: &mut [u64; 4], u: f64, layer: usize) -> Option<f64> {
-    let mut slow = Xoshiro256pp::from_state(*s);
-    let x = slow_path(&mut slow, u, layer);
-    *s = slow.state();
-    x
+    Xoshiro256pp::lent(s, |slow| slow_path(slow, u, layer))
 }
 
 #[cold]
@@ -141,22 +135,19 @@ impl ChiSquare {
     /// One variate, the generator's state a local while it is drawn (as `normal_of` wants).
     #[inline]
     pub fn sample(&self, rng: &mut Xoshiro256pp) -> f64 {
-        let mut s = rng.state();
-        let w = loop {
-            let x = normal_of(&mut s);
+        rng.with_state(|s| loop {
+            let x = normal_of(s);
             let v = 1.0 + self.c * x;
             if v <= 0.0 {
                 continue;
             }
             let v = v * v * v;
-            let u = uniform_open0_of(step(&mut s));
+            let u = uniform_open0_of(step(s));
             let x2 = x * x;
             if u < 1.0 - 0.0331 * x2 * x2 || ln(u) < 0.5 * x2 + self.d * (1.0 - v + ln(v)) {
                 break 2.0 * self.d * v;
             }
-        };
-        *rng = Xoshiro256pp::from_state(s);
-        w
+        })
     }
 }
 
