@@ -10,6 +10,9 @@ use super::part_summary::{batch_bounds, bucket, BUCKETS};
 use crate::error::{ensure, Result};
 use crate::select::{multi_select, nth_smallest, order_key, rank_of_level, smallest_sorted};
 
+/// Keys staged at a time by the gathering pass (kept in L1 with their destinations).
+const STAGE: usize = 256;
+
 /// What `book_metrics` takes of a book's sorted keys.
 pub(crate) struct Selected {
     /// The key of each rank asked for, in the same order.
@@ -53,42 +56,55 @@ fn select_in_buckets(
     ensure(total == pnl.len() as u64, mismatch)?;
     let bucket_of = |r: usize| cum.partition_point(|&c| c < r as u64);
     let low_bucket = bucket_of(worst_k);
-    const NONE: u8 = u8::MAX;
-    let mut slot = vec![NONE; BUCKETS];
+    // Where each bucket's keys go: 0 = the low run (every bucket up to worst_k's), 1 + t = target
+    // bucket t (one holding a rank above it), SKIP = nowhere.
+    const SKIP: u8 = u8::MAX;
+    let mut slot = vec![SKIP; BUCKETS];
+    slot[..=low_bucket].fill(0);
     let mut targets: Vec<usize> = Vec::new();
     for &r in ranks {
         let b = bucket_of(r);
-        if b > low_bucket && slot[b] == NONE {
-            slot[b] = targets.len() as u8;
+        if slot[b] == SKIP {
             targets.push(b);
+            slot[b] = targets.len() as u8;
         }
     }
-    let mut low = Vec::with_capacity(cum[low_bucket] as usize);
-    let mut found: Vec<Vec<u64>> = targets
-        .iter()
-        .map(|&b| Vec::with_capacity(counts[b] as usize))
+    let mut gathered: Vec<Vec<u64>> = [cum[low_bucket]]
+        .into_iter()
+        .chain(targets.iter().map(|&b| counts[b]))
+        .map(|count| Vec::with_capacity(count as usize))
         .collect();
     // Given counts are checked bucket by bucket: counts moved between buckets would move the
     // ranks' places.
     let mut seen = vec![0u64; if recount { BUCKETS } else { 0 }];
-    for &x in pnl {
-        let key = order_key(x);
-        let b = bucket(key);
-        if recount {
-            seen[b] += 1;
+    // Every key is staged with its destination and only those kept advance (no branch on a
+    // destination, which the P&L's order makes unpredictable); the few kept are then put in place.
+    let mut keys = [0u64; STAGE];
+    let mut places = [0u8; STAGE];
+    for chunk in pnl.chunks(STAGE) {
+        let mut staged = 0;
+        for &x in chunk {
+            let key = order_key(x);
+            let b = bucket(key);
+            if recount {
+                seen[b] += 1;
+            }
+            keys[staged] = key;
+            places[staged] = slot[b];
+            staged += usize::from(slot[b] != SKIP);
         }
-        if b <= low_bucket {
-            low.push(key);
-        } else if slot[b] != NONE {
-            found[slot[b] as usize].push(key);
+        for (&key, &place) in keys[..staged].iter().zip(&places[..staged]) {
+            gathered[usize::from(place)].push(key);
         }
     }
+    let mut low = std::mem::take(&mut gathered[0]);
+    let found = &mut gathered[1..];
     ensure(
         (!recount || seen == counts)
             && low.len() as u64 == cum[low_bucket]
             && targets
                 .iter()
-                .zip(&found)
+                .zip(found.iter())
                 .all(|(&b, f)| f.len() as u64 == counts[b]),
         mismatch,
     )?;
@@ -105,7 +121,7 @@ fn select_in_buckets(
             } else {
                 let b = bucket_of(r);
                 let before = if b == 0 { 0 } else { cum[b - 1] } as usize;
-                nth_smallest(&mut found[slot[b] as usize], r - before)
+                nth_smallest(&mut found[usize::from(slot[b]) - 1], r - before)
             }
         })
         .collect();

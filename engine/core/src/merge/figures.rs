@@ -191,7 +191,10 @@ pub(crate) fn bin_edges(lo: f64, hi: f64, bins: usize) -> (Vec<f64>, impl Fn(f64
         })
         .collect();
     let scale = bins as f64 / width;
-    let index = move |x: f64| (((x - lo) * scale) as usize).min(bins - 1);
+    // Saturated to u32 (NaN to 0), which vectorises on every target: the same bin as through usize,
+    // as bins never exceed MAX_HISTOGRAM_BINS.
+    let last = bins as u32 - 1;
+    let index = move |x: f64| (((x - lo) * scale) as u32).min(last) as usize;
     (edges, index)
 }
 
@@ -234,6 +237,42 @@ mod tests {
                 (want_var.to_bits(), want_es.to_bits()),
                 "case {case}: len {len}, k {k}"
             );
+        }
+    }
+
+    /// A value's bin through u32 is its bin through usize (`as usize` saturating, the last bin
+    /// closed), at the edges of the range, beyond it, for subnormal and huge widths (where the
+    /// scale overflows and 0 · ∞ is NaN) and at the bounds of the bin count.
+    #[test]
+    fn bins_through_u32_are_those_through_usize() {
+        use crate::limits::{MAX_HISTOGRAM_BINS, MIN_HISTOGRAM_BINS};
+        let ranges = [
+            (-1.0, 1.0),
+            (0.0, 5e-324),
+            (-5e-324, 5e-324),
+            (-f64::MAX, f64::MAX),
+            (-3.25, -3.25),
+            (1e300, 1e300 * (1.0 + f64::EPSILON)),
+            (-0.0, 0.0),
+        ];
+        let mut draw = XorShift(0xb1a5_ed0f_0123_4567);
+        for bins in [MIN_HISTOGRAM_BINS, 2, 3, 7, 20, 999, MAX_HISTOGRAM_BINS] {
+            for (lo, hi) in ranges {
+                let (edges, index) = bin_edges(lo, hi, bins);
+                let (a, b) = (edges[0], edges[bins]);
+                let scale = bins as f64 / (b - a);
+                let through_usize = |x: f64| (((x - a) * scale) as usize).min(bins - 1);
+                let mut xs = vec![lo, hi, a, b, -0.0, 0.0, 5e-324, f64::MAX, -f64::MAX];
+                xs.extend(edges.iter().copied());
+                xs.extend((0..200).map(|_| a + (b - a) * draw.uniform()));
+                for x in xs {
+                    assert_eq!(
+                        index(x),
+                        through_usize(x),
+                        "bins {bins}, [{lo}, {hi}], x {x}"
+                    );
+                }
+            }
         }
     }
 }

@@ -17,6 +17,9 @@ use crate::select::order_key;
 /// 0.27 ms more than selecting in place (measured).
 pub(crate) const BUCKETS_FROM: usize = BUCKETS;
 
+/// Values a pass takes at a time where part of its work runs in a loop of its own (kept in L1).
+const CHUNK: usize = 256;
+
 /// The first pass: the compensated sum, the count of losses and the extremes, and (`counted`) the
 /// keys per bucket.
 pub(crate) struct Summary {
@@ -73,9 +76,16 @@ pub(crate) fn spread(
     let (edges, index) = bin_edges(first.worst, first.best, bins);
     let mut counts = vec![0u32; bins];
     let mut squares = CompensatedSum::default();
-    for &x in pnl {
-        squares.add((x - mean) * (x - mean));
-        counts[index(x)] += 1;
+    // The bins of a chunk first, in a loop of their own that vectorises, then the sum's chain.
+    let mut at = [0u32; CHUNK];
+    for chunk in pnl.chunks(CHUNK) {
+        for (a, &x) in at.iter_mut().zip(chunk) {
+            *a = index(x) as u32;
+        }
+        for (&a, &x) in at.iter().zip(chunk) {
+            squares.add((x - mean) * (x - mean));
+            counts[a as usize] += 1;
+        }
     }
     let volatility = if n > 1 {
         (squares.total() / (n as f64 - 1.0)).sqrt()
