@@ -5,7 +5,7 @@
 //! books at a time on the very same draws (`fill_rebalanced`).
 
 use crate::group_sums::{add_group, group_pnl, GroupSums, PNL_GROUP};
-use crate::math::expm1;
+use crate::math::{expm1_each, expm1_into};
 use crate::rng::Xoshiro256pp;
 use crate::spec::{Book, Method, Mode, Spec, BLOCK};
 use crate::ziggurat::ChiSquare;
@@ -147,7 +147,7 @@ pub fn fill_units(spec: &Spec, factor_t: &[f64], ws: &mut Workspace, block: usiz
             close_weights(spec, ws);
             let mean = spec.mean();
             correlate_rows(spec, factor_t, |i| t * mean[i], &ws.z, &mut ws.unit);
-            ws.unit.iter_mut().for_each(|u| *u = expm1(*u));
+            expm1_each(&mut ws.unit);
             return;
         }
         Method::MonteCarloStudentT => {
@@ -182,10 +182,7 @@ pub fn fill_units(spec: &Spec, factor_t: &[f64], ws: &mut Workspace, block: usiz
             }
         }
     }
-    ws.unit
-        .iter_mut()
-        .zip(&ws.cumulative)
-        .for_each(|(u, r)| *u = expm1(*r));
+    expm1_into(&ws.cumulative, &mut ws.unit);
 }
 
 /// One buy-and-hold book on the shared returns `units`: the portfolio P&L, the asset P&L

@@ -16,7 +16,7 @@ const EXP_MAX_ARG: f64 = 709.0;
 const EXP_MIN_ARG: f64 = -708.0;
 
 /// The Taylor coefficients 1/(j + 2)! of (e^r − 1 − r)/r², j = 0…12.
-const EXPM1_TERMS: [f64; 13] = [
+pub(super) const EXPM1_TERMS: [f64; 13] = [
     1.0 / 2.0,
     1.0 / 6.0,
     1.0 / 24.0,
@@ -63,7 +63,7 @@ fn expm1_reduced_estrin(r: f64) -> f64 {
 
 /// Splits x into n·ln2 + r with |r| ≤ ln2/2; returns (r, 2^n).
 #[inline(always)]
-fn reduce(x: f64) -> (f64, f64) {
+pub(super) fn reduce(x: f64) -> (f64, f64) {
     let x = if x > EXP_MAX_ARG { EXP_MAX_ARG } else { x };
     let x = if x < EXP_MIN_ARG { EXP_MIN_ARG } else { x };
     let shifted = x * LOG2_E + ROUND_MAGIC;

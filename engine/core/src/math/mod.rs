@@ -4,8 +4,10 @@
 
 mod elementary;
 mod estrin;
+mod expm1_each;
 mod normal;
 
 pub use elementary::{exp, exp_sum, expm1, ln};
 pub use estrin::{estrin13, estrin5, estrin6, estrin9};
+pub use expm1_each::{expm1_each, expm1_into};
 pub use normal::{normal_cdf, normal_pdf, normal_quantile, normal_sf};
