@@ -5,7 +5,7 @@
 //! books at a time on the very same draws (`fill_rebalanced`).
 
 use crate::group_sums::{add_group, group_pnl, GroupSums, PNL_GROUP};
-use crate::math::{expm1_each, expm1_into};
+use crate::math::expm1_each;
 use crate::rng::Xoshiro256pp;
 use crate::spec::{Book, Method, Mode, Spec, BLOCK};
 use crate::ziggurat::ChiSquare;
@@ -182,7 +182,10 @@ pub fn fill_units(spec: &Spec, factor_t: &[f64], ws: &mut Workspace, block: usiz
             }
         }
     }
-    expm1_into(&ws.cumulative, &mut ws.unit);
+    // The summed returns become the units in place; the buffer swapped out is zeroed before its
+    // next use.
+    expm1_each(&mut ws.cumulative);
+    std::mem::swap(&mut ws.unit, &mut ws.cumulative);
 }
 
 /// One buy-and-hold book on the shared returns `units`: the portfolio P&L, the asset P&L

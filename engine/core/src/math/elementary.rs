@@ -16,7 +16,7 @@ const EXP_MAX_ARG: f64 = 709.0;
 const EXP_MIN_ARG: f64 = -708.0;
 
 /// The Taylor coefficients 1/(j + 2)! of (e^r − 1 − r)/r², j = 0…12.
-pub(super) const EXPM1_TERMS: [f64; 13] = [
+const EXPM1_TERMS: [f64; 13] = [
     1.0 / 2.0,
     1.0 / 6.0,
     1.0 / 24.0,
@@ -32,25 +32,26 @@ pub(super) const EXPM1_TERMS: [f64; 13] = [
     1.0 / 87_178_291_200.0,
 ];
 
-/// e^r − 1 for |r| ≤ ln2/2: Taylor series to degree 13 in Horner's order, error below 1e-17
-/// relative.
+/// e^r − 1 of each lane's |r| ≤ ln2/2: Taylor series to degree 13 in Horner's order, error below
+/// 1e-17 relative, each step taken over every lane before the next (one lane: the scalar series).
+#[inline(always)]
+fn expm1_reduced_lanes<const L: usize>(r: [f64; L]) -> [f64; L] {
+    let mut p = [EXPM1_TERMS[12]; L];
+    for c in EXPM1_TERMS[..12].iter().rev() {
+        for k in 0..L {
+            p[k] = p[k] * r[k] + c;
+        }
+    }
+    let mut out = [0.0; L];
+    for k in 0..L {
+        out[k] = r[k] + (r[k] * r[k]) * p[k];
+    }
+    out
+}
+
 #[inline(always)]
 fn expm1_reduced(r: f64) -> f64 {
-    const C: [f64; 13] = EXPM1_TERMS;
-    let mut p = C[12];
-    p = p * r + C[11];
-    p = p * r + C[10];
-    p = p * r + C[9];
-    p = p * r + C[8];
-    p = p * r + C[7];
-    p = p * r + C[6];
-    p = p * r + C[5];
-    p = p * r + C[4];
-    p = p * r + C[3];
-    p = p * r + C[2];
-    p = p * r + C[1];
-    p = p * r + C[0];
-    r + (r * r) * p
+    expm1_reduced_lanes([r])[0]
 }
 
 /// `expm1_reduced`'s series summed in Estrin's order (`estrin13`), for Φ (`exp_sum`); `exp` and
@@ -63,7 +64,7 @@ fn expm1_reduced_estrin(r: f64) -> f64 {
 
 /// Splits x into n·ln2 + r with |r| ≤ ln2/2; returns (r, 2^n).
 #[inline(always)]
-pub(super) fn reduce(x: f64) -> (f64, f64) {
+fn reduce(x: f64) -> (f64, f64) {
     let x = if x > EXP_MAX_ARG { EXP_MAX_ARG } else { x };
     let x = if x < EXP_MIN_ARG { EXP_MIN_ARG } else { x };
     let shifted = x * LOG2_E + ROUND_MAGIC;
@@ -94,8 +95,24 @@ pub fn exp_sum(hi: f64, lo: f64) -> f64 {
 /// e^x − 1, accurate near zero (where the P&L of a small return lives).
 #[inline(always)]
 pub fn expm1(x: f64) -> f64 {
-    let (r, scale) = reduce(x);
-    scale * expm1_reduced(r) + (scale - 1.0)
+    expm1_lanes([x])[0]
+}
+
+/// `expm1` of `L` values, each step of the series taken over all of them before the next: the
+/// same operations per value in the same order as one at a time, so the same bits.
+#[inline(always)]
+pub(super) fn expm1_lanes<const L: usize>(x: [f64; L]) -> [f64; L] {
+    let mut r = [0.0; L];
+    let mut scale = [0.0; L];
+    for k in 0..L {
+        (r[k], scale[k]) = reduce(x[k]);
+    }
+    let p = expm1_reduced_lanes(r);
+    let mut out = [0.0; L];
+    for k in 0..L {
+        out[k] = scale[k] * p[k] + (scale[k] - 1.0);
+    }
+    out
 }
 
 /// ln(2^k · m) for m in [sqrt(2)/2, sqrt(2)] and k = `dk`: fdlibm's polynomial.

@@ -2,7 +2,7 @@
 
 use super::elementary::expm1;
 #[cfg(any(target_arch = "wasm32", test))]
-use super::elementary::{reduce, EXPM1_TERMS};
+use super::elementary::expm1_lanes;
 
 /// Values taken at once on WASM. A loop of `expm1` vectorises to one f64x2 whose 13-step series is
 /// a single dependent chain, and V8 leaves the chains of successive vectors to the processor to
@@ -30,52 +30,6 @@ pub fn expm1_each(xs: &mut [f64]) {
     }
     #[cfg(not(target_arch = "wasm32"))]
     xs.iter_mut().for_each(|x| *x = expm1(*x));
-}
-
-/// `to[i] = expm1(from[i])` for every value of `to` (`from` at least as long), bit for bit.
-#[inline(always)]
-pub fn expm1_into(from: &[f64], to: &mut [f64]) {
-    #[cfg(target_arch = "wasm32")]
-    {
-        let done = to.len() - to.len() % LANES;
-        for (chunk, source) in to[..done]
-            .chunks_exact_mut(LANES)
-            .zip(from.chunks_exact(LANES))
-        {
-            let mut x = [0.0; LANES];
-            x.copy_from_slice(source);
-            chunk.copy_from_slice(&expm1_lanes(x));
-        }
-        to[done..]
-            .iter_mut()
-            .zip(&from[done..])
-            .for_each(|(t, x)| *t = expm1(*x));
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    to.iter_mut().zip(from).for_each(|(t, x)| *t = expm1(*x));
-}
-
-/// `expm1` of `L` values, each the same operations in the same order as `expm1` (so the same
-/// bits), with every step of the series taken over all the lanes before the next.
-#[cfg(any(target_arch = "wasm32", test))]
-#[inline(always)]
-fn expm1_lanes<const L: usize>(x: [f64; L]) -> [f64; L] {
-    let mut r = [0.0; L];
-    let mut scale = [0.0; L];
-    for k in 0..L {
-        (r[k], scale[k]) = reduce(x[k]);
-    }
-    let mut p = [EXPM1_TERMS[12]; L];
-    for c in EXPM1_TERMS[..12].iter().rev() {
-        for k in 0..L {
-            p[k] = p[k] * r[k] + c;
-        }
-    }
-    let mut out = [0.0; L];
-    for k in 0..L {
-        out[k] = scale[k] * (r[k] + (r[k] * r[k]) * p[k]) + (scale[k] - 1.0);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -128,23 +82,15 @@ mod tests {
         }
     }
 
-    /// Every length around a whole number of lanes, so the remainder is taken too, in place and
-    /// into another slice.
+    /// Every length around a whole number of lanes, so the remainder is taken too.
     #[test]
     fn each_gives_expm1_bits_at_every_length() {
         let xs = arguments();
         for len in (0..=9).chain([255, 256, 3_000]) {
             let mut got = xs[..len].to_vec();
             expm1_each(&mut got);
-            let mut into = vec![f64::NAN; len];
-            expm1_into(&xs[..len], &mut into);
-            for ((x, y), z) in xs.iter().zip(&got).zip(&into) {
+            for (x, y) in xs.iter().zip(&got) {
                 assert_eq!(y.to_bits(), expm1(*x).to_bits(), "length {len}, x = {x:e}");
-                assert_eq!(
-                    z.to_bits(),
-                    expm1(*x).to_bits(),
-                    "into, length {len}, x = {x:e}"
-                );
             }
         }
     }

@@ -9,5 +9,5 @@ mod normal;
 
 pub use elementary::{exp, exp_sum, expm1, ln};
 pub use estrin::{estrin13, estrin5, estrin6, estrin9};
-pub use expm1_each::{expm1_each, expm1_into};
+pub use expm1_each::expm1_each;
 pub use normal::{normal_cdf, normal_pdf, normal_quantile, normal_sf};
