@@ -7,11 +7,9 @@
 
 use super::figures::{batch_var_es, Batches};
 use super::part_summary::{batch_bounds, bucket, BUCKETS};
+use super::pnl_passes::CHUNK;
 use crate::error::{ensure, Result};
 use crate::select::{multi_select, nth_smallest, order_key, rank_of_level, smallest_sorted};
-
-/// Keys staged at a time by the gathering pass (kept in L1 with their destinations).
-const STAGE: usize = 256;
 
 /// What `book_metrics` takes of a book's sorted keys.
 pub(crate) struct Selected {
@@ -79,9 +77,9 @@ fn select_in_buckets(
     let mut seen = vec![0u64; if recount { BUCKETS } else { 0 }];
     // Every key is staged with its destination and only those kept advance (no branch on a
     // destination, which the P&L's order makes unpredictable); the few kept are then put in place.
-    let mut keys = [0u64; STAGE];
-    let mut places = [0u8; STAGE];
-    for chunk in pnl.chunks(STAGE) {
+    let mut keys = [0u64; CHUNK];
+    let mut places = [0u8; CHUNK];
+    for chunk in pnl.chunks(CHUNK) {
         let mut staged = 0;
         for &x in chunk {
             let key = order_key(x);
